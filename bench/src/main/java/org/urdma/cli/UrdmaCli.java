@@ -1,0 +1,42 @@
+package org.urdma.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code urdma} command line: one entry point whose subcommands grow with the project. */
+@Command(
+        name = "urdma",
+        mixinStandardHelpOptions = true,
+        versionProvider = UrdmaCli.Version.class,
+        description = "User-space software RDMA: RoCEv1/RoCEv2/PAXI frames, verbs, perftest-style benchmarks.",
+        subcommands = {CommandLine.HelpCommand.class})
+public final class UrdmaCli implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        // No subcommand: show what there is, like git does.
+        spec.commandLine().usage(System.out);
+    }
+
+    /** Builds the command tree; tests use it to run commands in-process. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new UrdmaCli());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        return cl;
+    }
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = UrdmaCli.class.getPackage().getImplementationVersion();
+            return new String[] {"urdma " + (v == null ? "dev" : v) + " (Java " + Runtime.version() + ")"};
+        }
+    }
+}
