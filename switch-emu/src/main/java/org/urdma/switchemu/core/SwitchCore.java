@@ -1,0 +1,619 @@
+package org.urdma.switchemu.core;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.urdma.switchemu.frame.FrameView;
+import org.urdma.switchemu.frame.Mac;
+import org.urdma.switchemu.frame.MacControl;
+import org.urdma.switchemu.frame.PortFormat;
+
+import java.nio.ByteBuffer;
+import java.util.random.RandomGenerator;
+
+/**
+ * The switch as a pure state machine: frames in with {@link #onFrame}, time advanced with
+ * {@link #poll}, frames out through a {@link Transmitter}. It never reads a clock, sleeps or starts a
+ * thread; randomness (ECN marking) comes from the generator it is given. A driver (real-time or
+ * simulated) calls {@code poll(now)} after every input and at the time the previous poll returned.
+ *
+ * <p>Pipeline: parse → filter reserved DAs / consume PFC and PAUSE → learn SA → classify → look up DA
+ * (flood unknown and group) → MMU admission → egress queue (8 per port) → SP + DWRR scheduler, skipping
+ * paused priorities → ECN (RED) at dequeue → serialization at the port rate. Output queued PFC frames
+ * go first. A PFC watchdog guards every lossless queue. Steady state allocates nothing.
+ */
+public final class SwitchCore {
+    /** Receives each frame as it starts transmission; the buffer is valid only during the call. */
+    @FunctionalInterface
+    public interface Transmitter {
+        void transmit(int port, DirectBuffer buffer, int offset, int length, long txStartNs, long txEndNs);
+    }
+
+    private static final int NONE = CellPool.NONE;
+    private static final long NEVER = Long.MIN_VALUE;
+
+    private final SwitchConfig config;
+    private final PortConfig[] ports;
+    private final int portCount;
+    private final Transmitter transmitter;
+    private final RandomGenerator random;
+    private final FrameView view = new FrameView();
+    private final MacTable macTable;
+    private final CellPool pool;
+    private final Mmu mmu;
+    private final PortCounters[] counters;
+    private boolean maskedEntries;
+
+    private final int[] queueHead;
+    private final int[] queueTail;
+    private final int[] queueFrames;
+    private final long[] queueBytes;
+    private final long[] pausedUntil;
+    private final long[] xoffRefreshAt;
+    private final long[] refreshNs;
+
+    private final long[] busyUntil;
+    private final int[] pendingXoff;
+    private final int[] pendingXon;
+
+    private final int[] dwrrCurrent;
+    private final boolean[] dwrrFresh;
+    private final long[] deficit;
+
+    private final long[] stallSince;
+    private final boolean[] storm;
+    private final long[] stormStart;
+    private final long[] lastPauseRx;
+
+    private final UnsafeBuffer txBuffer;
+    private final int[] pfcTimes = new int[8];
+
+    public SwitchCore(SwitchConfig config, Transmitter transmitter, RandomGenerator random) {
+        config.validate();
+        this.config = config;
+        this.ports = config.ports.toArray(new PortConfig[0]);
+        this.portCount = ports.length;
+        this.transmitter = transmitter;
+        this.random = random;
+        this.macTable = new MacTable(config.macTableSize, config.macAgingNs);
+        long cells = 2 * ((config.bufferBytes + config.cellBytes - 1) / config.cellBytes) + 2L * config.maxFrameBytes / config.cellBytes;
+        this.pool = new CellPool(Math.toIntExact(cells), config.cellBytes);
+        this.mmu = new Mmu(config);
+        this.counters = new PortCounters[portCount];
+        int queues = portCount * 8;
+        queueHead = new int[queues];
+        queueTail = new int[queues];
+        queueFrames = new int[queues];
+        queueBytes = new long[queues];
+        pausedUntil = new long[queues];
+        xoffRefreshAt = new long[queues];
+        refreshNs = new long[portCount];
+        busyUntil = new long[portCount];
+        pendingXoff = new int[portCount];
+        pendingXon = new int[portCount];
+        dwrrCurrent = new int[portCount];
+        dwrrFresh = new boolean[portCount];
+        deficit = new long[queues];
+        stallSince = new long[queues];
+        storm = new boolean[queues];
+        stormStart = new long[queues];
+        lastPauseRx = new long[queues];
+        for (int i = 0; i < queues; i++) {
+            queueHead[i] = NONE;
+            queueTail[i] = NONE;
+            pausedUntil[i] = NEVER;
+            stallSince[i] = NEVER;
+            lastPauseRx[i] = NEVER;
+        }
+        for (int p = 0; p < portCount; p++) {
+            counters[p] = new PortCounters();
+            busyUntil[p] = NEVER;
+            dwrrFresh[p] = true;
+            refreshNs[p] = Math.max(1, MacControl.quantaToNanos(config.pauseQuanta, ports[p].rateBps) / 2);
+        }
+        this.txBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxFrameBytes));
+    }
+
+    public int portCount() {
+        return portCount;
+    }
+
+    public PortCounters counters(int port) {
+        return counters[port];
+    }
+
+    public MacTable macTable() {
+        return macTable;
+    }
+
+    /** Bytes waiting in an egress queue. */
+    public long queueBytes(int port, int priority) {
+        return queueBytes[port * 8 + priority];
+    }
+
+    /** Bytes held for an ingress (port, priority) in the MMU (reserve + shared + headroom). */
+    public long ingressBytes(int port, int priority) {
+        int idx = port * 8 + priority;
+        return mmu.ingressBytes[idx] + mmu.headroomBytes[idx];
+    }
+
+    public long bufferUsed() {
+        return mmu.totalUsed();
+    }
+
+    /** Whether this switch has XOFF in force towards the peer on (port, priority). */
+    public boolean isPausing(int port, int priority) {
+        return mmu.paused[port * 8 + priority];
+    }
+
+    /** Whether the PFC watchdog has a storm declared on the egress queue (port, priority). */
+    public boolean inStorm(int port, int priority) {
+        return storm[port * 8 + priority];
+    }
+
+    public void addStaticMac(long mac, int port) {
+        if (port < 0 || port >= portCount) {
+            throw new IllegalArgumentException("static MAC port must be 0.." + (portCount - 1) + ", was " + port);
+        }
+        macTable.addStatic(mac, port);
+    }
+
+    /** Serialization time of a frame at a rate, wire overhead included, in ns (rounded up). */
+    public long serializationNs(int frameBytes, long rateBps) {
+        long bits = (long) (Math.max(frameBytes, MacControl.MIN_FRAME) + config.wireOverheadBytes) * 8L;
+        return (bits * 1_000_000_000L + rateBps - 1) / rateBps;
+    }
+
+    // ---------------------------------------------------------------- ingress
+
+    /**
+     * A whole frame has been received on {@code inPort}; {@code now} is the time of its last bit.
+     * Malformed input is counted and dropped, never thrown.
+     */
+    public void onFrame(int inPort, DirectBuffer buffer, int offset, int length, long now) {
+        PortCounters c = counters[inPort];
+        PortConfig pc = ports[inPort];
+        c.rxFrames++;
+        c.rxBytes += length;
+        if (length > config.maxFrameBytes || !view.wrap(buffer, offset, length, pc.format)) {
+            c.drops[DropReason.MALFORMED.ordinal()]++;
+            return;
+        }
+        long da = view.destination();
+        if (Mac.isReservedLinkLocal(da)) {
+            if (view.etherType() == FrameView.ETHERTYPE_MAC_CONTROL && da == Mac.MAC_CONTROL) {
+                onMacControl(inPort, buffer, offset + view.payloadOffset(), offset + length, now);
+            } else {
+                c.drops[DropReason.RESERVED_DA.ordinal()]++;
+            }
+            return;
+        }
+        learn(inPort, pc.format, now);
+        int priority = classify(pc);
+        int ipv4 = view.ipv4Offset();
+        if (Mac.isGroup(da)) {
+            flood(inPort, priority, buffer, offset, length, ipv4, now);
+            return;
+        }
+        int out = macTable.lookup(da, now);
+        if (out == MacTable.MISS && maskedEntries) {
+            out = macTable.lookup(da & Mac.LOW40, now);
+        }
+        if (out == MacTable.MISS) {
+            flood(inPort, priority, buffer, offset, length, ipv4, now);
+        } else if (out == inPort) {
+            c.drops[DropReason.SAME_PORT.ordinal()]++;
+        } else {
+            enqueue(inPort, out, priority, buffer, offset, length, ipv4, now);
+        }
+    }
+
+    private void learn(int inPort, PortFormat format, long now) {
+        boolean afh = view.etherType() == FrameView.ETHERTYPE_AFH;
+        long sa = view.source();
+        switch (format) {
+            case AFH_LITE:
+                return;
+            case AFH_GEN2:
+                if (afh) {
+                    return;
+                }
+                break;
+            case AFH_GEN1:
+                if (afh) {
+                    // byte 0 of the AFH1 "SA" is the traffic class: learn the 40-bit source id
+                    macTable.learn(sa & Mac.LOW40, inPort, now);
+                    maskedEntries = true;
+                    return;
+                }
+                break;
+            default:
+                break;
+        }
+        if (!Mac.isGroup(sa)) {
+            macTable.learn(sa, inPort, now);
+        }
+    }
+
+    private int classify(PortConfig pc) {
+        if (view.isLite()) {
+            return pc.defaultPriority;
+        }
+        switch (pc.classify) {
+            case DSCP:
+                if (view.isIpv4()) {
+                    return pc.dscpToPriority[view.dscp()];
+                }
+                return view.hasVlan() ? view.pcp() : pc.defaultPriority;
+            case PCP:
+                return view.hasVlan() ? view.pcp() : pc.defaultPriority;
+            default:
+                return pc.defaultPriority;
+        }
+    }
+
+    private void flood(int inPort, int priority, DirectBuffer buffer, int offset, int length, int ipv4, long now) {
+        for (int out = 0; out < portCount; out++) {
+            if (out != inPort) {
+                enqueue(inPort, out, priority, buffer, offset, length, ipv4, now);
+            }
+        }
+    }
+
+    private void enqueue(int inPort, int out, int priority, DirectBuffer buffer, int offset, int length, int ipv4, long now) {
+        int idx = out * 8 + priority;
+        int inIdx = inPort * 8 + priority;
+        PortCounters c = counters[inPort];
+        if (storm[idx] && config.watchdogAction == WatchdogAction.DROP) {
+            c.drops[DropReason.WATCHDOG.ordinal()]++;
+            return;
+        }
+        boolean lossless = (ports[inPort].pfcMask & (1 << priority)) != 0;
+        DropReason reason = mmu.admit(inIdx, inPort, length, lossless);
+        if (reason != null) {
+            c.drops[reason.ordinal()]++;
+            return;
+        }
+        int handle = pool.store(buffer, offset, length);
+        if (handle == NONE) {
+            c.drops[DropReason.BUFFER_FULL.ordinal()]++;
+            return;
+        }
+        mmu.add(inIdx, length);
+        pool.frameInPort[handle] = inPort;
+        pool.framePriority[handle] = priority;
+        pool.frameIpv4[handle] = ipv4;
+        pool.frameEligible[handle] = eligibleTime(inPort, out, length, now);
+        if (queueTail[idx] == NONE) {
+            queueHead[idx] = handle;
+        } else {
+            pool.frameNext[queueTail[idx]] = handle;
+        }
+        queueTail[idx] = handle;
+        queueFrames[idx]++;
+        long bytes = queueBytes[idx] += length;
+        PortCounters oc = counters[out];
+        if (bytes > oc.queueHighWater[priority]) {
+            oc.queueHighWater[priority] = bytes;
+        }
+        if (lossless && mmu.shouldPause(inIdx)) {
+            mmu.paused[inIdx] = true;
+            pendingXoff[inPort] |= 1 << priority;
+            pendingXon[inPort] &= ~(1 << priority);
+            xoffRefreshAt[inIdx] = now + refreshNs[inPort];
+        }
+    }
+
+    /** Earliest time the frame may start leaving {@code out}: latency model of the forwarding mode. */
+    private long eligibleTime(int in, int out, int length, long rxEnd) {
+        if (config.forwarding == ForwardingMode.STORE_AND_FORWARD) {
+            return rxEnd + config.pipelineDelayNs;
+        }
+        long inRate = ports[in].rateBps;
+        long rxStart = rxEnd - serializationNs(length, inRate);
+        long header = (config.cutThroughBytes * 8L * 1_000_000_000L + inRate - 1) / inRate;
+        long noUnderrun = rxEnd - serializationNs(length, ports[out].rateBps) + config.pipelineDelayNs;
+        return Math.max(rxStart + header + config.pipelineDelayNs, noUnderrun);
+    }
+
+    private void onMacControl(int inPort, DirectBuffer buffer, int payload, int end, long now) {
+        PortCounters c = counters[inPort];
+        int opcode = MacControl.opcode(buffer, payload, end);
+        long rate = ports[inPort].rateBps;
+        int base = inPort * 8;
+        if (opcode == MacControl.OPCODE_PFC) {
+            int enable = MacControl.pfcClassEnable(buffer, payload, end);
+            if (enable < 0) {
+                c.drops[DropReason.MALFORMED.ordinal()]++;
+                return;
+            }
+            for (int p = 0; p < 8; p++) {
+                if ((enable & (1 << p)) == 0) {
+                    continue;
+                }
+                c.pfcRx[p]++;
+                if ((ports[inPort].pfcMask & (1 << p)) != 0) {
+                    pause(base + p, MacControl.pfcTime(buffer, payload, p), rate, now);
+                }
+            }
+        } else if (opcode == MacControl.OPCODE_PAUSE) {
+            int quanta = MacControl.pauseTime(buffer, payload, end);
+            if (quanta < 0) {
+                c.drops[DropReason.MALFORMED.ordinal()]++;
+                return;
+            }
+            c.pauseRx++;
+            for (int p = 0; p < 8; p++) {
+                pause(base + p, quanta, rate, now);
+            }
+        } else {
+            c.drops[DropReason.RESERVED_DA.ordinal()]++;
+        }
+    }
+
+    private void pause(int idx, int quanta, long rate, long now) {
+        pausedUntil[idx] = quanta == 0 ? NEVER : now + MacControl.quantaToNanos(quanta, rate);
+        if (quanta != 0) {
+            lastPauseRx[idx] = now;
+        }
+    }
+
+    // ---------------------------------------------------------------- time and egress
+
+    /**
+     * Does everything due at or before {@code now}: watchdog, XON/XOFF refresh, and starts a
+     * transmission on every idle port that has a frame ready. Returns when it next needs a poll
+     * ({@link Long#MAX_VALUE} if nothing is pending).
+     */
+    public long poll(long now) {
+        for (int port = 0; port < portCount; port++) {
+            if (config.watchdog) {
+                watchdog(port, now);
+            }
+            pfcState(port, now);
+        }
+        boolean progress;
+        do {
+            progress = false;
+            for (int port = 0; port < portCount; port++) {
+                if (busyUntil[port] <= now && transmitOne(port, now)) {
+                    progress = true;
+                }
+            }
+        } while (progress);
+        long next = Long.MAX_VALUE;
+        for (int port = 0; port < portCount; port++) {
+            next = Math.min(next, deadline(port, now));
+        }
+        return next;
+    }
+
+    private void pfcState(int port, long now) {
+        int mask = ports[port].pfcMask;
+        for (int p = 0; p < 8; p++) {
+            int idx = port * 8 + p;
+            if ((mask & (1 << p)) == 0 || !mmu.paused[idx]) {
+                continue;
+            }
+            if (mmu.shouldResume(idx)) {
+                resume(port, p, idx);
+            } else if (xoffRefreshAt[idx] <= now) {
+                pendingXoff[port] |= 1 << p;
+                xoffRefreshAt[idx] = now + refreshNs[port];
+            }
+        }
+    }
+
+    private void resume(int port, int priority, int idx) {
+        mmu.paused[idx] = false;
+        pendingXon[port] |= 1 << priority;
+        pendingXoff[port] &= ~(1 << priority);
+    }
+
+    private void watchdog(int port, long now) {
+        int mask = ports[port].pfcMask;
+        PortCounters c = counters[port];
+        for (int p = 0; p < 8; p++) {
+            if ((mask & (1 << p)) == 0) {
+                continue;
+            }
+            int idx = port * 8 + p;
+            if (!storm[idx]) {
+                boolean stalled = queueFrames[idx] > 0 && pausedUntil[idx] > now;
+                if (!stalled) {
+                    stallSince[idx] = NEVER;
+                } else if (stallSince[idx] == NEVER) {
+                    stallSince[idx] = now;
+                } else if (now - stallSince[idx] >= config.watchdogDetectionNs) {
+                    storm[idx] = true;
+                    stormStart[idx] = now;
+                    c.watchdogStorms[p]++;
+                }
+            } else if (now - Math.max(lastPauseRx[idx], stormStart[idx]) >= config.watchdogRestorationNs) {
+                storm[idx] = false;
+                stallSince[idx] = NEVER;
+                c.watchdogRestores[p]++;
+            }
+            if (storm[idx] && config.watchdogAction == WatchdogAction.DROP) {
+                flush(idx);
+            }
+        }
+    }
+
+    private void flush(int idx) {
+        while (queueFrames[idx] > 0) {
+            int handle = dequeue(idx);
+            counters[pool.frameInPort[handle]].drops[DropReason.WATCHDOG.ordinal()]++;
+            released(handle);
+            pool.free(handle);
+        }
+    }
+
+    private boolean paused(int idx, long now) {
+        return pausedUntil[idx] > now && !(storm[idx] && config.watchdogAction != WatchdogAction.ALERT);
+    }
+
+    private boolean ready(int idx, long now) {
+        return queueFrames[idx] > 0 && pool.frameEligible[queueHead[idx]] <= now && !paused(idx, now);
+    }
+
+    /** Strict priority (7 first) over the SP queues, then DWRR over the others. -1 if nothing is ready. */
+    private int pick(int port, long now) {
+        PortConfig pc = ports[port];
+        int base = port * 8;
+        for (int p = 7; p >= 0; p--) {
+            if ((pc.strictMask & (1 << p)) != 0 && ready(base + p, now)) {
+                return p;
+            }
+        }
+        for (int i = 0; i < 17; i++) {
+            int q = dwrrCurrent[port];
+            int idx = base + q;
+            if ((pc.strictMask & (1 << q)) != 0 || !ready(idx, now)) {
+                if (queueFrames[idx] == 0) {
+                    deficit[idx] = 0;
+                }
+                dwrrCurrent[port] = (q + 1) & 7;
+                dwrrFresh[port] = true;
+                continue;
+            }
+            if (dwrrFresh[port]) {
+                deficit[idx] += (long) pc.weights[q] * config.maxFrameBytes;
+                dwrrFresh[port] = false;
+            }
+            int length = pool.frameLength[queueHead[idx]];
+            if (deficit[idx] >= length) {
+                deficit[idx] -= length;
+                return q;
+            }
+            dwrrCurrent[port] = (q + 1) & 7;
+            dwrrFresh[port] = true;
+        }
+        return -1;
+    }
+
+    private int dequeue(int idx) {
+        int handle = queueHead[idx];
+        queueHead[idx] = pool.frameNext[handle];
+        if (queueHead[idx] == NONE) {
+            queueTail[idx] = NONE;
+        }
+        queueFrames[idx]--;
+        queueBytes[idx] -= pool.frameLength[handle];
+        return handle;
+    }
+
+    /** MMU release of a dequeued frame, and XON upstream if its ingress queue may resume. */
+    private void released(int handle) {
+        int inPort = pool.frameInPort[handle];
+        int priority = pool.framePriority[handle];
+        int inIdx = inPort * 8 + priority;
+        mmu.remove(inIdx, pool.frameLength[handle]);
+        if (mmu.shouldResume(inIdx)) {
+            resume(inPort, priority, inIdx);
+        }
+    }
+
+    private boolean transmitOne(int port, long now) {
+        PortConfig pc = ports[port];
+        PortCounters c = counters[port];
+        int xoff = pendingXoff[port];
+        int xon = pendingXon[port];
+        if ((xoff | xon) != 0) {
+            for (int p = 0; p < 8; p++) {
+                pfcTimes[p] = (xoff & (1 << p)) != 0 ? config.pauseQuanta : 0;
+                if (((xoff | xon) & (1 << p)) != 0) {
+                    c.pfcTx[p]++;
+                    if ((xon & (1 << p)) != 0) {
+                        c.pfcXonTx[p]++;
+                    }
+                }
+            }
+            int length = MacControl.writePfc(txBuffer, 0, pc.mac, xoff | xon, pfcTimes);
+            pendingXoff[port] = 0;
+            pendingXon[port] = 0;
+            send(port, length, now);
+            return true;
+        }
+        int priority = pick(port, now);
+        if (priority < 0) {
+            return false;
+        }
+        int idx = port * 8 + priority;
+        int handle = dequeue(idx);
+        released(handle);
+        int length = pool.copyOut(handle, txBuffer, 0);
+        int ipv4 = pool.frameIpv4[handle];
+        pool.free(handle);
+        if (ipv4 >= 0 && (pc.ecnMask & (1 << priority)) != 0 && shouldMark(pc, queueBytes[idx])
+            && FrameView.isEct(txBuffer.getByte(ipv4 + 1) & 0x3)) {
+            FrameView.markCe(txBuffer, ipv4);
+            c.ecnMarked++;
+        }
+        send(port, length, now);
+        return true;
+    }
+
+    /** RED on the egress queue depth left behind: never at or below kmin, always above kmax, linear to pmax between. */
+    private boolean shouldMark(PortConfig pc, long depth) {
+        if (depth > pc.kmaxBytes) {
+            return true;
+        }
+        if (depth <= pc.kminBytes) {
+            return false;
+        }
+        double p = pc.pmax * (double) (depth - pc.kminBytes) / (double) (pc.kmaxBytes - pc.kminBytes);
+        return random.nextDouble() < p;
+    }
+
+    private void send(int port, int length, long now) {
+        long end = now + serializationNs(length, ports[port].rateBps);
+        busyUntil[port] = end;
+        PortCounters c = counters[port];
+        c.txFrames++;
+        c.txBytes += length;
+        transmitter.transmit(port, txBuffer, 0, length, now, end);
+    }
+
+    private long deadline(int port, long now) {
+        int base = port * 8;
+        long next = Long.MAX_VALUE;
+        boolean work = (pendingXoff[port] | pendingXon[port]) != 0;
+        for (int p = 0; p < 8 && !work; p++) {
+            work = queueFrames[base + p] > 0;
+        }
+        if (work) {
+            if (busyUntil[port] > now) {
+                next = busyUntil[port];
+            } else {
+                for (int p = 0; p < 8; p++) {
+                    int idx = base + p;
+                    if (queueFrames[idx] > 0) {
+                        long t = pool.frameEligible[queueHead[idx]];
+                        if (paused(idx, now)) {
+                            t = Math.max(t, pausedUntil[idx]);
+                        }
+                        next = Math.min(next, Math.max(t, now + 1));
+                    }
+                }
+            }
+        }
+        int mask = ports[port].pfcMask;
+        for (int p = 0; p < 8; p++) {
+            if ((mask & (1 << p)) == 0) {
+                continue;
+            }
+            int idx = base + p;
+            if (mmu.paused[idx]) {
+                next = Math.min(next, xoffRefreshAt[idx]);
+            }
+            if (config.watchdog) {
+                if (storm[idx]) {
+                    next = Math.min(next, Math.max(lastPauseRx[idx], stormStart[idx]) + config.watchdogRestorationNs);
+                } else if (stallSince[idx] != NEVER) {
+                    next = Math.min(next, stallSince[idx] + config.watchdogDetectionNs);
+                }
+            }
+        }
+        return next;
+    }
+}
