@@ -1,0 +1,181 @@
+package org.urdma.switchemu.sim;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.urdma.switchemu.frame.FrameView;
+import org.urdma.switchemu.frame.Mac;
+import org.urdma.switchemu.frame.MacControl;
+import org.urdma.switchemu.frame.PortFormat;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A host with one port: sends its flows round-robin at line rate (or their own pace), honours PFC and
+ * PAUSE per priority as a NIC does, and keeps per-flow receive statistics as a sink.
+ */
+public final class SimHost implements SimNode {
+    private static final int WIRE_OVERHEAD = 24;
+
+    private final Simulator sim;
+    private final String name;
+    private final long mac;
+    private SimLink link;
+    private final List<Flow> flows = new ArrayList<>();
+    private final long[] pausedUntil = new long[8];
+    private long busyUntil;
+    private long pendingWake = Long.MAX_VALUE;
+    private int roundRobin;
+    private final FrameView view = new FrameView();
+
+    private final Map<Integer, FlowStats> received = new HashMap<>();
+    public final long[] pfcRx = new long[8];
+    /** Distinct PFC class-enable vectors received. */
+    public final Set<Integer> pfcVectors = new LinkedHashSet<>();
+    public long pauseRx;
+    public long rxFrames;
+    /** Unicast frames for another MAC (flooded to us). */
+    public long rxForeign;
+    public long txFrames;
+
+    public SimHost(Simulator sim, String name, long mac) {
+        this.sim = sim;
+        this.name = name;
+        this.mac = mac;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    public long mac() {
+        return mac;
+    }
+
+    public void attach(SimLink link) {
+        this.link = link;
+    }
+
+    public Flow send(Flow flow) {
+        flows.add(flow);
+        long at = Math.max(flow.startNs, sim.now());
+        flow.nextNs = at;
+        sim.schedule(at, () -> trySend(sim.now()));
+        return flow;
+    }
+
+    public FlowStats stats(int flowId) {
+        return received.computeIfAbsent(flowId, k -> new FlowStats());
+    }
+
+    public boolean paused(int priority, long now) {
+        return pausedUntil[priority] > now;
+    }
+
+    private void trySend(long now) {
+        if (busyUntil > now) {
+            wakeAt(busyUntil);
+            return;
+        }
+        int n = flows.size();
+        long earliest = Long.MAX_VALUE;
+        for (int i = 0; i < n; i++) {
+            Flow f = flows.get((roundRobin + i) % n);
+            if (f.done()) {
+                continue;
+            }
+            long ready = Math.max(f.nextNs, pausedUntil[f.priority]);
+            if (ready > now) {
+                earliest = Math.min(earliest, ready);
+                continue;
+            }
+            transmit(f, now);
+            roundRobin = (roundRobin + i + 1) % n;
+            wakeAt(busyUntil);
+            return;
+        }
+        if (earliest != Long.MAX_VALUE) {
+            wakeAt(earliest);
+        }
+    }
+
+    private void transmit(Flow f, long now) {
+        int pcp = f.tagged ? f.priority : -1;
+        byte[] frame = f.ipv4
+            ? Frames.ipv4Udp(f.destination, mac, pcp, f.dscp, f.ecn, f.frameBytes)
+            : Frames.ethernet(f.destination, mac, pcp, 0x88B6, f.frameBytes);
+        Frames.stamp(frame, f.id, f.sent, now);
+        f.sent++;
+        f.nextNs = now + f.gapNs;
+        long bits = (long) (Math.max(frame.length, 60) + WIRE_OVERHEAD) * 8L;
+        long rate = link.rateBps();
+        busyUntil = now + (bits * 1_000_000_000L + rate - 1) / rate;
+        txFrames++;
+        link.carry(this, frame, busyUntil);
+    }
+
+    private void wakeAt(long t) {
+        if (t < pendingWake || pendingWake <= sim.now()) {
+            pendingWake = t;
+            sim.schedule(t, () -> {
+                if (sim.now() >= pendingWake) {
+                    pendingWake = Long.MAX_VALUE;
+                }
+                trySend(sim.now());
+            });
+        }
+    }
+
+    @Override
+    public void receive(int port, byte[] frame, long now) {
+        UnsafeBuffer b = new UnsafeBuffer(frame);
+        if (!view.wrap(b, 0, frame.length, PortFormat.ETHERNET)) {
+            return;
+        }
+        long da = view.destination();
+        if (da == Mac.MAC_CONTROL && view.etherType() == FrameView.ETHERTYPE_MAC_CONTROL) {
+            onMacControl(b, view.payloadOffset(), frame.length, now);
+            return;
+        }
+        rxFrames++;
+        if (da != mac && !Mac.isGroup(da)) {
+            rxForeign++;
+            return;
+        }
+        if (frame.length < Frames.MIN_LENGTH) {
+            return;
+        }
+        boolean ce = view.isIpv4() && view.ecn() == FrameView.ECN_CE;
+        stats(Frames.flow(frame)).record(Frames.seq(frame), now - Frames.sendTime(frame), ce);
+    }
+
+    private void onMacControl(UnsafeBuffer b, int payload, int end, long now) {
+        int opcode = MacControl.opcode(b, payload, end);
+        long rate = link.rateBps();
+        if (opcode == MacControl.OPCODE_PFC) {
+            int enable = MacControl.pfcClassEnable(b, payload, end);
+            if (enable < 0) {
+                return;
+            }
+            pfcVectors.add(enable);
+            for (int p = 0; p < 8; p++) {
+                if ((enable & (1 << p)) != 0) {
+                    pfcRx[p]++;
+                    int q = MacControl.pfcTime(b, payload, p);
+                    pausedUntil[p] = q == 0 ? 0 : now + MacControl.quantaToNanos(q, rate);
+                }
+            }
+        } else if (opcode == MacControl.OPCODE_PAUSE) {
+            int q = MacControl.pauseTime(b, payload, end);
+            pauseRx++;
+            for (int p = 0; p < 8; p++) {
+                pausedUntil[p] = q <= 0 ? 0 : now + MacControl.quantaToNanos(q, rate);
+            }
+        }
+        trySend(now);
+    }
+}
