@@ -540,6 +540,10 @@ public final class SwitchCore {
         }
         int idx = port * 8 + priority;
         int handle = dequeue(idx);
+        // a cut-through frame may have started leaving before its last bit came in (the driver
+        // reports arrival at the last bit); never before the port was free or the queue unpaused
+        long start = Math.max(Math.max(busyUntil[port], pool.frameEligible[handle]), pausedUntil[idx]);
+        start = Math.min(start, now);
         released(handle);
         int length = pool.copyOut(handle, txBuffer, 0);
         int ipv4 = pool.frameIpv4[handle];
@@ -549,7 +553,7 @@ public final class SwitchCore {
             FrameView.markCe(txBuffer, ipv4);
             c.ecnMarked++;
         }
-        send(port, length, now);
+        send(port, length, start);
         return true;
     }
 

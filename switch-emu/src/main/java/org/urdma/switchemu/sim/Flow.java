@@ -58,6 +58,10 @@ public final class Flow {
         return sent >= count;
     }
 
+    public int priority() {
+        return priority;
+    }
+
     public int id() {
         return id;
     }

@@ -41,6 +41,35 @@ public final class SimHost implements SimNode {
     public long rxForeign;
     public long txFrames;
 
+    /** Sees what the host sends and the flow control it receives. */
+    public interface Observer {
+        default void sent(SimHost host, Flow flow, long startNs) {
+        }
+
+        /** A PFC (or, with enable 0xFF, PAUSE) frame arrived; {@code quanta[p]} for enabled p. */
+        default void flowControl(SimHost host, int enable, int[] quanta, long now) {
+        }
+    }
+
+    private Observer observer = new Observer() {
+    };
+    private final int[] quantaScratch = new int[8];
+
+    public void observe(Observer observer) {
+        this.observer = observer;
+    }
+
+    /** Puts a raw frame on the wire at {@code at} (ignores flow control: for control frames and odd input). */
+    public void sendRaw(byte[] frame, long at) {
+        sim.schedule(at, () -> {
+            long bits = (long) (Math.max(frame.length, 60) + WIRE_OVERHEAD) * 8L;
+            long start = Math.max(sim.now(), busyUntil);
+            busyUntil = start + (bits * 1_000_000_000L + link.rateBps() - 1) / link.rateBps();
+            txFrames++;
+            link.carry(this, frame, busyUntil);
+        });
+    }
+
     public SimHost(Simulator sim, String name, long mac) {
         this.sim = sim;
         this.name = name;
@@ -115,6 +144,7 @@ public final class SimHost implements SimNode {
         long rate = link.rateBps();
         busyUntil = now + (bits * 1_000_000_000L + rate - 1) / rate;
         txFrames++;
+        observer.sent(this, f, now);
         link.carry(this, frame, busyUntil);
     }
 
@@ -166,15 +196,19 @@ public final class SimHost implements SimNode {
                 if ((enable & (1 << p)) != 0) {
                     pfcRx[p]++;
                     int q = MacControl.pfcTime(b, payload, p);
+                    quantaScratch[p] = q;
                     pausedUntil[p] = q == 0 ? 0 : now + MacControl.quantaToNanos(q, rate);
                 }
             }
+            observer.flowControl(this, enable, quantaScratch, now);
         } else if (opcode == MacControl.OPCODE_PAUSE) {
             int q = MacControl.pauseTime(b, payload, end);
             pauseRx++;
             for (int p = 0; p < 8; p++) {
+                quantaScratch[p] = Math.max(q, 0);
                 pausedUntil[p] = q <= 0 ? 0 : now + MacControl.quantaToNanos(q, rate);
             }
+            observer.flowControl(this, 0xFF, quantaScratch, now);
         }
         trySend(now);
     }
