@@ -27,6 +27,7 @@ class EcnMarkingTest {
     private long marked;
     private int lastEcn;
     private long lastDepth;
+    private long transmissions;
     private boolean checksumOk = true;
     private SwitchCore core;
 
@@ -40,6 +41,7 @@ class EcnMarkingTest {
             v.wrap(buffer, offset, length, PortFormat.ETHERNET);
             lastEcn = v.ecn();
             lastDepth = core.queueBytes(port, 0);
+            transmissions++;
             int ip = offset + v.ipv4Offset();
             int stored = buffer.getShort(ip + 10, ByteOrder.BIG_ENDIAN) & 0xFFFF;
             checksumOk &= stored == FrameView.ipv4Checksum(buffer, ip, 20);
@@ -66,8 +68,13 @@ class EcnMarkingTest {
             for (int i = 0; i < 400; i++) {
                 core.onFrame(0, fb, 0, frame.length, now);
             }
+            long seen = transmissions;
             long next = core.poll(now);
             while (true) {
+                if (transmissions == seen) {
+                    break;
+                }
+                seen = transmissions;
                 // each poll dequeues one frame on port 1; lastDepth is the depth left behind
                 long depth = lastDepth;
                 boolean ce = lastEcn == FrameView.ECN_CE;
