@@ -69,8 +69,8 @@ class EcnMarkingTest {
             for (int i = 0; i < 400; i++) {
                 core.onFrame(0, fb, 0, frame.length, now);
             }
+            long seen = transmissions;
             long next = core.poll(now);
-            long seen = 0;
             while (true) {
                 if (transmissions != seen) {
                     seen = transmissions;
