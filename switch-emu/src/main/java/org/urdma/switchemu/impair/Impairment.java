@@ -7,7 +7,8 @@ import java.util.random.RandomGenerator;
  * offered at {@code now}, how many copies leave, when, and which are corrupted. The driver holds the
  * copies until their release time (netem's tfifo: ordered by time, ties in offer order). Randomness is
  * netem's: uniform 32-bit draws, optionally correlated with the previous draw of the same kind
- * ({@code get_crandom}); jitter uniform in [delay − jitter, delay + jitter).
+ * ({@code get_crandom}); jitter uniform in [delay − jitter, delay + jitter) (scaled from the draw rather
+ * than netem's modulo, so that delay correlation has an effect).
  */
 public final class Impairment {
     /** The outcome for one offered packet; reused, valid until the next {@link #offer}. */
@@ -172,8 +173,9 @@ public final class Impairment {
         if (jitter == 0) {
             return delay;
         }
+        // netem takes rnd % (2 jitter), which throws the correlation away; scaling keeps it
         long rnd = delayCor.next(random);
-        return Long.remainderUnsigned(rnd, 2 * jitter) + delay - jitter;
+        return (long) (rnd * (2.0 * jitter) / (U32 + 1.0)) + delay - jitter;
     }
 
     private long nextU32() {
@@ -231,9 +233,9 @@ public final class Impairment {
             case LOST_IN_BURST:
                 if (rnd < a3) {
                     lossState = TX_IN_BURST;
-                } else if (a2 + a3 < rnd) {
-                    lossState = TX_IN_GAP;
                 } else if (a3 < rnd && rnd < a2 + a3) {
+                    lossState = TX_IN_GAP;
+                } else if (a2 + a3 < rnd) {
                     lossState = LOST_IN_BURST;
                     return true;
                 }
