@@ -351,7 +351,8 @@ public final class SwitchCore {
     }
 
     private void pause(int idx, int quanta, long rate, long now) {
-        pausedUntil[idx] = quanta == 0 ? NEVER : now + MacControl.quantaToNanos(quanta, rate);
+        // XON: paused until now, so nothing queued behind it can claim an earlier start
+        pausedUntil[idx] = quanta == 0 ? now : now + MacControl.quantaToNanos(quanta, rate);
         if (quanta != 0) {
             lastPauseRx[idx] = now;
         }
