@@ -4,8 +4,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.switchemu.frame.FrameView;
 import org.urdma.switchemu.frame.Mac;
-import org.urdma.switchemu.frame.MacControl;
 import org.urdma.switchemu.frame.PortFormat;
+import org.urdma.transport.wire.Ipv4Header;
+import org.urdma.transport.wire.MacControlFrame;
 
 import java.nio.ByteBuffer;
 import java.util.random.RandomGenerator;
@@ -108,7 +109,7 @@ public final class SwitchCore {
             counters[p] = new PortCounters();
             busyUntil[p] = NEVER;
             dwrrFresh[p] = true;
-            refreshNs[p] = Math.max(1, MacControl.quantaToNanos(config.pauseQuanta, ports[p].rateBps) / 2);
+            refreshNs[p] = Math.max(1, MacControlFrame.quantaToNanos(config.pauseQuanta, ports[p].rateBps) / 2);
         }
         this.txBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxFrameBytes));
     }
@@ -159,7 +160,7 @@ public final class SwitchCore {
 
     /** Serialization time of a frame at a rate, wire overhead included, in ns (rounded up). */
     public long serializationNs(int frameBytes, long rateBps) {
-        long bits = (long) (Math.max(frameBytes, MacControl.MIN_FRAME) + config.wireOverheadBytes) * 8L;
+        long bits = (long) (Math.max(frameBytes, 60) + config.wireOverheadBytes) * 8L;
         return (bits * 1_000_000_000L + rateBps - 1) / rateBps;
     }
 
@@ -180,8 +181,8 @@ public final class SwitchCore {
         }
         long da = view.destination();
         if (Mac.isReservedLinkLocal(da)) {
-            if (view.etherType() == FrameView.ETHERTYPE_MAC_CONTROL && da == Mac.MAC_CONTROL) {
-                onMacControl(inPort, buffer, offset + view.payloadOffset(), offset + length, now);
+            if (da == Mac.MAC_CONTROL && MacControlFrame.isMacControl(buffer, offset, length)) {
+                onMacControl(inPort, buffer, offset, length, now);
             } else {
                 c.drops[DropReason.RESERVED_DA.ordinal()]++;
             }
@@ -315,32 +316,28 @@ public final class SwitchCore {
         return Math.max(rxStart + header + config.pipelineDelayNs, noUnderrun);
     }
 
-    private void onMacControl(int inPort, DirectBuffer buffer, int payload, int end, long now) {
+    private void onMacControl(int inPort, DirectBuffer buffer, int offset, int length, long now) {
         PortCounters c = counters[inPort];
-        int opcode = MacControl.opcode(buffer, payload, end);
+        int opcode = MacControlFrame.opcode(buffer, offset);
         long rate = ports[inPort].rateBps;
         int base = inPort * 8;
-        if (opcode == MacControl.OPCODE_PFC) {
-            int enable = MacControl.pfcClassEnable(buffer, payload, end);
-            if (enable < 0) {
+        if (opcode == MacControlFrame.OPCODE_PFC) {
+            if (!MacControlFrame.isPfc(buffer, offset, length)) {
                 c.drops[DropReason.MALFORMED.ordinal()]++;
                 return;
             }
+            int enable = MacControlFrame.classEnable(buffer, offset);
             for (int p = 0; p < 8; p++) {
                 if ((enable & (1 << p)) == 0) {
                     continue;
                 }
                 c.pfcRx[p]++;
                 if ((ports[inPort].pfcMask & (1 << p)) != 0) {
-                    pause(base + p, MacControl.pfcTime(buffer, payload, p), rate, now);
+                    pause(base + p, MacControlFrame.pfcQuanta(buffer, offset, p), rate, now);
                 }
             }
-        } else if (opcode == MacControl.OPCODE_PAUSE) {
-            int quanta = MacControl.pauseTime(buffer, payload, end);
-            if (quanta < 0) {
-                c.drops[DropReason.MALFORMED.ordinal()]++;
-                return;
-            }
+        } else if (opcode == MacControlFrame.OPCODE_PAUSE) {
+            int quanta = MacControlFrame.pauseQuanta(buffer, offset);
             c.pauseRx++;
             for (int p = 0; p < 8; p++) {
                 pause(base + p, quanta, rate, now);
@@ -352,7 +349,7 @@ public final class SwitchCore {
 
     private void pause(int idx, int quanta, long rate, long now) {
         // XON: paused until now, so nothing queued behind it can claim an earlier start
-        pausedUntil[idx] = quanta == 0 ? now : now + MacControl.quantaToNanos(quanta, rate);
+        pausedUntil[idx] = quanta == 0 ? now : now + MacControlFrame.quantaToNanos(quanta, rate);
         if (quanta != 0) {
             lastPauseRx[idx] = now;
         }
@@ -529,7 +526,7 @@ public final class SwitchCore {
                     }
                 }
             }
-            int length = MacControl.writePfc(txBuffer, 0, pc.mac, xoff | xon, pfcTimes);
+            int length = MacControlFrame.putPfc(txBuffer, 0, pc.mac, xoff | xon, pfcTimes);
             pendingXoff[port] = 0;
             pendingXon[port] = 0;
             send(port, length, now);
@@ -551,7 +548,7 @@ public final class SwitchCore {
         pool.free(handle);
         if (ipv4 >= 0 && (pc.ecnMask & (1 << priority)) != 0 && shouldMark(pc, queueBytes[idx])
             && FrameView.isEct(txBuffer.getByte(ipv4 + 1) & 0x3)) {
-            FrameView.markCe(txBuffer, ipv4);
+            Ipv4Header.ecn(txBuffer, ipv4, Ipv4Header.ECN_CE);
             c.ecnMarked++;
         }
         send(port, length, start);

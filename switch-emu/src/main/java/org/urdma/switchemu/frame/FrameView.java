@@ -1,7 +1,6 @@
 package org.urdma.switchemu.frame;
 
 import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.nio.ByteOrder;
 
@@ -19,6 +18,7 @@ public final class FrameView {
     /** ECN codepoints (low two bits of the IPv4 TOS byte). */
     public static final int ECN_NOT_ECT = 0b00;
     public static final int ECN_CE = 0b11;
+    // CE rewriting with the checksum patch is Ipv4Header.ecn in the transport wire codecs
 
     private DirectBuffer buffer;
     private int offset;
@@ -127,37 +127,5 @@ public final class FrameView {
     /** ECT(0) or ECT(1): the endpoint accepts a CE mark instead of a drop. */
     public static boolean isEct(int ecn) {
         return ecn == 0b01 || ecn == 0b10;
-    }
-
-    /**
-     * Rewrites an IPv4 header's ECN field to CE and updates the header checksum incrementally
-     * (RFC 1624: HC' = ~(~HC + ~m + m')). {@code ipv4} is the absolute offset of the IPv4 header.
-     */
-    public static void markCe(MutableDirectBuffer buffer, int ipv4) {
-        int oldWord = buffer.getShort(ipv4, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        int newWord = oldWord | ECN_CE;
-        if (newWord == oldWord) {
-            return;
-        }
-        buffer.putByte(ipv4 + 1, (byte) newWord);
-        int checksum = buffer.getShort(ipv4 + 10, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-        int sum = (~checksum & 0xFFFF) + (~oldWord & 0xFFFF) + newWord;
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        sum = (sum & 0xFFFF) + (sum >>> 16);
-        buffer.putShort(ipv4 + 10, (short) ~sum, ByteOrder.BIG_ENDIAN);
-    }
-
-    /** Full IPv4 header checksum over {@code ihlBytes} (used by tests and frame builders). */
-    public static int ipv4Checksum(DirectBuffer buffer, int ipv4, int ihlBytes) {
-        int sum = 0;
-        for (int i = 0; i < ihlBytes; i += 2) {
-            if (i != 10) {
-                sum += buffer.getShort(ipv4 + i, ByteOrder.BIG_ENDIAN) & 0xFFFF;
-            }
-        }
-        while ((sum >>> 16) != 0) {
-            sum = (sum & 0xFFFF) + (sum >>> 16);
-        }
-        return ~sum & 0xFFFF;
     }
 }

@@ -3,7 +3,7 @@ package org.urdma.switchemu.frame;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
-import java.nio.ByteOrder;
+import org.urdma.transport.wire.Bytes;
 
 /** A 48-bit MAC address held in the low bits of a long (byte 0 most significant). */
 public final class Mac {
@@ -19,13 +19,11 @@ public final class Mac {
     }
 
     public static long read(DirectBuffer buffer, int offset) {
-        return ((long) (buffer.getShort(offset, ByteOrder.BIG_ENDIAN) & 0xFFFF) << 32)
-            | (buffer.getInt(offset + 2, ByteOrder.BIG_ENDIAN) & 0xFFFF_FFFFL);
+        return Bytes.u48(buffer, offset);
     }
 
     public static void write(MutableDirectBuffer buffer, int offset, long mac) {
-        buffer.putShort(offset, (short) (mac >>> 32), ByteOrder.BIG_ENDIAN);
-        buffer.putInt(offset + 2, (int) mac, ByteOrder.BIG_ENDIAN);
+        Bytes.u48(buffer, offset, mac);
     }
 
     /** Group (multicast or broadcast) addresses have the I/G bit, bit 0 of byte 0, set. */

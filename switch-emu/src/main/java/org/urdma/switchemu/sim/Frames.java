@@ -3,6 +3,7 @@ package org.urdma.switchemu.sim;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.switchemu.frame.FrameView;
 import org.urdma.switchemu.frame.Mac;
+import org.urdma.transport.wire.Ipv4Header;
 
 import java.nio.ByteOrder;
 
@@ -47,7 +48,7 @@ public final class Frames {
         b.putByte(ip + 9, (byte) 17);
         b.putInt(ip + 12, 0x0A000001, ByteOrder.BIG_ENDIAN);
         b.putInt(ip + 16, 0x0A000002, ByteOrder.BIG_ENDIAN);
-        b.putShort(ip + 10, (short) FrameView.ipv4Checksum(b, ip, 20), ByteOrder.BIG_ENDIAN);
+        Ipv4Header.putChecksum(b, ip);
         b.putShort(ip + 20, (short) 0xC000, ByteOrder.BIG_ENDIAN);
         b.putShort(ip + 22, (short) 4791, ByteOrder.BIG_ENDIAN);
         b.putShort(ip + 24, (short) (ipLength - 20), ByteOrder.BIG_ENDIAN);

@@ -3,8 +3,8 @@ package org.urdma.switchemu.sim;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.switchemu.frame.FrameView;
 import org.urdma.switchemu.frame.Mac;
-import org.urdma.switchemu.frame.MacControl;
 import org.urdma.switchemu.frame.PortFormat;
+import org.urdma.transport.wire.MacControlFrame;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -168,7 +168,7 @@ public final class SimHost implements SimNode {
         }
         long da = view.destination();
         if (da == Mac.MAC_CONTROL && view.etherType() == FrameView.ETHERTYPE_MAC_CONTROL) {
-            onMacControl(b, view.payloadOffset(), frame.length, now);
+            onMacControl(b, frame.length, now);
             return;
         }
         rxFrames++;
@@ -183,30 +183,26 @@ public final class SimHost implements SimNode {
         stats(Frames.flow(frame)).record(Frames.seq(frame), now - Frames.sendTime(frame), ce);
     }
 
-    private void onMacControl(UnsafeBuffer b, int payload, int end, long now) {
-        int opcode = MacControl.opcode(b, payload, end);
+    private void onMacControl(UnsafeBuffer b, int length, long now) {
         long rate = link.rateBps();
-        if (opcode == MacControl.OPCODE_PFC) {
-            int enable = MacControl.pfcClassEnable(b, payload, end);
-            if (enable < 0) {
-                return;
-            }
+        if (MacControlFrame.isPfc(b, 0, length)) {
+            int enable = MacControlFrame.classEnable(b, 0);
             pfcVectors.add(enable);
             for (int p = 0; p < 8; p++) {
                 if ((enable & (1 << p)) != 0) {
                     pfcRx[p]++;
-                    int q = MacControl.pfcTime(b, payload, p);
+                    int q = MacControlFrame.pfcQuanta(b, 0, p);
                     quantaScratch[p] = q;
-                    pausedUntil[p] = q == 0 ? 0 : now + MacControl.quantaToNanos(q, rate);
+                    pausedUntil[p] = q == 0 ? 0 : now + MacControlFrame.quantaToNanos(q, rate);
                 }
             }
             observer.flowControl(this, enable, quantaScratch, now);
-        } else if (opcode == MacControl.OPCODE_PAUSE) {
-            int q = MacControl.pauseTime(b, payload, end);
+        } else if (MacControlFrame.isPause(b, 0, length)) {
+            int q = MacControlFrame.pauseQuanta(b, 0);
             pauseRx++;
             for (int p = 0; p < 8; p++) {
                 quantaScratch[p] = Math.max(q, 0);
-                pausedUntil[p] = q <= 0 ? 0 : now + MacControl.quantaToNanos(q, rate);
+                pausedUntil[p] = q <= 0 ? 0 : now + MacControlFrame.quantaToNanos(q, rate);
             }
             observer.flowControl(this, 0xFF, quantaScratch, now);
         }

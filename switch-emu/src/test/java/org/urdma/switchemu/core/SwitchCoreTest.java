@@ -5,7 +5,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.urdma.switchemu.frame.FrameView;
 import org.urdma.switchemu.frame.Mac;
-import org.urdma.switchemu.frame.MacControl;
+import org.urdma.transport.wire.MacControlFrame;
 import org.urdma.switchemu.frame.PortFormat;
 import org.urdma.switchemu.sim.Frames;
 
@@ -36,11 +36,11 @@ class SwitchCoreTest {
         }
 
         int pfcEnable() {
-            return MacControl.pfcClassEnable(new UnsafeBuffer(frame), 14, frame.length);
+            return MacControlFrame.classEnable(new UnsafeBuffer(frame), 0);
         }
 
         int pfcTime(int p) {
-            return MacControl.pfcTime(new UnsafeBuffer(frame), 14, p);
+            return MacControlFrame.pfcQuanta(new UnsafeBuffer(frame), 0, p);
         }
     }
 
@@ -85,7 +85,7 @@ class SwitchCoreTest {
         byte[] f = new byte[60];
         int[] t = new int[8];
         System.arraycopy(times, 0, t, 0, times.length);
-        MacControl.writePfc(new UnsafeBuffer(f), 0, C, enable, t);
+        MacControlFrame.putPfc(new UnsafeBuffer(f), 0, C, enable, t);
         return f;
     }
 
@@ -127,7 +127,7 @@ class SwitchCoreTest {
         core(2, c -> { }, p -> p.pfcMask(0x08));
         core.addStaticMac(B, 1);
         in(1, pfc(0x08, 0, 0, 0, 1000));
-        long pauseEnd = now + MacControl.quantaToNanos(1000, RATE);
+        long pauseEnd = now + MacControlFrame.quantaToNanos(1000, RATE);
         in(0, Frames.ethernet(B, A, 3, 0x88B6, 500));
         in(0, Frames.ethernet(B, A, 0, 0x88B6, 500));
         runUntil(pauseEnd - 1);
@@ -165,11 +165,11 @@ class SwitchCoreTest {
         core(2, c -> { }, p -> { });
         core.addStaticMac(B, 1);
         byte[] pause = new byte[60];
-        MacControl.writePause(new UnsafeBuffer(pause), 0, C, 500);
+        MacControlFrame.putPause(new UnsafeBuffer(pause), 0, C, 500);
         in(1, pause);
         in(0, Frames.ethernet(B, A, 0, 0x88B6, 500));
         in(0, Frames.ethernet(B, A, 6, 0x88B6, 500));
-        long end = MacControl.quantaToNanos(500, RATE);
+        long end = MacControlFrame.quantaToNanos(500, RATE);
         runUntil(end - 1);
         assertEquals(0, data(1).size());
         runUntil(end + 10_000);
@@ -244,7 +244,7 @@ class SwitchCoreTest {
         for (int i = 0; i < 45; i++) {
             in(0, Frames.ethernet(B, A, 3, 0x88B6, 1000));
         }
-        runUntil(MacControl.quantaToNanos(1000, RATE) * 3);
+        runUntil(MacControlFrame.quantaToNanos(1000, RATE) * 3);
         long xoffs = sent.stream().filter(s -> s.port == 0 && s.isPfc() && s.pfcTime(3) == 1000).count();
         assertTrue(xoffs >= 5, "refreshed every half pause time: " + xoffs);
     }

@@ -2,7 +2,7 @@ package org.urdma.switchemu.core;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
-import org.urdma.switchemu.frame.MacControl;
+import org.urdma.transport.wire.MacControlFrame;
 import org.urdma.switchemu.sim.Frames;
 
 import java.lang.management.ManagementFactory;
@@ -30,8 +30,8 @@ class ZeroAllocationTest {
         UnsafeBuffer flood = new UnsafeBuffer(Frames.ethernet(unknown, a, 0, 0x88B6, 200));
         byte[] xoff = new byte[60];
         byte[] xon = new byte[60];
-        MacControl.writePfc(new UnsafeBuffer(xoff), 0, 0x02_00_00_00_00_99L, 0x08, new int[]{0, 0, 0, 2000, 0, 0, 0, 0});
-        MacControl.writePfc(new UnsafeBuffer(xon), 0, 0x02_00_00_00_00_99L, 0x08, new int[8]);
+        MacControlFrame.putPfc(new UnsafeBuffer(xoff), 0, 0x02_00_00_00_00_99L, 0x08, new int[]{0, 0, 0, 2000, 0, 0, 0, 0});
+        MacControlFrame.putPfc(new UnsafeBuffer(xon), 0, 0x02_00_00_00_00_99L, 0x08, new int[8]);
         UnsafeBuffer xoffBuffer = new UnsafeBuffer(xoff);
         UnsafeBuffer xonBuffer = new UnsafeBuffer(xon);
 

@@ -5,7 +5,7 @@ import org.urdma.switchemu.core.DropReason;
 import org.urdma.switchemu.core.MacTable;
 import org.urdma.switchemu.core.PortCounters;
 import org.urdma.switchemu.frame.Mac;
-import org.urdma.switchemu.frame.MacControl;
+import org.urdma.transport.wire.MacControlFrame;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -72,9 +72,9 @@ class ForwardingSimTest {
     void pfcPauseAndLinkLocalFramesAreNeverForwarded() {
         Star net = new Star(3, GBPS10, 1_000, c -> { }, p -> p.pfcMask(0x08), 1);
         byte[] pfc = new byte[60];
-        MacControl.writePfc(new UnsafeBuffer(pfc), 0, Star.mac(0), 0x08, new int[]{0, 0, 0, 100, 0, 0, 0, 0});
+        MacControlFrame.putPfc(new UnsafeBuffer(pfc), 0, Star.mac(0), 0x08, new int[]{0, 0, 0, 100, 0, 0, 0, 0});
         byte[] pause = new byte[60];
-        MacControl.writePause(new UnsafeBuffer(pause), 0, Star.mac(0), 100);
+        MacControlFrame.putPause(new UnsafeBuffer(pause), 0, Star.mac(0), 100);
         byte[] lldp = Frames.ethernet(0x0180_C200_000EL, Star.mac(0), -1, 0x88CC, 60);
         byte[] stp = Frames.ethernet(0x0180_C200_0000L, Star.mac(0), -1, 0x0026, 60);
         net.hosts[0].sendRaw(pfc, 0);

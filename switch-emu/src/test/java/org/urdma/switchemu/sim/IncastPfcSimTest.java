@@ -5,7 +5,7 @@ import org.urdma.switchemu.core.DropReason;
 import org.urdma.switchemu.core.PortConfig;
 import org.urdma.switchemu.core.SwitchConfig;
 import org.urdma.switchemu.frame.FrameView;
-import org.urdma.switchemu.frame.MacControl;
+import org.urdma.transport.wire.MacControlFrame;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayList;
@@ -39,7 +39,7 @@ class IncastPfcSimTest {
         net.links[port].addTap((from, frame, t) -> {
             UnsafeBuffer b = new UnsafeBuffer(frame);
             if (from == net.sw && (((frame[12] & 0xFF) << 8) | (frame[13] & 0xFF)) == FrameView.ETHERTYPE_MAC_CONTROL) {
-                vectors.add(MacControl.pfcClassEnable(b, 14, frame.length));
+                vectors.add(MacControlFrame.classEnable(b, 0));
             }
         });
         return vectors;
@@ -97,7 +97,7 @@ class IncastPfcSimTest {
             public void flowControl(SimHost host, int enable, int[] quanta, long now) {
                 if ((enable & (1 << LOSSLESS)) != 0) {
                     int q = quanta[LOSSLESS];
-                    pausedUntil[0] = q == 0 ? now : now + MacControl.quantaToNanos(q, RATE);
+                    pausedUntil[0] = q == 0 ? now : now + MacControlFrame.quantaToNanos(q, RATE);
                 }
             }
 
