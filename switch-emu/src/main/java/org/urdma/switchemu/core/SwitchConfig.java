@@ -115,7 +115,8 @@ public final class SwitchConfig {
         return this;
     }
 
-    void validate() {
+    /** Throws IllegalArgumentException naming the field and the rule if the configuration cannot work. */
+    public void validate() {
         if (ports.isEmpty() || ports.size() > 255) {
             throw new IllegalArgumentException("ports: a switch needs 1..255 ports, has " + ports.size());
         }

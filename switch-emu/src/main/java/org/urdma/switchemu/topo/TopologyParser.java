@@ -1,0 +1,439 @@
+package org.urdma.switchemu.topo;
+
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+import org.urdma.switchemu.core.ClassifyMode;
+import org.urdma.switchemu.core.ForwardingMode;
+import org.urdma.switchemu.core.PortConfig;
+import org.urdma.switchemu.core.SwitchConfig;
+import org.urdma.switchemu.core.WatchdogAction;
+import org.urdma.switchemu.frame.Mac;
+import org.urdma.switchemu.frame.PortFormat;
+import org.urdma.switchemu.impair.ImpairmentConfig;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Reads a topology file (YAML, through snakeyaml-engine's node API so that every error names its
+ * line). Unknown keys, missing required keys, bad units and dangling link ends are errors.
+ *
+ * <pre>
+ * hosts:
+ *   - {name: h1, mac: "02:00:00:00:00:01", ip: 10.0.0.1/24}
+ * switches:
+ *   - name: s1
+ *     buffer: 4MB
+ *     alpha: 1
+ *     pfc: [3]
+ *     ecn: {priorities: [3], kmin: 5KB, kmax: 200KB, pmax: 1%}
+ *     watchdog: {detection: 200ms, restoration: 200ms, action: drop}
+ * links:
+ *   - endpoints: [h1, s1]
+ *     rate: 10G
+ *     delay: 1us
+ *     impair: {delay: 10ms, jitter: 1ms, loss: 0.1%}
+ * </pre>
+ */
+public final class TopologyParser {
+    private static final Set<String> TOP = Set.of("hosts", "switches", "links");
+    private static final Set<String> HOST = Set.of("name", "mac", "ip");
+    private static final Set<String> SWITCH = Set.of("name", "buffer", "cell", "reserve", "alpha", "resumeOffset",
+        "pauseQuanta", "macAging", "macTableSize", "forwarding", "pipelineDelay", "cutThroughBytes", "watchdog", "pfc",
+        "ecn", "classify", "defaultPriority", "strict", "weights", "headroom", "format", "dscp");
+    private static final Set<String> WATCHDOG = Set.of("detection", "restoration", "action");
+    private static final Set<String> ECN = Set.of("priorities", "kmin", "kmax", "pmax");
+    private static final Set<String> LINK = Set.of("endpoints", "rate", "mtu", "delay", "impair", "impairAtoB", "impairBtoA");
+    private static final Set<String> IMPAIR = Set.of("delay", "jitter", "delayCorrelation", "loss", "lossCorrelation",
+        "gemodel", "state", "duplicate", "duplicateCorrelation", "reorder", "reorderCorrelation", "gap", "corrupt",
+        "corruptCorrelation", "rate");
+    private static final Set<String> GEMODEL = Set.of("p", "r", "lossInBad", "lossInGood");
+    private static final Set<String> STATE = Set.of("p13", "p31", "p32", "p23", "p14");
+
+    private final String source;
+
+    private TopologyParser(String source) {
+        this.source = source;
+    }
+
+    public static Topology parse(Path file) throws IOException {
+        return parse(Files.readString(file), file.toString());
+    }
+
+    public static Topology parse(String text, String source) {
+        Node root;
+        try {
+            root = new Compose(LoadSettings.builder().setLabel(source).build()).composeString(text).orElse(null);
+        } catch (MarkedYamlEngineException e) {
+            int line = e.getProblemMark().or(e::getContextMark).map(m -> m.getLine() + 1).orElse(0);
+            throw new TopologyException(source, line, "not valid YAML: " + e.getProblem());
+        } catch (YamlEngineException e) {
+            throw new TopologyException(source, 0, "not valid YAML: " + e.getMessage());
+        }
+        if (root == null) {
+            throw new TopologyException(source, 1, "empty topology file");
+        }
+        return new TopologyParser(source).topology(root);
+    }
+
+    private Topology topology(Node root) {
+        Map<String, Node> top = mapping(root, "the topology", TOP);
+        Map<String, Topology.Host> hosts = new LinkedHashMap<>();
+        Map<String, Topology.Switch> switches = new LinkedHashMap<>();
+        Map<String, Integer> names = new LinkedHashMap<>();
+        if (top.containsKey("hosts")) {
+            for (Node n : sequence(top.get("hosts"), "hosts")) {
+                Topology.Host h = host(n, hosts.size());
+                claim(names, h.name(), n);
+                hosts.put(h.name(), h);
+            }
+        }
+        if (top.containsKey("switches")) {
+            for (Node n : sequence(top.get("switches"), "switches")) {
+                Topology.Switch s = switchSpec(n, switches.size());
+                claim(names, s.name(), n);
+                switches.put(s.name(), s);
+            }
+        }
+        Node linksNode = require(top, "links", root);
+        List<Topology.Link> links = new ArrayList<>();
+        Map<String, Integer> hostLinks = new LinkedHashMap<>();
+        for (Node n : sequence(linksNode, "links")) {
+            Topology.Link l = link(n);
+            for (String end : List.of(l.a(), l.b())) {
+                if (!names.containsKey(end)) {
+                    throw error(n, "link end '" + end + "' is neither a host nor a switch");
+                }
+                if (hosts.containsKey(end) && hostLinks.put(end, l.line()) != null) {
+                    throw error(n, "host " + end + " already has a link (line " + hostLinks.get(end) + "); hosts have one port");
+                }
+            }
+            if (l.a().equals(l.b())) {
+                throw error(n, "a link needs two different ends");
+            }
+            if (!switches.containsKey(l.a()) && !switches.containsKey(l.b())) {
+                throw error(n, "a link needs a switch at one end (impairment and forwarding live in switches)");
+            }
+            links.add(l);
+        }
+        Topology topology = new Topology(source, hosts, switches, links);
+        for (Topology.Switch s : switches.values()) {
+            if (topology.ports(s.name()).isEmpty()) {
+                throw new TopologyException(source, s.line(), "switch " + s.name() + " has no links");
+            }
+            topology.switchConfig(s.name());
+        }
+        return topology;
+    }
+
+    private void claim(Map<String, Integer> names, String name, Node n) {
+        Integer previous = names.put(name, line(n));
+        if (previous != null) {
+            throw error(n, "name '" + name + "' is already used on line " + previous);
+        }
+    }
+
+    private Topology.Host host(Node n, int index) {
+        Map<String, Node> m = mapping(n, "a host", HOST);
+        String name = name(m, n);
+        long mac = m.containsKey("mac") ? value(m.get("mac"), "mac", Mac::parse) : 0x02_00_00_00_00_00L | (index + 1);
+        if (Mac.isGroup(mac)) {
+            throw error(m.get("mac"), "host MAC must be unicast");
+        }
+        String ip = m.containsKey("ip") ? value(m.get("ip"), "ip", TopologyParser::checkCidr) : "10.0.0." + (index + 1) + "/24";
+        return new Topology.Host(name, mac, ip, line(n));
+    }
+
+    private static String checkCidr(String text) {
+        String[] parts = text.split("/");
+        String[] octets = parts[0].split("\\.");
+        boolean ok = parts.length <= 2 && octets.length == 4;
+        for (int i = 0; ok && i < 4; i++) {
+            ok = octets[i].matches("[0-9]{1,3}") && Integer.parseInt(octets[i]) <= 255;
+        }
+        if (ok && parts.length == 2) {
+            ok = parts[1].matches("[0-9]{1,2}") && Integer.parseInt(parts[1]) <= 32;
+        }
+        if (!ok) {
+            throw new IllegalArgumentException("expected an IPv4 address like 10.0.0.1/24, got '" + text + "'");
+        }
+        return parts.length == 2 ? text : text + "/24";
+    }
+
+    private Topology.Switch switchSpec(Node n, int index) {
+        Map<String, Node> m = mapping(n, "a switch", SWITCH);
+        String name = name(m, n);
+        List<Consumer<SwitchConfig>> sw = new ArrayList<>();
+        List<Consumer<PortConfig>> port = new ArrayList<>();
+        for (Map.Entry<String, Node> e : m.entrySet()) {
+            Node v = e.getValue();
+            switch (e.getKey()) {
+                case "name" -> { }
+                case "buffer" -> sw.add(c -> c.bufferBytes(value(v, "buffer", Units::bytes)));
+                case "cell" -> sw.add(c -> c.cellBytes(Math.toIntExact(value(v, "cell", Units::bytes))));
+                case "reserve" -> sw.add(c -> c.reserveBytes(value(v, "reserve", Units::bytes)));
+                case "alpha" -> sw.add(c -> c.dtAlpha(value(v, "alpha", Double::parseDouble)));
+                case "resumeOffset" -> sw.add(c -> c.resumeOffsetBytes(value(v, "resumeOffset", Units::bytes)));
+                case "pauseQuanta" -> sw.add(c -> c.pauseQuanta(value(v, "pauseQuanta", Integer::parseInt)));
+                case "macAging" -> sw.add(c -> c.macAgingNs(value(v, "macAging", Units::nanos)));
+                case "macTableSize" -> sw.add(c -> c.macTableSize(value(v, "macTableSize", Integer::parseInt)));
+                case "forwarding" -> sw.add(c -> c.forwarding(value(v, "forwarding", TopologyParser::forwarding)));
+                case "pipelineDelay" -> sw.add(c -> c.pipelineDelayNs(value(v, "pipelineDelay", Units::nanos)));
+                case "cutThroughBytes" -> sw.add(c -> c.cutThroughBytes(value(v, "cutThroughBytes", Integer::parseInt)));
+                case "watchdog" -> sw.add(watchdog(v));
+                case "pfc" -> {
+                    int mask = priorities(v, "pfc");
+                    port.add(p -> p.pfcMask(mask));
+                }
+                case "ecn" -> port.add(ecn(v));
+                case "classify" -> port.add(p -> p.classify(value(v, "classify", s -> ClassifyMode.valueOf(upper(s)))));
+                case "defaultPriority" -> port.add(p -> p.defaultPriority(priority(v, "defaultPriority")));
+                case "strict" -> {
+                    int mask = priorities(v, "strict");
+                    port.add(p -> p.strictMask(mask));
+                }
+                case "weights" -> {
+                    for (Map.Entry<String, Node> w : mapping(v, "weights", null).entrySet()) {
+                        int prio = value(keyOf(v, w.getKey()), "weights priority", TopologyParser::priorityText);
+                        int weight = value(w.getValue(), "weight", Integer::parseInt);
+                        port.add(p -> p.weight(prio, weight));
+                    }
+                }
+                case "headroom" -> port.add(p -> p.headroomBytes(value(v, "headroom", Units::bytes)));
+                case "format" -> port.add(p -> p.format(value(v, "format", s -> PortFormat.valueOf(upper(s)))));
+                case "dscp" -> {
+                    for (Map.Entry<String, Node> d : mapping(v, "dscp", null).entrySet()) {
+                        int dscp = value(keyOf(v, d.getKey()), "dscp", Integer::parseInt);
+                        int prio = priority(d.getValue(), "dscp priority");
+                        port.add(p -> p.dscp(dscp, prio));
+                    }
+                }
+                default -> throw error(v, "unknown switch key " + e.getKey());
+            }
+        }
+        Consumer<SwitchConfig> settings = c -> sw.forEach(x -> x.accept(c));
+        Consumer<PortConfig> portSettings = p -> port.forEach(x -> x.accept(p));
+        return new Topology.Switch(name, index, settings, portSettings, line(n));
+    }
+
+    private Consumer<SwitchConfig> watchdog(Node v) {
+        Map<String, Node> w = mapping(v, "watchdog", WATCHDOG);
+        long detection = value(require(w, "detection", v), "detection", Units::nanos);
+        long restoration = value(require(w, "restoration", v), "restoration", Units::nanos);
+        WatchdogAction action = w.containsKey("action")
+            ? value(w.get("action"), "action", s -> WatchdogAction.valueOf(upper(s))) : WatchdogAction.DROP;
+        return c -> c.watchdog(detection, restoration, action);
+    }
+
+    private Consumer<PortConfig> ecn(Node v) {
+        Map<String, Node> e = mapping(v, "ecn", ECN);
+        int mask = priorities(require(e, "priorities", v), "ecn priorities");
+        long kmin = value(require(e, "kmin", v), "kmin", Units::bytes);
+        long kmax = value(require(e, "kmax", v), "kmax", Units::bytes);
+        double pmax = value(require(e, "pmax", v), "pmax", Units::fraction);
+        if (kmax <= kmin) {
+            throw error(v, "ecn: kmax must be above kmin");
+        }
+        return p -> p.ecn(mask, kmin, kmax, pmax);
+    }
+
+    private Topology.Link link(Node n) {
+        Map<String, Node> m = mapping(n, "a link", LINK);
+        List<Node> ends = sequence(require(m, "endpoints", n), "endpoints");
+        if (ends.size() != 2) {
+            throw error(m.get("endpoints"), "endpoints: a link has exactly two ends");
+        }
+        String a = scalar(ends.get(0), "endpoint");
+        String b = scalar(ends.get(1), "endpoint");
+        long rate = value(require(m, "rate", n), "rate", Units::rateBps);
+        int mtu = m.containsKey("mtu") ? value(m.get("mtu"), "mtu", Integer::parseInt) : 1500;
+        if (mtu < 68 || mtu > 9216) {
+            throw error(m.get("mtu"), "mtu must be 68..9216");
+        }
+        long delay = m.containsKey("delay") ? value(m.get("delay"), "delay", Units::nanos) : 0;
+        ImpairmentConfig both = m.containsKey("impair") ? impairment(m.get("impair")) : null;
+        ImpairmentConfig ab = m.containsKey("impairAtoB") ? impairment(m.get("impairAtoB")) : both;
+        ImpairmentConfig ba = m.containsKey("impairBtoA") ? impairment(m.get("impairBtoA")) : both;
+        if (both != null && (m.containsKey("impairAtoB") || m.containsKey("impairBtoA"))) {
+            throw error(m.get("impair"), "use either impair (both directions) or impairAtoB/impairBtoA");
+        }
+        return new Topology.Link(a, b, rate, mtu, delay, ab, ba, line(n));
+    }
+
+    private ImpairmentConfig impairment(Node n) {
+        Map<String, Node> m = mapping(n, "an impairment", IMPAIR);
+        ImpairmentConfig c = ImpairmentConfig.none();
+        long delay = m.containsKey("delay") ? value(m.get("delay"), "delay", Units::nanos) : 0;
+        long jitter = m.containsKey("jitter") ? value(m.get("jitter"), "jitter", Units::nanos) : 0;
+        c.delay(delay, jitter, fraction(m, "delayCorrelation"));
+        if (m.containsKey("loss")) {
+            c.lossRandom(fraction(m, "loss"), fraction(m, "lossCorrelation"));
+        }
+        if (m.containsKey("gemodel")) {
+            if (m.containsKey("loss")) {
+                throw error(m.get("gemodel"), "use one loss model: loss, gemodel or state");
+            }
+            Map<String, Node> g = mapping(m.get("gemodel"), "gemodel", GEMODEL);
+            double p = value(require(g, "p", n), "p", Units::fraction);
+            double r = g.containsKey("r") ? fraction(g, "r") : 1 - p;
+            double bad = g.containsKey("lossInBad") ? fraction(g, "lossInBad") : 1;
+            c.lossGilbertElliott(p, r, bad, fraction(g, "lossInGood"));
+        }
+        if (m.containsKey("state")) {
+            if (m.containsKey("loss") || m.containsKey("gemodel")) {
+                throw error(m.get("state"), "use one loss model: loss, gemodel or state");
+            }
+            Map<String, Node> s = mapping(m.get("state"), "state", STATE);
+            double p13 = value(require(s, "p13", n), "p13", Units::fraction);
+            double p31 = s.containsKey("p31") ? fraction(s, "p31") : 1 - p13;
+            c.lossFourState(p13, p31, fraction(s, "p32"), fraction(s, "p23"), fraction(s, "p14"));
+        }
+        c.duplicate(fraction(m, "duplicate"), fraction(m, "duplicateCorrelation"));
+        if (m.containsKey("reorder")) {
+            int gap = m.containsKey("gap") ? value(m.get("gap"), "gap", Integer::parseInt) : 0;
+            c.reorder(fraction(m, "reorder"), fraction(m, "reorderCorrelation"), gap);
+        }
+        c.corrupt(fraction(m, "corrupt"), fraction(m, "corruptCorrelation"));
+        if (m.containsKey("rate")) {
+            c.rateBps(value(m.get("rate"), "rate", Units::rateBps));
+        }
+        try {
+            new org.urdma.switchemu.impair.Impairment(c, new java.util.SplittableRandom(0));
+        } catch (IllegalArgumentException e) {
+            throw error(n, e.getMessage());
+        }
+        return c;
+    }
+
+    // ------------------------------------------------------------------ node helpers
+
+    private double fraction(Map<String, Node> m, String key) {
+        return m.containsKey(key) ? value(m.get(key), key, Units::fraction) : 0;
+    }
+
+    private static ForwardingMode forwarding(String s) {
+        return switch (s.toLowerCase(Locale.ROOT)) {
+            case "store-and-forward", "store_and_forward" -> ForwardingMode.STORE_AND_FORWARD;
+            case "cut-through", "cut_through" -> ForwardingMode.CUT_THROUGH;
+            default -> throw new IllegalArgumentException("forwarding must be store-and-forward or cut-through, got '" + s + "'");
+        };
+    }
+
+    private static String upper(String s) {
+        return s.trim().toUpperCase(Locale.ROOT).replace('-', '_');
+    }
+
+    private static int priorityText(String s) {
+        int p = Integer.parseInt(s.trim());
+        if (p < 0 || p > 7) {
+            throw new IllegalArgumentException("priority must be 0..7, got " + p);
+        }
+        return p;
+    }
+
+    private int priority(Node n, String what) {
+        return value(n, what, TopologyParser::priorityText);
+    }
+
+    private int priorities(Node n, String what) {
+        int mask = 0;
+        for (Node p : sequence(n, what)) {
+            mask |= 1 << priority(p, what);
+        }
+        return mask;
+    }
+
+    private String name(Map<String, Node> m, Node n) {
+        String name = scalar(require(m, "name", n), "name");
+        if (!name.matches("[A-Za-z][A-Za-z0-9_-]{0,14}")) {
+            throw error(m.get("name"), "name '" + name + "' must start with a letter and use letters, digits, - or _ (max 15)");
+        }
+        return name;
+    }
+
+    private <T> T value(Node n, String what, Function<String, T> convert) {
+        String text = scalar(n, what);
+        try {
+            return convert.apply(text);
+        } catch (IllegalArgumentException e) {
+            String detail = e instanceof NumberFormatException ? "not a number: '" + text + "'" : e.getMessage();
+            throw error(n, what + ": " + detail);
+        }
+    }
+
+    private String scalar(Node n, String what) {
+        if (!(n instanceof ScalarNode s)) {
+            throw error(n, what + " must be a single value");
+        }
+        return s.getValue();
+    }
+
+    private List<Node> sequence(Node n, String what) {
+        if (!(n instanceof SequenceNode s)) {
+            throw error(n, what + " must be a list");
+        }
+        return s.getValue();
+    }
+
+    /** Keys in file order; {@code allowed} null means any key. */
+    private Map<String, Node> mapping(Node n, String what, Set<String> allowed) {
+        if (!(n instanceof MappingNode mn)) {
+            throw error(n, what + " must be a mapping of keys to values");
+        }
+        Map<String, Node> out = new LinkedHashMap<>();
+        for (NodeTuple t : mn.getValue()) {
+            String key = scalar(t.getKeyNode(), "a key");
+            if (allowed != null && !allowed.contains(key)) {
+                throw error(t.getKeyNode(), "unknown key '" + key + "' in " + what + " (known: " + String.join(", ",
+                    allowed.stream().sorted().toList()) + ")");
+            }
+            if (out.put(key, t.getValueNode()) != null) {
+                throw error(t.getKeyNode(), "key '" + key + "' given twice");
+            }
+        }
+        return out;
+    }
+
+    /** The key node of an entry (for errors about keys such as DSCP values). */
+    private Node keyOf(Node mapping, String key) {
+        for (NodeTuple t : ((MappingNode) mapping).getValue()) {
+            if (t.getKeyNode() instanceof ScalarNode s && s.getValue().equals(key)) {
+                return t.getKeyNode();
+            }
+        }
+        return mapping;
+    }
+
+    private Node require(Map<String, Node> m, String key, Node owner) {
+        Node n = m.get(key);
+        if (n == null) {
+            throw error(owner, "missing required key '" + key + "'");
+        }
+        return n;
+    }
+
+    private int line(Node n) {
+        return n.getStartMark().map(Mark::getLine).orElse(-1) + 1;
+    }
+
+    private TopologyException error(Node n, String message) {
+        return new TopologyException(source, line(n), message);
+    }
+}
