@@ -88,6 +88,10 @@ public final class AfPacketSocket implements AutoCloseable {
             if (o.ignoreOutgoing) {
                 setInt(opt, PACKET_IGNORE_OUTGOING, 1, "PACKET_IGNORE_OUTGOING");
             }
+            if (o.txRing) {
+                // PACKET_LOSS (before any ring: EBUSY after): a malformed TX slot is skipped, not a ring stall
+                setInt(opt, PACKET_LOSS, 1, "PACKET_LOSS");
+            }
             if (o.sendBufferBytes > 0) {
                 opt.set(JAVA_INT, 0, o.sendBufferBytes);
                 Libc.check(Libc.setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, opt, 4), "setsockopt", "SO_SNDBUFFORCE");
@@ -114,8 +118,6 @@ public final class AfPacketSocket implements AutoCloseable {
 
             long txBytes = 0;
             if (o.txRing) {
-                // PACKET_LOSS: a malformed TX slot is skipped instead of stalling the ring forever
-                setInt(opt, PACKET_LOSS, 1, "PACKET_LOSS");
                 txFrameSize = o.txFrameSize;
                 txBlockSize = (txFrameSize + PAGE - 1) / PAGE * PAGE;
                 txFramesPerBlock = txBlockSize / txFrameSize;

@@ -1,0 +1,233 @@
+package org.urdma.nativeio;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.urdma.nativeio.netns.Netns;
+import org.urdma.nativeio.netns.Topology;
+import org.urdma.nativeio.netns.junit.RootAssumptions;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.urdma.nativeio.TestFrames.*;
+
+/** Two namespaces joined by a veth pair (MTU 1500): A sends, B receives. */
+class AfPacketSocketTest {
+    static final int MTU = 1500;
+    static Topology topo;
+    static String nsA, nsB;
+    static byte[] macA, macB;
+
+    @BeforeAll
+    static void setUp() {
+        RootAssumptions.assumeRoot();
+        topo = Topology.create();
+        nsA = topo.namespace("a");
+        nsB = topo.namespace("b");
+        topo.veth(nsA, "va", nsB, "vb", Topology.LinkOptions.mtu(MTU).withMacs("02:00:00:00:0a:01", "02:00:00:00:0b:01"));
+        macA = in(nsA, () -> NetInterface.lookup("va").mac());
+        macB = in(nsB, () -> NetInterface.lookup("vb").mac());
+    }
+
+    @AfterAll
+    static void tearDown() {
+        if (topo != null) {
+            topo.close();
+        }
+    }
+
+    static <T> T in(String ns, Supplier<T> s) {
+        try {
+            return Netns.call(ns, s::get);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static AfPacketSocket open(String ns, String ifname, AfPacketOptions o) {
+        return in(ns, () -> AfPacketSocket.open(ifname, o));
+    }
+
+    /** Receives until {@code n} test frames arrived or 5 s passed; returns them as arrays. */
+    static List<byte[]> receiveTestFrames(AfPacketSocket rx, int n, List<int[]> vlanInfo) {
+        List<byte[]> got = new ArrayList<>();
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (got.size() < n && System.nanoTime() < deadline) {
+            rx.pollIn(20);
+            rx.receive(f -> {
+                if (f.etherType() == ETHERTYPE) {
+                    got.add(f.toArray());
+                    assertTrue(f.timestampNanos() > 0, "kernel timestamp");
+                    assertFalse(f.truncated());
+                    if (vlanInfo != null) {
+                        vlanInfo.add(new int[] {f.vlanValid() ? 1 : 0, f.vlanTci(), f.vlanTagInData() ? 1 : 0, f.effectiveTci()});
+                    }
+                }
+            });
+        }
+        return got;
+    }
+
+    @Test
+    void txRingBatchArrivesByteForByteInOrderOnV3RxRing() {
+        int n = 600;
+        try (AfPacketSocket rx = open(nsB, "vb", AfPacketOptions.defaults().protocol(ETHERTYPE).noTxRing());
+             AfPacketSocket tx = open(nsA, "va", AfPacketOptions.defaults().protocol(0).noRxRing().txRing(2048, 1024))) {
+            assertEquals(MTU + 14 + 4, tx.txMaxFrameLength());
+            for (int seq = 0; seq < n; seq++) {
+                int slot = tx.txAcquire();
+                assertTrue(slot >= 0, "TX ring has room for the whole batch");
+                int len = seq < 2 ? (seq == 0 ? 60 : MTU + 14) : sizeFor(seq, 60, MTU + 14);
+                write(tx.txBuffer(), tx.txDataOffset(slot), macB, macA, seq, len);
+                tx.txCommit(slot, len);
+            }
+            assertEquals(n, tx.txUnflushed());
+            assertTrue(tx.flush(true) >= 0);
+            List<byte[]> got = receiveTestFrames(rx, n, null);
+            assertEquals(n, got.size(), "frames received");
+            for (int seq = 0; seq < n; seq++) {
+                int len = seq < 2 ? (seq == 0 ? 60 : MTU + 14) : sizeFor(seq, 60, MTU + 14);
+                assertArrayEquals(expected(macB, macA, seq, len), got.get(seq), "frame " + seq);
+            }
+            PacketStatistics st = rx.statistics();
+            assertTrue(st.packets() >= n, "kernel counted " + st);
+            assertEquals(0, st.drops(), "drops " + st);
+            assertTrue(tx.txIdle(), "kernel released every TX slot");
+        }
+    }
+
+    @Test
+    void fullTxRingRefusesSlotsUntilFlushed() {
+        try (AfPacketSocket tx = open(nsA, "va", AfPacketOptions.defaults().protocol(0).noRxRing().txRing(2048, 8))) {
+            for (int i = 0; i < 8; i++) {
+                int slot = tx.txAcquire();
+                assertEquals(i, slot);
+                write(tx.txBuffer(), tx.txDataOffset(slot), macB, macA, i, 64);
+                tx.txCommit(slot, 64);
+            }
+            assertEquals(-1, tx.txAcquire(), "all 8 slots are owned by the kernel");
+            assertThrows(IllegalArgumentException.class, () -> tx.txCommit(0, 64 * 1024));
+            tx.flush(true);
+            assertEquals(0, tx.txAcquire(), "slots return after sending");
+        }
+    }
+
+    @Test
+    void plainSendPathAndV2RxRing() {
+        try (Arena arena = Arena.ofConfined();
+             AfPacketSocket rx = open(nsB, "vb", AfPacketOptions.defaults().version(AfPacketOptions.Version.V2)
+                     .rxRing(1 << 16, 8, 2048, 0).noTxRing());
+             AfPacketSocket tx = open(nsA, "va", AfPacketOptions.defaults().protocol(0).noRxRing().noTxRing())) {
+            MemorySegment buf = arena.allocate(2048);
+            int n = 50;
+            for (int seq = 0; seq < n; seq++) {
+                int len = sizeFor(seq, 60, MTU + 14);
+                write(buf, 0, macB, macA, seq, len);
+                assertEquals(len, tx.send(buf, len));
+            }
+            List<byte[]> got = receiveTestFrames(rx, n, null);
+            assertEquals(n, got.size());
+            for (int seq = 0; seq < n; seq++) {
+                assertArrayEquals(expected(macB, macA, seq, sizeFor(seq, 60, MTU + 14)), got.get(seq));
+            }
+        }
+    }
+
+    @Test
+    void copyingReceiveWithoutRxRing() {
+        try (Arena arena = Arena.ofConfined();
+             AfPacketSocket rx = open(nsB, "vb", AfPacketOptions.defaults().protocol(ETHERTYPE).noRxRing().noTxRing());
+             AfPacketSocket tx = open(nsA, "va", AfPacketOptions.defaults().protocol(0).noRxRing())) {
+            MemorySegment buf = arena.allocate(2048);
+            assertEquals(-Errno.EAGAIN, rx.receive(buf, 2048));
+            write(buf, 0, macB, macA, 7, 100);
+            assertEquals(100, tx.send(buf, 100), "send through the TX ring (copy + flush)");
+            assertTrue(rx.pollIn(2000));
+            MemorySegment in = arena.allocate(2048);
+            assertEquals(100, rx.receive(in, 2048));
+            assertArrayEquals(expected(macB, macA, 7, 100), in.asSlice(0, 100).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    @Test
+    void vlanTagIsReportedInMetadataOrData() {
+        try (AfPacketSocket rx = open(nsB, "vb", AfPacketOptions.defaults().noTxRing());
+             AfPacketSocket tx = open(nsA, "va", AfPacketOptions.defaults().protocol(0).noRxRing())) {
+            int pcp = 5, vid = 100, len = 128;
+            int slot = tx.txAcquire();
+            MemorySegment ring = tx.txBuffer();
+            long off = tx.txDataOffset(slot);
+            // untagged test frame shifted by 4 bytes behind an 802.1Q tag
+            byte[] plain = expected(macB, macA, 42, len - 4);
+            MemorySegment.copy(plain, 0, ring, java.lang.foreign.ValueLayout.JAVA_BYTE, off, 12);
+            ring.set(BE_SHORT, off + 12, (short) 0x8100);
+            ring.set(BE_SHORT, off + 14, (short) ((pcp << 13) | vid));
+            MemorySegment.copy(plain, 12, ring, java.lang.foreign.ValueLayout.JAVA_BYTE, off + 16, plain.length - 12);
+            tx.txCommit(slot, len);
+            tx.flush(true);
+            List<int[]> vlan = new ArrayList<>();
+            List<byte[]> got = receiveTestFrames(rx, 1, vlan);
+            assertEquals(1, got.size(), "tagged frame received");
+            int[] v = vlan.get(0);
+            assertEquals((pcp << 13) | vid, v[3], "PCP/VID from metadata (valid=" + v[0] + ") or data (inData=" + v[2] + ")");
+            assertTrue(v[0] == 1 ^ v[2] == 1, "the tag is in exactly one place");
+            if (v[0] == 1) {
+                // Linux stripped the tag: the data is the untagged frame
+                assertEquals((pcp << 13) | vid, v[1] & 0xFFFF);
+                assertArrayEquals(plain, got.get(0));
+            } else {
+                assertEquals(len, got.get(0).length);
+            }
+        }
+    }
+
+    @Test
+    void closeReleasesDescriptorsAndMappings() {
+        AfPacketSocket first = open(nsB, "vb", AfPacketOptions.defaults());
+        first.close();
+        first.close(); // idempotent
+        assertTrue(first.isClosed());
+        // warm up lazily created JDK/FFM descriptors before counting
+        open(nsB, "vb", AfPacketOptions.defaults()).close();
+        int before = openFds();
+        for (int i = 0; i < 100; i++) {
+            try (AfPacketSocket s = open(nsB, "vb", AfPacketOptions.defaults().rxRing(1 << 16, 4, 2048, 1).txRing(2048, 64))) {
+                assertTrue(s.fd() >= 0);
+            }
+        }
+        assertEquals(before, openFds(), "descriptors after 100 open/close cycles");
+    }
+
+    @Test
+    void unknownInterfaceIsNamedInTheError() {
+        NativeException e = assertThrows(NativeException.class,
+                () -> open(nsA, "nope0", AfPacketOptions.defaults()));
+        assertTrue(e.getMessage().contains("'nope0'"), e.getMessage());
+    }
+
+    @Test
+    void optionsAreValidated() {
+        assertThrows(IllegalArgumentException.class, () -> AfPacketOptions.defaults().rxRing(1000, 4, 2048, 1));
+        assertThrows(IllegalArgumentException.class, () -> AfPacketOptions.defaults().txRing(100, 4));
+        assertThrows(IllegalArgumentException.class, () -> AfPacketOptions.defaults().protocol(0x10000));
+        AfPacketOptions o = AfPacketOptions.forMtu(9000);
+        assertTrue(o.txFrameSize >= 48 + 9018);
+    }
+
+    @Test
+    void promiscuousQdiscBypassAndStatisticsOptionsWork() {
+        try (AfPacketSocket rx = open(nsB, "vb", AfPacketOptions.defaults().promiscuous(true).qdiscBypass(true).noTxRing())) {
+            // SIOCGIFFLAGS shows only user-set IFF_PROMISC; the promiscuity counter shows socket memberships
+            assertTrue(topo.ip(nsB, "-d", "link", "show", "vb").contains("promiscuity 1"));
+            assertEquals(new PacketStatistics(0, 0, 0).drops(), rx.statistics().drops());
+        }
+        assertTrue(topo.ip(nsB, "-d", "link", "show", "vb").contains("promiscuity 0"), "membership ends with the socket");
+    }
+}
