@@ -197,12 +197,29 @@ class AfPacketSocketTest {
         // warm up lazily created JDK/FFM descriptors before counting
         open(nsB, "vb", AfPacketOptions.defaults()).close();
         int before = openFds();
+        long mapsBefore = packetMappings();
+        // every 4th cycle with both rings (each ring set-up/tear-down costs the kernel an RCU grace period)
         for (int i = 0; i < 100; i++) {
-            try (AfPacketSocket s = open(nsB, "vb", AfPacketOptions.defaults().rxRing(1 << 16, 4, 2048, 1).txRing(2048, 64))) {
+            AfPacketOptions o = i % 4 == 0 ? AfPacketOptions.defaults().rxRing(1 << 16, 4, 2048, 1).txRing(2048, 64)
+                    : AfPacketOptions.defaults().noRxRing().noTxRing();
+            try (AfPacketSocket s = open(nsB, "vb", o)) {
                 assertTrue(s.fd() >= 0);
+                if (i == 0) {
+                    assertEquals(mapsBefore + 1, packetMappings(), "ring mapping visible while open");
+                }
             }
         }
+        assertEquals(mapsBefore, packetMappings(), "ring mappings after 100 open/close cycles");
         assertEquals(before, openFds(), "descriptors after 100 open/close cycles");
+    }
+
+    /** Lines of /proc/self/maps backed by a socket (packet rings show up as "socket:[inode]"). */
+    static long packetMappings() {
+        try (var lines = java.nio.file.Files.lines(java.nio.file.Path.of("/proc/self/maps"))) {
+            return lines.filter(l -> l.contains("socket:[")).count();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

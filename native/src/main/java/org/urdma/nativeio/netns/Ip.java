@@ -43,7 +43,9 @@ public final class Ip {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start '" + String.join(" ", command) + "': " + e.getMessage(), e);
         }
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
+        // a short-lived thread, not a pool: a thread created here inherits the caller's network namespace
+        CompletableFuture<String> err = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("ip-stderr").start(() -> err.complete(drain(p.getErrorStream())));
         String out = drain(p.getInputStream());
         try {
             if (!p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {

@@ -20,8 +20,9 @@ import static org.urdma.nativeio.LinuxConstants.O_RDONLY;
  *
  * <p>{@link #run}/{@link #call}/{@link #enter} switch only the CURRENT platform thread with setns(2)
  * and switch it back afterwards; sockets and TAP devices created meanwhile stay in that namespace
- * for their whole life. Do not use them from virtual threads (a virtual thread may move between
- * carrier threads).
+ * for their whole life. Threads started while inside inherit the namespace for their whole life
+ * (handy for a receiver thread; beware of thread pools that lazily create workers there). Do not use
+ * them from virtual threads (a virtual thread may move between carrier threads).
  */
 public final class Netns {
     private static final Path RUN_NETNS = Path.of("/run/netns");
