@@ -91,6 +91,11 @@ public final class RxFrame {
         return type == ETH_P_8021Q || type == ETH_P_8021AD;
     }
 
+    /** TCI of the first tag still in the data (the inner one if the kernel stripped the outer), else -1. */
+    public int dataTci() {
+        return vlanTagInData() ? Short.toUnsignedInt(buffer.get(BE_SHORT, offset + 14)) : -1;
+    }
+
     /** The outer VLAN TCI from metadata if present, else from the data, else -1. */
     public int effectiveTci() {
         if (vlanValid()) {

@@ -213,6 +213,59 @@ class AfPacketSocketTest {
         assertEquals(before, openFds(), "descriptors after 100 open/close cycles");
     }
 
+    @Test
+    void qinqOuterTagInMetadataInnerTagInData() {
+        try (AfPacketSocket rx = open(nsB, "vb", AfPacketOptions.defaults().noTxRing());
+             AfPacketSocket tx = open(nsA, "va", AfPacketOptions.defaults().protocol(0).noRxRing())) {
+            int outer = (3 << 13) | 200, inner = (6 << 13) | 7, len = 128;
+            int slot = tx.txAcquire();
+            MemorySegment ring = tx.txBuffer();
+            long off = tx.txDataOffset(slot);
+            byte[] plain = expected(macB, macA, 43, len - 8);
+            MemorySegment.copy(plain, 0, ring, java.lang.foreign.ValueLayout.JAVA_BYTE, off, 12);
+            ring.set(BE_SHORT, off + 12, (short) 0x88A8);
+            ring.set(BE_SHORT, off + 14, (short) outer);
+            ring.set(BE_SHORT, off + 16, (short) 0x8100);
+            ring.set(BE_SHORT, off + 18, (short) inner);
+            MemorySegment.copy(plain, 12, ring, java.lang.foreign.ValueLayout.JAVA_BYTE, off + 20, plain.length - 12);
+            tx.txCommit(slot, len);
+            tx.flush(true);
+            List<int[]> seen = new ArrayList<>();
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (seen.isEmpty() && System.nanoTime() < deadline) {
+                rx.pollIn(20);
+                rx.receive(f -> {
+                    if (f.etherType() == ETHERTYPE) {
+                        seen.add(new int[] {f.vlanValid() ? f.vlanTci() & 0xFFFF : -1, f.vlanTpid(), f.dataTci(), f.effectiveTci(), f.length()});
+                    }
+                });
+            }
+            assertEquals(1, seen.size(), "QinQ frame received");
+            int[] v = seen.get(0);
+            if (v[0] >= 0) {
+                assertEquals(outer, v[0], "outer TCI in metadata");
+                assertEquals(0x88A8, v[1], "outer TPID in metadata");
+                assertEquals(inner, v[2], "inner TCI still in the data");
+                assertEquals(len - 4, v[4]);
+            } else {
+                assertEquals(outer, v[2], "no offload: outer tag in the data");
+            }
+            assertEquals(outer, v[3], "effective (outer) TCI");
+        }
+    }
+
+    @Test
+    void rawBlastDeliversEveryFrame() {
+        try (AfPacketSocket rx = open(nsB, "vb", AfPacketOptions.defaults().protocol(RawBlast.ETHERTYPE).noTxRing());
+             AfPacketSocket tx = open(nsA, "va", AfPacketOptions.defaults().protocol(0).noRxRing().txRing(2048, 256))) {
+            RawBlast.TxResult tr = RawBlast.blast(tx, macB, macA, 2000, 256);
+            RawBlast.RxResult rr = RawBlast.count(rx, 2000, new java.util.concurrent.atomic.AtomicBoolean(true), 2000);
+            assertEquals(2000, tr.frames());
+            assertEquals(2000, rr.frames(), "received " + rr);
+            assertEquals(2000L * 256, rr.bytes());
+        }
+    }
+
     /** Lines of /proc/self/maps backed by a socket (packet rings show up as "socket:[inode]"). */
     static long packetMappings() {
         try (var lines = java.nio.file.Files.lines(java.nio.file.Path.of("/proc/self/maps"))) {
