@@ -65,6 +65,7 @@ public final class AfPacketSocket implements AutoCloseable {
     private final MemorySegment statsLen;
     private long statPackets, statDrops, statFreeze;
 
+    @SuppressWarnings("restricted") // reinterpret of the ring mapping returned by mmap
     private AfPacketSocket(String name, AfPacketOptions o) {
         NetInterface nif = NetInterface.lookup(name);
         this.interfaceName = name;

@@ -19,6 +19,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
  * {@link #errno()} right after a failed call, so the data path neither allocates nor throws.
  * {@link #check} turns a failed result into a {@link NativeException}.
  */
+@SuppressWarnings("restricted") // FFM downcalls and reinterpret: the point of this class
 public final class Libc {
     private static final Linker LINKER = Linker.nativeLinker();
     private static final SymbolLookup LOOKUP = LINKER.defaultLookup();

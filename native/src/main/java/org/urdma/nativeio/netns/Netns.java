@@ -78,15 +78,21 @@ public final class Netns {
 
     /** Runs {@code action} on this thread inside {@code ns}, then returns the thread to its namespace. */
     public static void run(String ns, Runnable action) {
-        try (Scope ignored = enter(ns)) {
+        Scope scope = enter(ns);
+        try {
             action.run();
+        } finally {
+            scope.close();
         }
     }
 
     /** Calls {@code action} on this thread inside {@code ns}, then returns the thread to its namespace. */
     public static <T> T call(String ns, Callable<T> action) throws Exception {
-        try (Scope ignored = enter(ns)) {
+        Scope scope = enter(ns);
+        try {
             return action.call();
+        } finally {
+            scope.close();
         }
     }
 
