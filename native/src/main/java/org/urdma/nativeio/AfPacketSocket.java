@@ -120,7 +120,7 @@ public final class AfPacketSocket implements AutoCloseable {
             long txBytes = 0;
             if (o.txRing) {
                 txFrameSize = o.txFrameSize;
-                txBlockSize = (txFrameSize + PAGE - 1) / PAGE * PAGE;
+                txBlockSize = txBlockSizeFor(txFrameSize);
                 txFramesPerBlock = txBlockSize / txFrameSize;
                 int blocks = (o.txFrameCount + txFramesPerBlock - 1) / txFramesPerBlock;
                 txFrameCount = blocks * txFramesPerBlock;
@@ -193,6 +193,23 @@ public final class AfPacketSocket implements AutoCloseable {
      */
     public static AfPacketSocket open(String interfaceName, AfPacketOptions options) {
         return new AfPacketSocket(interfaceName, options);
+    }
+
+    /**
+     * A power-of-two block (the kernel allocates 2^order pages per block anyway) that wastes at most an
+     * eighth of itself on the slack after the last whole frame, up to 128 KiB.
+     */
+    static int txBlockSizeFor(int frameSize) {
+        int block = Math.max(PAGE, Integer.highestOneBit(frameSize - 1) << 1);
+        while (block % frameSize > block / 8 && block < (1 << 17)) {
+            block <<= 1;
+        }
+        return block;
+    }
+
+    /** Opens a socket on {@code interfaceName} with {@link AfPacketOptions#forMtu} of its MTU. */
+    public static AfPacketSocket open(String interfaceName) {
+        return new AfPacketSocket(interfaceName, AfPacketOptions.forMtu(NetInterface.lookup(interfaceName).mtu()));
     }
 
     static NativeException permissionAware(String fn, int errno, String ctx) {
@@ -347,6 +364,11 @@ public final class AfPacketSocket implements AutoCloseable {
     /** Offset in {@link #txBuffer()} where the frame (Ethernet header first) of {@code slot} goes. */
     public long txDataOffset(int slot) {
         return slotBase(slot) + txDataOff;
+    }
+
+    /** Absolute address of {@code slot}'s frame area (e.g. for Agrona's UnsafeBuffer.wrap(address, length)). */
+    public long txDataAddress(int slot) {
+        return txRing.address() + txDataOffset(slot);
     }
 
     /** A slice over the frame area of {@code slot} (allocates a segment view; for non-hot paths). */

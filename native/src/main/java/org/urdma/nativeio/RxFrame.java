@@ -38,6 +38,11 @@ public final class RxFrame {
         return offset;
     }
 
+    /** Absolute address of the first byte (e.g. for Agrona's UnsafeBuffer.wrap(address, length)). */
+    public long address() {
+        return buffer.address() + offset;
+    }
+
     /** Bytes captured (tp_snaplen). */
     public int length() {
         return length;

@@ -255,6 +255,32 @@ class AfPacketSocketTest {
     }
 
     @Test
+    void jumboSlotsOnAJumboLink() {
+        try (Topology t = Topology.create()) {
+            String a = t.namespace("ja");
+            String b = t.namespace("jb");
+            t.veth(a, "j0", b, "j1", Topology.LinkOptions.mtu(9000));
+            try (AfPacketSocket rx = open(b, "j1", AfPacketOptions.forMtu(9000).protocol(ETHERTYPE).noTxRing());
+                 AfPacketSocket tx = open(a, "j0", AfPacketOptions.forMtu(9000).protocol(0).noRxRing())) {
+                byte[] ma = in(a, () -> NetInterface.lookup("j0").mac());
+                byte[] mb = in(b, () -> NetInterface.lookup("j1").mac());
+                int[] sizes = {60, 4200, 9014, 1514, 8000};
+                for (int seq = 0; seq < sizes.length; seq++) {
+                    int slot = tx.txAcquire();
+                    write(tx.txBuffer(), tx.txDataOffset(slot), mb, ma, seq, sizes[seq]);
+                    tx.txCommit(slot, sizes[seq]);
+                }
+                tx.flush(true);
+                List<byte[]> got = receiveTestFrames(rx, sizes.length, null);
+                assertEquals(sizes.length, got.size());
+                for (int seq = 0; seq < sizes.length; seq++) {
+                    assertArrayEquals(expected(mb, ma, seq, sizes[seq]), got.get(seq), "frame " + seq);
+                }
+            }
+        }
+    }
+
+    @Test
     void rawBlastDeliversEveryFrame() {
         try (AfPacketSocket rx = open(nsB, "vb", AfPacketOptions.defaults().protocol(RawBlast.ETHERTYPE).noTxRing());
              AfPacketSocket tx = open(nsA, "va", AfPacketOptions.defaults().protocol(0).noRxRing().txRing(2048, 256))) {
@@ -289,6 +315,10 @@ class AfPacketSocketTest {
         assertThrows(IllegalArgumentException.class, () -> AfPacketOptions.defaults().protocol(0x10000));
         AfPacketOptions o = AfPacketOptions.forMtu(9000);
         assertTrue(o.txFrameSize >= 48 + 9018);
+        assertEquals(4096, AfPacketSocket.txBlockSizeFor(2048));
+        int jumboBlock = AfPacketSocket.txBlockSizeFor(o.txFrameSize);
+        assertEquals(0, jumboBlock & (jumboBlock - 1), "power of two");
+        assertTrue(jumboBlock % o.txFrameSize <= jumboBlock / 8, "little slack: " + jumboBlock);
     }
 
     @Test

@@ -36,6 +36,7 @@ public final class Topology implements AutoCloseable {
     private final Deque<String> rootLinks = new ArrayDeque<>();
     private final Thread hook;
     private boolean closed;
+    private boolean kept;
 
     private Topology(String prefix) {
         this.prefix = prefix;
@@ -231,7 +232,15 @@ public final class Topology implements AutoCloseable {
         }
     }
 
-    /** Deletes everything this topology made; idempotent. Errors are collected, not thrown midway. */
+    /**
+     * Leaves everything in place when closed and on JVM exit (for {@code urdma topo up}); delete later
+     * with {@link Netns#delete} / {@code ip link delete}.
+     */
+    public synchronized void keep() {
+        kept = true;
+    }
+
+    /** Deletes everything this topology made (unless {@link #keep() kept}); idempotent. Errors are collected, not thrown midway. */
     @Override
     public void close() {
         if (closed) {
@@ -250,6 +259,9 @@ public final class Topology implements AutoCloseable {
             return;
         }
         closed = true;
+        if (kept) {
+            return;
+        }
         List<String> errors = new ArrayList<>();
         while (!rootLinks.isEmpty()) {
             String link = rootLinks.pop();
