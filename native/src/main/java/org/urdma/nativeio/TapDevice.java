@@ -79,12 +79,14 @@ public final class TapDevice implements AutoCloseable {
     }
 
     /**
-     * Reads one frame into {@code buf[offset, offset+maxLen)} (non-blocking).
+     * Reads one frame into {@code buf[offset, offset+maxLen)} (non-blocking; {@code buf} must be a native
+     * segment; offset 0 avoids creating a slice).
      *
      * @return frame length, or -errno (-EAGAIN when none is queued)
      */
     public int read(MemorySegment buf, long offset, int maxLen) {
-        long n = Libc.read(fd, buf.asSlice(offset, maxLen), maxLen);
+        java.util.Objects.checkFromIndexSize(offset, maxLen, buf.byteSize());
+        long n = Libc.read(fd, offset == 0 ? buf : buf.asSlice(offset, maxLen), maxLen);
         return n < 0 ? -Libc.errno() : (int) n;
     }
 
@@ -94,7 +96,8 @@ public final class TapDevice implements AutoCloseable {
      * @return bytes written, or -errno (-EAGAIN / -EIO when the device is down)
      */
     public int write(MemorySegment buf, long offset, int length) {
-        long n = Libc.write(fd, buf.asSlice(offset, length), length);
+        java.util.Objects.checkFromIndexSize(offset, length, buf.byteSize());
+        long n = Libc.write(fd, offset == 0 ? buf : buf.asSlice(offset, length), length);
         return n < 0 ? -Libc.errno() : (int) n;
     }
 

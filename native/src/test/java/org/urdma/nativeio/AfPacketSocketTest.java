@@ -141,6 +141,43 @@ class AfPacketSocketTest {
     }
 
     @Test
+    void v2TxRingToV2RxRing() {
+        AfPacketOptions v2 = AfPacketOptions.defaults().version(AfPacketOptions.Version.V2);
+        try (AfPacketSocket rx = open(nsB, "vb", v2.rxRing(1 << 16, 8, 2048, 0).noTxRing());
+             AfPacketSocket tx = open(nsA, "va", AfPacketOptions.defaults().version(AfPacketOptions.Version.V2)
+                     .protocol(0).noRxRing().txRing(2048, 64))) {
+            int n = 100; // more than the TX ring holds: slots must come back
+            int sent = 0;
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (sent < n && System.nanoTime() < deadline) {
+                int slot = tx.txAcquire();
+                if (slot < 0) {
+                    tx.flush(true);
+                    continue;
+                }
+                write(tx.txBuffer(), tx.txDataOffset(slot), macB, macA, sent, sizeFor(sent, 60, MTU + 14));
+                tx.txCommit(slot, sizeFor(sent, 60, MTU + 14));
+                sent++;
+            }
+            tx.flush(true);
+            List<byte[]> got = new ArrayList<>();
+            long until = System.nanoTime() + 5_000_000_000L;
+            while (got.size() < n && System.nanoTime() < until) {
+                rx.pollIn(20);
+                rx.receive(f -> {
+                    if (f.etherType() == ETHERTYPE) {
+                        got.add(f.toArray());
+                    }
+                });
+            }
+            assertEquals(n, got.size());
+            for (int seq = 0; seq < n; seq++) {
+                assertArrayEquals(expected(macB, macA, seq, sizeFor(seq, 60, MTU + 14)), got.get(seq), "frame " + seq);
+            }
+        }
+    }
+
+    @Test
     void copyingReceiveWithoutRxRing() {
         try (Arena arena = Arena.ofConfined();
              AfPacketSocket rx = open(nsB, "vb", AfPacketOptions.defaults().protocol(ETHERTYPE).noRxRing().noTxRing());
