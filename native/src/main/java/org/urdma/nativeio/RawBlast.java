@@ -21,6 +21,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
  *     two fresh namespaces joined by a veth pair (needs root), receiver thread in one, sender in the other
  * ... RawBlast tx IFACE frames size [bypass]   send from the current namespace (to broadcast)
  * ... RawBlast rx IFACE seconds               count frames of EtherType 0x88B5 for that long
+ * ... RawBlast pingpong [rounds] [size] [V2|V3] round-trip time over a veth pair (busy-polling rings)
  * </pre>
  */
 public final class RawBlast {
@@ -150,6 +151,74 @@ public final class RawBlast {
         }
     }
 
+    /**
+     * Ping-pong over a veth pair between two fresh namespaces: the echo thread sends every frame back;
+     * prints RTT percentiles. Shows the RX ring format's latency (V3 waits for a block to retire).
+     */
+    public static void pingPong(int rounds, int size, AfPacketOptions.Version version) throws Exception {
+        try (Topology t = Topology.create()) {
+            String a = t.namespace("pinga");
+            String b = t.namespace("pingb");
+            t.veth(a, "pp0", b, "pp1", Topology.LinkOptions.mtu(1500));
+            t.disableIpv6(a);
+            t.disableIpv6(b);
+            AfPacketOptions o = AfPacketOptions.defaults().version(version).protocol(ETHERTYPE)
+                    .rxRing(1 << 16, 16, 2048, 1).txRing(2048, 64);
+            AfPacketSocket pinger = Netns.call(a, () -> AfPacketSocket.open("pp0", o));
+            AfPacketSocket echo = Netns.call(b, () -> AfPacketSocket.open("pp1", o));
+            byte[] ma = Netns.call(a, () -> NetInterface.lookup("pp0").mac());
+            byte[] mb = Netns.call(b, () -> NetInterface.lookup("pp1").mac());
+            try (pinger; echo) {
+                AtomicBoolean stop = new AtomicBoolean();
+                Thread echoer = Thread.ofPlatform().daemon().name("pingpong-echo").start(() -> {
+                    FrameHandler back = f -> {
+                        int slot;
+                        while ((slot = echo.txAcquire()) < 0) {
+                            echo.flush();
+                        }
+                        MemorySegment.copy(f.buffer(), f.offset(), echo.txBuffer(), echo.txDataOffset(slot), f.length());
+                        MemorySegment.copy(ma, 0, echo.txBuffer(), JAVA_BYTE, echo.txDataOffset(slot), 6);
+                        echo.txCommit(slot, f.length());
+                    };
+                    while (!stop.get()) {
+                        if (echo.receive(back) > 0) {
+                            echo.flush();
+                        }
+                    }
+                });
+                long[] rtt = new long[rounds];
+                int[] got = new int[1];
+                FrameHandler h = f -> got[0]++;
+                for (int r = 0; r < rounds; r++) {
+                    int slot;
+                    while ((slot = pinger.txAcquire()) < 0) {
+                        pinger.flush();
+                    }
+                    long off = pinger.txDataOffset(slot);
+                    MemorySegment.copy(mb, 0, pinger.txBuffer(), JAVA_BYTE, off, 6);
+                    MemorySegment.copy(ma, 0, pinger.txBuffer(), JAVA_BYTE, off + 6, 6);
+                    pinger.txBuffer().set(BE_SHORT, off + 12, (short) ETHERTYPE);
+                    pinger.txBuffer().set(BE_INT, off + 14, r);
+                    long t0 = System.nanoTime();
+                    pinger.txCommit(slot, size);
+                    pinger.flush();
+                    got[0] = 0;
+                    long giveUp = t0 + 1_000_000_000L;
+                    while (got[0] == 0 && System.nanoTime() < giveUp) {
+                        pinger.receive(h);
+                    }
+                    rtt[r] = System.nanoTime() - t0;
+                }
+                stop.set(true);
+                echoer.join();
+                java.util.Arrays.sort(rtt);
+                System.out.printf(Locale.ROOT, "pingpong %s, %d B, %d rounds: RTT p50 %.1f us, p90 %.1f us, p99 %.1f us, max %.1f us%n",
+                        version, size, rounds, rtt[rounds / 2] / 1e3, rtt[rounds * 9 / 10] / 1e3,
+                        rtt[Math.min(rounds - 1, rounds * 99 / 100)] / 1e3, rtt[rounds - 1] / 1e3);
+            }
+        }
+    }
+
     private static void print(int size, int mtu, boolean bypass, TxResult tr, RxResult rr) {
         System.out.printf(Locale.ROOT, "frame %d B, mtu %d, qdisc-bypass %s%n", size, mtu, bypass);
         System.out.printf(Locale.ROOT, "tx: %d frames in %.3f s = %.0f frames/s (%.2f Gbit/s), ring-full waits %d%n",
@@ -208,6 +277,9 @@ public final class RawBlast {
                             r.frames(), r.framesPerSecond(), r.gbitPerSecond(), r.stats());
                 }
             }
+            case "pingpong" -> pingPong(args.length > 1 ? Integer.parseInt(args[1]) : 10_000,
+                    args.length > 2 ? Integer.parseInt(args[2]) : 64,
+                    args.length > 3 ? AfPacketOptions.Version.valueOf(args[3]) : AfPacketOptions.Version.V2);
             default -> usage();
         }
     }
@@ -215,6 +287,7 @@ public final class RawBlast {
     private static void usage() {
         System.err.println("usage: RawBlast veth [frames] [size] [mtu] [bypass]\n"
                 + "       RawBlast tx IFACE frames size [bypass]\n"
-                + "       RawBlast rx IFACE seconds");
+                + "       RawBlast rx IFACE seconds\n"
+                + "       RawBlast pingpong [rounds] [size] [V2|V3]");
     }
 }
