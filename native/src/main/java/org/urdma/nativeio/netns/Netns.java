@@ -103,6 +103,10 @@ public final class Netns {
      */
     public static Scope enter(String ns) {
         validate(ns);
+        if (Thread.currentThread().isVirtual()) {
+            throw new IllegalStateException("cannot enter namespace '" + ns
+                    + "' from a virtual thread (setns moves the carrier thread): use a platform thread");
+        }
         int self = Libc.open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
         Libc.check(self, "open", "/proc/thread-self/ns/net");
         int target = Libc.open(RUN_NETNS.resolve(ns).toString(), O_RDONLY | O_CLOEXEC);

@@ -93,6 +93,20 @@ class NetnsTest {
     }
 
     @Test
+    void virtualThreadsAreRefused() throws Exception {
+        Throwable[] thrown = new Throwable[1];
+        Thread.ofVirtual().start(() -> {
+            try {
+                Netns.enter("whatever").close();
+            } catch (Throwable t) {
+                thrown[0] = t;
+            }
+        }).join();
+        assertInstanceOf(IllegalStateException.class, thrown[0]);
+        assertTrue(thrown[0].getMessage().contains("virtual thread"));
+    }
+
+    @Test
     void namesAreUniqueAndShort() {
         try (Topology t1 = Topology.create(); Topology t2 = Topology.create()) {
             assertNotEquals(t1.prefix(), t2.prefix());
