@@ -1,0 +1,90 @@
+package org.urdma.switchemu.rt;
+
+import org.urdma.nativeio.PacketStatistics;
+import org.urdma.switchemu.core.DropReason;
+import org.urdma.switchemu.core.PortCounters;
+import org.urdma.switchemu.impair.Impairment;
+
+import java.util.Locale;
+
+/** Per-port counters of a real-time switch as text (printed by {@code urdma switch} on exit). */
+public final class CounterReport {
+    private CounterReport() {
+    }
+
+    public static String format(RtSwitch sw, String impairmentNote) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "switch %s: %d ports, ran %.3f s, impairment: %s%n", sw.name(), sw.portCount(),
+            sw.runNanos() / 1e9, impairmentNote));
+        for (int i = 0; i < sw.portCount(); i++) {
+            RtPort p = sw.port(i);
+            PortCounters c = sw.core().counters(i);
+            sb.append(String.format(Locale.ROOT, "port %d %s -> %s: rx %d frames %d B, tx %d frames %d B%n", i,
+                p.interfaceName(), p.peer() == null ? "?" : p.peer(), c.rxFrames, c.rxBytes, c.txFrames, c.txBytes));
+            sb.append("  drops:");
+            long total = 0;
+            for (DropReason r : DropReason.values()) {
+                long d = c.drops(r);
+                if (d != 0) {
+                    sb.append(' ').append(r.name().toLowerCase(Locale.ROOT)).append('=').append(d);
+                    total += d;
+                }
+            }
+            sb.append(total == 0 ? " 0" : "").append('\n');
+            sb.append("  pfc tx (of which xon):").append(perPriority(c.pfcTx, c.pfcXonTx))
+                .append("  pfc rx:").append(perPriority(c.pfcRx, null))
+                .append("  pause rx: ").append(c.pauseRx).append('\n');
+            sb.append("  ecn marked: ").append(c.ecnMarked).append("  queue high-water B:")
+                .append(perPriority(c.queueHighWater, null)).append('\n');
+            if (nonZero(c.watchdogStorms) || nonZero(c.watchdogRestores)) {
+                sb.append("  watchdog storms:").append(perPriority(c.watchdogStorms, null)).append("  restores:")
+                    .append(perPriority(c.watchdogRestores, null)).append('\n');
+            }
+            String kernel;
+            try {
+                PacketStatistics ks = p.kernelStatistics();
+                kernel = ks.packets() + " seen, " + ks.drops() + " dropped (ring full)";
+            } catch (RuntimeException e) {
+                kernel = "n/a";
+            }
+            sb.append(String.format(Locale.ROOT,
+                "  driver: rx-truncated %d, rx-losing %d, kernel rx %s, tx-ring-full %d, tx-too-long %d, delay-line-full %d%n",
+                p.rxTruncated(), p.rxLosing(), kernel, p.txRingFull(), p.txTooLong(), p.delayLineFull()));
+            if (p.ingressImpairment() != null || p.egressImpairment() != null) {
+                sb.append("  impairment in: ").append(impairment(p.ingressImpairment())).append("; out: ")
+                    .append(impairment(p.egressImpairment())).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String impairment(Impairment imp) {
+        if (imp == null) {
+            return "none";
+        }
+        return "offered " + imp.offered() + " lost " + imp.lost() + " duplicated " + imp.duplicated() + " reordered "
+            + imp.reordered() + " corrupted " + imp.corrupted();
+    }
+
+    private static boolean nonZero(long[] values) {
+        for (long v : values) {
+            if (v != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String perPriority(long[] values, long[] sub) {
+        StringBuilder sb = new StringBuilder();
+        for (int p = 0; p < values.length; p++) {
+            if (values[p] != 0) {
+                sb.append(' ').append(p).append(':').append(values[p]);
+                if (sub != null) {
+                    sb.append('(').append(sub[p]).append(')');
+                }
+            }
+        }
+        return sb.length() == 0 ? " -" : sb.toString();
+    }
+}
