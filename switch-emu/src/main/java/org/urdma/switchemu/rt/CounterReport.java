@@ -53,6 +53,8 @@ public final class CounterReport {
             if (p.ingressImpairment() != null || p.egressImpairment() != null) {
                 sb.append("  impairment in: ").append(impairment(p.ingressImpairment())).append("; out: ")
                     .append(impairment(p.egressImpairment())).append('\n');
+                sb.append(String.format(Locale.ROOT, "  delayed frames %d, released late by %.1f us mean, %.1f us max%n",
+                    p.delayedFrames(), p.meanReleaseLatenessNs() / 1e3, p.maxReleaseLatenessNs() / 1e3));
             }
         }
         return sb.toString();

@@ -32,6 +32,9 @@ public final class RtPort {
     long txRingFull;
     long txTooLong;
     long delayLineFull;
+    long delayedFrames;
+    long lateSumNs;
+    long lateMaxNs;
     PacketStatistics closedStatistics;
 
     RtPort(int index, String interfaceName, String peer, AfPacketSocket socket, Impairment ingress, Impairment egress,
@@ -95,6 +98,20 @@ public final class RtPort {
     /** Frames an impairment delay could not hold (delay line full): dropped. */
     public long delayLineFull() {
         return delayLineFull;
+    }
+
+    /** Frames released from this port's delay lines. */
+    public long delayedFrames() {
+        return delayedFrames;
+    }
+
+    /** Mean time between a delayed frame's release time and when the driver let it go, ns. */
+    public double meanReleaseLatenessNs() {
+        return delayedFrames == 0 ? 0 : lateSumNs / (double) delayedFrames;
+    }
+
+    public long maxReleaseLatenessNs() {
+        return lateMaxNs;
     }
 
     /** The kernel's cumulative counters of this socket (frames seen, dropped for a full ring). */

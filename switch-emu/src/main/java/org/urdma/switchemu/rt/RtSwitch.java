@@ -213,25 +213,23 @@ public final class RtSwitch implements Agent {
 
     @Override
     public int doWork() {
-        long t = clock.nanoTime();
-        now = t;
-        lastNs = t;
+        now = clock.nanoTime();
         int work = 0;
         for (RtPort p : ports) {
             work += p.socket.receive(p.handler);
         }
         for (RtPort p : ports) {
-            if (p.ingressLine != null && p.ingressLine.nextRelease() <= t) {
-                work += releaseIngress(p, t);
+            if (p.ingressLine != null && p.ingressLine.nextRelease() <= now) {
+                work += releaseIngress(p);
             }
         }
-        if (work > 0 || t >= nextPoll) {
-            nextPoll = core.poll(t);
+        if (work > 0 || now >= nextPoll) {
+            nextPoll = core.poll(now);
         }
         long next = nextPoll;
         for (RtPort p : ports) {
             if (p.egressLine != null) {
-                if (p.egressLine.nextRelease() <= t) {
+                if (p.egressLine.nextRelease() <= now) {
                     work += releaseEgress(p);
                 }
                 next = Math.min(next, p.egressLine.nextRelease());
@@ -244,8 +242,9 @@ public final class RtSwitch implements Agent {
                 work++;
             }
         }
+        lastNs = now;
         // a deadline close ahead: keep polling rather than let the idle strategy park past it
-        return work == 0 && next - t <= spinWindowNs ? 1 : work;
+        return work == 0 && next - now <= spinWindowNs ? 1 : work;
     }
 
     private void onReceive(RtPort p, RxFrame f) {
@@ -256,6 +255,9 @@ public final class RtSwitch implements Agent {
         if (f.losing()) {
             p.rxLosing++;
         }
+        // stamp each frame when the switch sees it: a clock read per pass would date frames that came in
+        // while the pass ran (or the thread was descheduled) too early, and shorten their delays
+        now = clock.nanoTime();
         UnsafeBuffer ring = p.rxRing;
         long base = f.buffer().address();
         if (ring.addressOffset() != base) {
@@ -299,12 +301,16 @@ public final class RtSwitch implements Agent {
         }
     }
 
-    private int releaseIngress(RtPort p, long t) {
+    private int releaseIngress(RtPort p) {
         int n = 0;
         DelayLine line = p.ingressLine;
-        while (line.nextRelease() <= t) {
+        while (line.nextRelease() <= now) {
+            long late = now - line.nextRelease();
+            p.delayedFrames++;
+            p.lateSumNs += late;
+            p.lateMaxNs = Math.max(p.lateMaxNs, late);
             int len = line.pollInto(scratch, 0);
-            core.onFrame(p.index, scratch, 0, len, t);
+            core.onFrame(p.index, scratch, 0, len, now);
             n++;
         }
         return n;
@@ -323,6 +329,10 @@ public final class RtSwitch implements Agent {
             if (slot < 0) {
                 break; // TX ring full: the frames wait in the line for the next pass
             }
+            long late = now - line.nextRelease();
+            p.delayedFrames++;
+            p.lateSumNs += late;
+            p.lateMaxNs = Math.max(p.lateMaxNs, late);
             int data = (int) p.socket.txDataOffset(slot);
             int len = line.pollInto(p.txRing, data);
             if (p.pcap != null) {
