@@ -22,8 +22,8 @@ public final class RtPort {
     final int txMaxFrame;
     final Impairment ingress;
     final Impairment egress;
-    final DelayLine ingressLine;
-    final DelayLine egressLine;
+    final ReleaseHeap ingressLine;
+    final ReleaseHeap egressLine;
     final PcapWriter pcap;
     FrameHandler handler;
 
@@ -47,8 +47,8 @@ public final class RtPort {
         this.txMaxFrame = socket.txMaxFrameLength();
         this.ingress = ingress;
         this.egress = egress;
-        this.ingressLine = ingress == null ? null : new DelayLine(delayLineBytes, 256);
-        this.egressLine = egress == null ? null : new DelayLine(delayLineBytes, 256);
+        this.ingressLine = ingress == null ? null : new ReleaseHeap(delayLineBytes, 256);
+        this.egressLine = egress == null ? null : new ReleaseHeap(delayLineBytes, 256);
         this.pcap = pcap;
     }
 

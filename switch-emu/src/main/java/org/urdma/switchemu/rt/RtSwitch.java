@@ -41,7 +41,7 @@ import java.util.SplittableRandom;
  * V2/V3 slot), so classification by PCP works and the tag leaves with the frame.
  *
  * <p>Impairment per port and direction as in the simulator: ingress (frames from a host) before the
- * core, egress after serialization; frames with a later release time wait in a {@link DelayLine}.
+ * core, egress after serialization; frames with a later release time wait in a {@link ReleaseHeap}.
  */
 public final class RtSwitch implements Agent {
     /** A port: the interface to open (in the calling thread's namespace), its peer, impairment in and out (or null). */
@@ -303,7 +303,7 @@ public final class RtSwitch implements Agent {
 
     private int releaseIngress(RtPort p) {
         int n = 0;
-        DelayLine line = p.ingressLine;
+        ReleaseHeap line = p.ingressLine;
         while (line.nextRelease() <= now) {
             long late = now - line.nextRelease();
             p.delayedFrames++;
@@ -318,7 +318,7 @@ public final class RtSwitch implements Agent {
 
     private int releaseEgress(RtPort p) {
         int n = 0;
-        DelayLine line = p.egressLine;
+        ReleaseHeap line = p.egressLine;
         while (line.nextRelease() <= now) {
             if (line.peekLength() > p.txMaxFrame) {
                 line.pollInto(scratch, 0);

@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
  * binary min-heap ordered by (release time, arrival order). The real-time driver keeps one per impaired
  * port direction. Nothing is allocated after construction; a frame that does not fit is refused.
  */
-public final class DelayLine {
+public final class ReleaseHeap {
     private static final int NONE = -1;
 
     private final UnsafeBuffer memory;
@@ -32,7 +32,7 @@ public final class DelayLine {
     private long refused;
 
     /** A delay line of {@code bytes} bytes of storage in cells of {@code cellBytes}. */
-    public DelayLine(long bytes, int cellBytes) {
+    public ReleaseHeap(long bytes, int cellBytes) {
         if (cellBytes < 64 || bytes < cellBytes) {
             throw new IllegalArgumentException("delay line needs cellBytes >= 64 and bytes >= cellBytes, was "
                 + bytes + " / " + cellBytes);

@@ -10,10 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class DelayLineTest {
+class ReleaseHeapTest {
     @Test
     void framesLeaveInReleaseTimeOrderTiesInArrivalOrderWithTheirBytes() {
-        DelayLine line = new DelayLine(1 << 20, 256);
+        ReleaseHeap line = new ReleaseHeap(1 << 20, 256);
         SplittableRandom r = new SplittableRandom(7);
         UnsafeBuffer src = new UnsafeBuffer(new byte[2000]);
         int n = 2000;
@@ -45,7 +45,7 @@ class DelayLineTest {
 
     @Test
     void aFullLineRefusesAndCountsAndCorruptionFlipsTheChosenBit() {
-        DelayLine line = new DelayLine(1024, 256);
+        ReleaseHeap line = new ReleaseHeap(1024, 256);
         UnsafeBuffer src = new UnsafeBuffer(new byte[600]);
         assertTrue(line.add(src, 0, 600, 10, 5, 0x10));
         assertFalse(line.add(src, 0, 300, 5, -1, 0), "600 B took 3 cells, 300 B needs 2 of the 1 left");
