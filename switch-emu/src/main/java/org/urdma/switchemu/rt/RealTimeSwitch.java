@@ -4,6 +4,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
+import org.urdma.switchemu.capture.SwitchCapture;
 import org.urdma.switchemu.core.SwitchConfig;
 import org.urdma.switchemu.core.SwitchCore;
 import org.urdma.switchemu.impair.Impairment;
@@ -31,6 +32,7 @@ public final class RealTimeSwitch implements Agent {
     private long now;
     private long deadline = Long.MIN_VALUE;
     private boolean input;
+    private SwitchCapture capture;
     /** Frames the port or the delay line could not take. */
     public final long[] txRefused;
     public final long[] delayRefused;
@@ -55,6 +57,11 @@ public final class RealTimeSwitch implements Agent {
             int port = p;
             receivers[p] = (buffer, offset, length) -> received(port, buffer, offset, length);
         }
+    }
+
+    /** Records every port's traffic in pcap files; set before the agent runs. */
+    public void capture(SwitchCapture capture) {
+        this.capture = capture;
     }
 
     public SwitchCore core() {
@@ -91,6 +98,9 @@ public final class RealTimeSwitch implements Agent {
     }
 
     private void received(int port, DirectBuffer buffer, int offset, int length) {
+        if (capture != null) {
+            capture.received(port, buffer, offset, length, now);
+        }
         Impairment imp = ingress[port];
         if (imp == null) {
             core.onFrame(port, buffer, offset, length, now);
@@ -118,6 +128,9 @@ public final class RealTimeSwitch implements Agent {
     }
 
     private void transmitted(int port, DirectBuffer buffer, int offset, int length, long txStart, long txEnd) {
+        if (capture != null) {
+            capture.sent(port, buffer, offset, length, txStart);
+        }
         Impairment imp = egress[port];
         if (imp == null) {
             if (!ports[port].send(buffer, offset, length)) {
