@@ -23,6 +23,9 @@ public final class SwitchConfig {
     long watchdogDetectionNs = 200_000_000L;
     long watchdogRestorationNs = 200_000_000L;
     WatchdogAction watchdogAction = WatchdogAction.DROP;
+    int crossbarIterations;
+    long crossbarSlotNs;
+    int crossbarEgressBytes;
 
     public SwitchConfig port(PortConfig port) {
         ports.add(port);
@@ -115,6 +118,20 @@ public final class SwitchConfig {
         return this;
     }
 
+    /**
+     * VOQ + iSLIP crossbar: frames wait in virtual output queues (input, output, priority); every
+     * {@code slotNs} (0 = one 1518-byte frame at the fastest port) each matched input→output pair moves
+     * a slot's worth of bytes at the fastest port rate (at least one frame), matched by {@code iterations} rounds of iSLIP (priority-aware: the highest
+     * priority request wins, round-robin among equals). An output queue accepts a crossing frame while
+     * it holds less than {@code egressBytes} (0 = two largest frames) for that priority.
+     */
+    public SwitchConfig crossbar(int iterations, long slotNs, int egressBytes) {
+        this.crossbarIterations = iterations;
+        this.crossbarSlotNs = slotNs;
+        this.crossbarEgressBytes = egressBytes;
+        return this;
+    }
+
     /** Throws IllegalArgumentException naming the field and the rule if the configuration cannot work. */
     public void validate() {
         if (ports.isEmpty() || ports.size() > 255) {
@@ -151,6 +168,9 @@ public final class SwitchConfig {
         }
         if (pipelineDelayNs < 0 || cutThroughBytes < 14 || wireOverheadBytes < 0) {
             throw new IllegalArgumentException("pipelineDelayNs >= 0, cutThroughBytes >= 14, wireOverheadBytes >= 0 required");
+        }
+        if (crossbarIterations < 0 || crossbarIterations > 16 || crossbarSlotNs < 0 || crossbarEgressBytes < 0) {
+            throw new IllegalArgumentException("crossbar: iterations must be 0..16 (0 = output-queued), slot and egress bytes >= 0");
         }
         if (watchdog && (watchdogDetectionNs <= 0 || watchdogRestorationNs <= 0)) {
             throw new IllegalArgumentException("watchdog detection and restoration times must be > 0");

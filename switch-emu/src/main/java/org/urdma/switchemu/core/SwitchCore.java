@@ -65,6 +65,10 @@ public final class SwitchCore {
     private final long[] stormStart;
     private final long[] lastPauseRx;
 
+    private final Crossbar crossbar;
+    private final long crossbarEgressBytes;
+    private final Crossbar.Outputs outputs;
+
     private final UnsafeBuffer txBuffer;
     private final int[] pfcTimes = new int[8];
 
@@ -112,6 +116,32 @@ public final class SwitchCore {
             refreshNs[p] = Math.max(1, MacControlFrame.quantaToNanos(config.pauseQuanta, ports[p].rateBps) / 2);
         }
         this.txBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(config.maxFrameBytes));
+        if (config.crossbarIterations > 0) {
+            long fastest = 0;
+            for (PortConfig p : ports) {
+                fastest = Math.max(fastest, p.rateBps);
+            }
+            // default slot: one 1518-byte frame at the fastest port; a match moves that many bytes
+            long slot = config.crossbarSlotNs > 0 ? config.crossbarSlotNs : serializationNs(1518, fastest);
+            long slotBytes = Math.max(1, slot * fastest / 8_000_000_000L);
+            this.crossbar = new Crossbar(portCount, config.crossbarIterations, slot, slotBytes, pool);
+            this.crossbarEgressBytes = config.crossbarEgressBytes > 0 ? config.crossbarEgressBytes : 2L * config.maxFrameBytes;
+            this.outputs = new Crossbar.Outputs() {
+                @Override
+                public boolean hasRoom(int out, int priority) {
+                    return queueBytes[out * 8 + priority] < crossbarEgressBytes;
+                }
+
+                @Override
+                public void accept(int out, int priority, int handle) {
+                    appendEgress(out * 8 + priority, handle);
+                }
+            };
+        } else {
+            this.crossbar = null;
+            this.crossbarEgressBytes = 0;
+            this.outputs = null;
+        }
     }
 
     public int portCount() {
@@ -126,9 +156,23 @@ public final class SwitchCore {
         return macTable;
     }
 
-    /** Bytes waiting in an egress queue. */
+    /** Bytes waiting in an egress queue (with a crossbar: in the output queue, not the VOQs). */
     public long queueBytes(int port, int priority) {
         return queueBytes[port * 8 + priority];
+    }
+
+    /** Bytes in the virtual output queue (in, out, priority); 0 without a crossbar. */
+    public long voqBytes(int in, int out, int priority) {
+        return crossbar == null ? 0 : crossbar.voqBytes(in, out, priority);
+    }
+
+    /** Crossbar slots run and frames moved across it (0 without a crossbar). */
+    public long crossbarSlots() {
+        return crossbar == null ? 0 : crossbar.slots();
+    }
+
+    public long crossbarTransfers() {
+        return crossbar == null ? 0 : crossbar.transfers();
     }
 
     /** Bytes held for an ingress (port, priority) in the MMU (reserve + shared + headroom). */
@@ -284,6 +328,22 @@ public final class SwitchCore {
         pool.framePriority[handle] = priority;
         pool.frameIpv4[handle] = ipv4;
         pool.frameEligible[handle] = eligibleTime(inPort, out, length, now);
+        if (crossbar != null) {
+            crossbar.add(inPort, out, priority, handle);
+            highWater(idx);
+        } else {
+            appendEgress(idx, handle);
+        }
+        if (lossless && mmu.shouldPause(inIdx)) {
+            mmu.paused[inIdx] = true;
+            pendingXoff[inPort] |= 1 << priority;
+            pendingXon[inPort] &= ~(1 << priority);
+            xoffRefreshAt[inIdx] = now + refreshNs[inPort];
+        }
+    }
+
+    private void appendEgress(int idx, int handle) {
+        pool.frameNext[handle] = NONE;
         if (queueTail[idx] == NONE) {
             queueHead[idx] = handle;
         } else {
@@ -291,16 +351,20 @@ public final class SwitchCore {
         }
         queueTail[idx] = handle;
         queueFrames[idx]++;
-        long bytes = queueBytes[idx] += length;
-        PortCounters oc = counters[out];
-        if (bytes > oc.queueHighWater[priority]) {
-            oc.queueHighWater[priority] = bytes;
-        }
-        if (lossless && mmu.shouldPause(inIdx)) {
-            mmu.paused[inIdx] = true;
-            pendingXoff[inPort] |= 1 << priority;
-            pendingXon[inPort] &= ~(1 << priority);
-            xoffRefreshAt[inIdx] = now + refreshNs[inPort];
+        queueBytes[idx] += pool.frameLength[handle];
+        highWater(idx);
+    }
+
+    /** Bytes waiting for (out, priority): its output queue plus, with a crossbar, its VOQs. */
+    private long depth(int idx) {
+        return crossbar == null ? queueBytes[idx] : queueBytes[idx] + crossbar.bytesToOut[idx];
+    }
+
+    private void highWater(int idx) {
+        long bytes = depth(idx);
+        PortCounters oc = counters[idx >> 3];
+        if (bytes > oc.queueHighWater[idx & 7]) {
+            oc.queueHighWater[idx & 7] = bytes;
         }
     }
 
@@ -369,6 +433,9 @@ public final class SwitchCore {
             }
             pfcState(port, now);
         }
+        if (crossbar != null) {
+            crossbar.run(now, outputs);
+        }
         boolean progress;
         do {
             progress = false;
@@ -378,7 +445,7 @@ public final class SwitchCore {
                 }
             }
         } while (progress);
-        long next = Long.MAX_VALUE;
+        long next = crossbar == null ? Long.MAX_VALUE : crossbar.deadline();
         for (int port = 0; port < portCount; port++) {
             next = Math.min(next, deadline(port, now));
         }
@@ -439,11 +506,19 @@ public final class SwitchCore {
 
     private void flush(int idx) {
         while (queueFrames[idx] > 0) {
-            int handle = dequeue(idx);
-            counters[pool.frameInPort[handle]].drops[DropReason.WATCHDOG.ordinal()]++;
-            released(handle);
-            pool.free(handle);
+            dropWatchdog(dequeue(idx));
         }
+        if (crossbar != null) {
+            for (int h = crossbar.takeAny(idx >> 3, idx & 7); h != NONE; h = crossbar.takeAny(idx >> 3, idx & 7)) {
+                dropWatchdog(h);
+            }
+        }
+    }
+
+    private void dropWatchdog(int handle) {
+        counters[pool.frameInPort[handle]].drops[DropReason.WATCHDOG.ordinal()]++;
+        released(handle);
+        pool.free(handle);
     }
 
     private boolean paused(int idx, long now) {
@@ -546,7 +621,7 @@ public final class SwitchCore {
         int length = pool.copyOut(handle, txBuffer, 0);
         int ipv4 = pool.frameIpv4[handle];
         pool.free(handle);
-        if (ipv4 >= 0 && (pc.ecnMask & (1 << priority)) != 0 && shouldMark(pc, queueBytes[idx])
+        if (ipv4 >= 0 && (pc.ecnMask & (1 << priority)) != 0 && shouldMark(pc, depth(idx))
             && FrameView.isEct(txBuffer.getByte(ipv4 + 1) & 0x3)) {
             Ipv4Header.ecn(txBuffer, ipv4, Ipv4Header.ECN_CE);
             c.ecnMarked++;

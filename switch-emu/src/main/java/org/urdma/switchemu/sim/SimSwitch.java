@@ -4,6 +4,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.switchemu.core.SwitchConfig;
 import org.urdma.switchemu.core.SwitchCore;
+import org.urdma.switchemu.capture.SwitchCapture;
 import org.urdma.switchemu.impair.Impairment;
 
 import java.util.SplittableRandom;
@@ -21,6 +22,7 @@ public final class SimSwitch implements SimNode {
     private final Impairment[] ingress;
     private final Impairment[] egress;
     private long pendingWake = Long.MAX_VALUE;
+    private SwitchCapture capture;
 
     public SimSwitch(Simulator sim, String name, SwitchConfig config, long seed) {
         this.sim = sim;
@@ -44,6 +46,11 @@ public final class SimSwitch implements SimNode {
         links[port] = link;
     }
 
+    /** Records every port's traffic in pcap files (see {@link SwitchCapture}). */
+    public void capture(SwitchCapture capture) {
+        this.capture = capture;
+    }
+
     public void impairIngress(int port, Impairment impairment) {
         ingress[port] = impairment;
     }
@@ -54,6 +61,9 @@ public final class SimSwitch implements SimNode {
 
     @Override
     public void receive(int port, byte[] frame, long now) {
+        if (capture != null) {
+            capture.received(port, new UnsafeBuffer(frame), 0, frame.length, now);
+        }
         Impairment imp = ingress[port];
         if (imp == null) {
             enter(port, frame, now);
@@ -87,6 +97,9 @@ public final class SimSwitch implements SimNode {
     }
 
     private void transmitted(int port, DirectBuffer buffer, int offset, int length, long txStart, long txEnd) {
+        if (capture != null) {
+            capture.sent(port, buffer, offset, length, txStart);
+        }
         SimLink link = links[port];
         if (link == null) {
             return;

@@ -1,0 +1,104 @@
+package org.urdma.switchemu.rt;
+
+import org.junit.jupiter.api.Test;
+import org.urdma.switchemu.core.PortConfig;
+import org.urdma.switchemu.core.SwitchConfig;
+import org.urdma.switchemu.impair.Impairment;
+import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.switchemu.sim.Frames;
+
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The real-time driver's plumbing, run against in-memory ports and a hand-moved clock. */
+class RealTimeSwitchTest {
+    private static final long A = 0x02_00_00_00_00_0AL;
+    private static final long B = 0x02_00_00_00_00_0BL;
+
+    private final long[] clock = {1_000_000_000L};
+    private final InMemoryPort[] ports = {new InMemoryPort(10_000), new InMemoryPort(10_000)};
+
+    private RealTimeSwitch sw(long rateBps, Impairment[] egress) {
+        SwitchConfig c = new SwitchConfig().pipelineDelayNs(0);
+        c.port(new PortConfig().rateBps(rateBps));
+        c.port(new PortConfig().rateBps(rateBps));
+        RealTimeSwitch s = new RealTimeSwitch("t", c, ports, null, egress, () -> clock[0], 1, 4096);
+        s.core().addStaticMac(B, 1);
+        return s;
+    }
+
+    private void advance(RealTimeSwitch s, long ns, long step) {
+        long end = clock[0] + ns;
+        while (clock[0] < end) {
+            clock[0] = Math.min(end, clock[0] + step);
+            s.doWork();
+        }
+    }
+
+    @Test
+    void forwardsFramesBetweenPorts() {
+        RealTimeSwitch s = sw(10_000_000_000L, null);
+        byte[] f = Frames.ethernet(B, A, -1, 0x88B6, 200);
+        ports[0].inject(f);
+        s.doWork();
+        assertArrayEquals(f, ports[1].take());
+        assertEquals(1, s.core().counters(0).rxFrames);
+    }
+
+    @Test
+    void pacesEachPortAtItsRate() {
+        long rate = 1_000_000_000L;
+        RealTimeSwitch s = sw(rate, null);
+        for (int i = 0; i < 10; i++) {
+            ports[0].inject(Frames.ethernet(B, A, -1, 0x88B6, 1000));
+        }
+        s.doWork();
+        assertEquals(1, ports[1].pending(), "first frame starts at once");
+        long ser = (1024 * 8L * 1_000_000_000L) / rate;
+        advance(s, 5 * ser - 10, 100);
+        assertEquals(5, ports[1].pending(), "one more per serialization time");
+        advance(s, 10 * ser, 100);
+        assertEquals(10, ports[1].pending());
+    }
+
+    @Test
+    void egressImpairmentDelayIsReleasedByTheTimerWheel() {
+        Impairment delay = new Impairment(ImpairmentConfig.none().delay(100_000, 0, 0), new SplittableRandom(1));
+        RealTimeSwitch s = sw(10_000_000_000L, new Impairment[]{null, delay});
+        byte[] f = Frames.ethernet(B, A, -1, 0x88B6, 200);
+        ports[0].inject(f);
+        s.doWork();
+        assertEquals(1, s.delayed());
+        advance(s, 99_000, 1_000);
+        assertNull(ports[1].take(), "not before the delay");
+        advance(s, 5_000, 500);
+        assertArrayEquals(f, ports[1].take(), "released within a wheel tick after the delay");
+        assertEquals(0, s.delayed());
+    }
+
+    @Test
+    void lossAndDuplicationApplyInRealTimeToo() {
+        Impairment imp = new Impairment(ImpairmentConfig.none().lossRandom(0.2, 0).duplicate(0.1, 0).delay(1_000, 0, 0),
+            new SplittableRandom(5));
+        RealTimeSwitch s = sw(10_000_000_000L, new Impairment[]{null, imp});
+        int n = 5_000;
+        for (int i = 0; i < n; i++) {
+            ports[0].inject(Frames.ethernet(B, A, -1, 0x88B6, 100));
+            advance(s, 200, 200);
+        }
+        advance(s, 100_000, 1_000);
+        int out = 0;
+        while (ports[1].take() != null) {
+            out++;
+        }
+        assertEquals(n, imp.offered());
+        assertEquals(imp.offered() + imp.duplicated() - imp.lost(), out, "every copy the impairment let through came out");
+        // netem: P(no copy) = 0.2 × 0.9; P(two copies) = 0.1 × 0.8 × 0.8
+        double expected = n * (1 - 0.2 * 0.9 + 0.1 * 0.8 * 0.8);
+        assertEquals(expected, out, 4 * Math.sqrt(n * 0.25));
+    }
+}
