@@ -5,37 +5,66 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.nativeio.AfPacketOptions;
 import org.urdma.nativeio.AfPacketSocket;
 import org.urdma.nativeio.FrameHandler;
+import org.urdma.nativeio.NetInterface;
+import org.urdma.nativeio.PacketStatistics;
 import org.urdma.nativeio.RxFrame;
 
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
  * A switch port on a network interface (a veth in the switch's namespace) through the native module's
- * AF_PACKET socket: TPACKET_V2 rings (per-frame hand-over, no block retire delay), promiscuous, not
- * seeing its own transmissions. The kernel strips a received 802.1Q tag into metadata; the port puts it
- * back so the switch classifies on PCP and forwards the frame as it was sent.
+ * AF_PACKET socket: RX ring (TPACKET_V2 by default: per-frame hand-over, no block retire delay), TX ring
+ * flushed in batches, promiscuous, not seeing its own transmissions.
+ *
+ * <p>Zero copy in: the receiver reads the frame inside the RX ring. The kernel strips a received 802.1Q
+ * tag into metadata; the port writes it back in place, in front of the EtherType, moving the two MACs 4
+ * bytes towards the slot header (a V2/V3 slot has at least 14 spare bytes between the sockaddr_ll and the
+ * MAC header), so the switch classifies on PCP and forwards the frame as it was sent. One copy out: the
+ * frame goes from the caller's buffer straight into a TX ring slot.
  */
-public final class AfPacketPort implements FramePort, AutoCloseable {
+public final class AfPacketPort implements FramePort {
     private final AfPacketSocket socket;
-    private final UnsafeBuffer rxView = new UnsafeBuffer(0, 0);
-    private final UnsafeBuffer retagged;
-    private final UnsafeBuffer txView = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer ring = new UnsafeBuffer(0, 0);
+    private final UnsafeBuffer tx;
+    private final int txMax;
+    private final int txBatch;
     private final FrameHandler handler = this::onFrame;
     private Receiver receiver;
+    private PacketStatistics closedStatistics;
     /** Frames the kernel truncated to the ring's frame size (dropped here). */
-    public long truncated;
+    long truncated;
+    /** Times the kernel flagged frames lost before this one (RX ring full). */
+    long losing;
+    /** Frames refused because they are longer than the interface takes. */
+    long tooLong;
+    /** Frames refused because the TX ring stayed full. */
+    long txFull;
 
-    public AfPacketPort(AfPacketSocket socket) {
+    public AfPacketPort(AfPacketSocket socket, int txBatch) {
         this.socket = socket;
-        this.retagged = new UnsafeBuffer(ByteBuffer.allocateDirect(socket.txMaxFrameLength() + 8));
+        this.tx = new UnsafeBuffer(socket.txBuffer().address(), Math.toIntExact(socket.txBuffer().byteSize()));
+        this.txMax = socket.txMaxFrameLength();
+        this.txBatch = txBatch;
     }
 
-    /** Opens the interface in the calling thread's namespace with switch-port options for {@code mtu}. */
-    public static AfPacketPort open(String interfaceName, int mtu) {
-        AfPacketOptions options = AfPacketOptions.forMtu(mtu).version(AfPacketOptions.Version.V2).promiscuous(true)
-            .ignoreOutgoing(true);
-        return new AfPacketPort(AfPacketSocket.open(interfaceName, options));
+    /** Opens the interface in the calling thread's namespace, rings sized for its MTU and {@code o}. */
+    public static AfPacketPort open(String interfaceName, RtOptions o) {
+        int mtu = NetInterface.lookup(interfaceName).mtu();
+        AfPacketOptions opts = AfPacketOptions.forMtu(mtu);
+        // V2 slot: 32-byte header, sockaddr_ll, padding to the MAC header (66 for Ethernet), the frame
+        int frame = align16(mtu + 18 + 96);
+        int block = 1 << 17;
+        while (block < frame * 4) {
+            block <<= 1;
+        }
+        int blocks = Math.max(2, o.rxRingBytes / block);
+        opts.version(o.rxVersion).rxRing(block, blocks, frame, 1).promiscuous(true).ignoreOutgoing(true)
+            .qdiscBypass(true).sendBuffer(16 << 20).txRing(align16(mtu + 18 + 64), o.txSlots);
+        return new AfPacketPort(AfPacketSocket.open(interfaceName, opts), o.txBatch);
+    }
+
+    private static int align16(int x) {
+        return (x + 15) & ~15;
     }
 
     public AfPacketSocket socket() {
@@ -53,23 +82,30 @@ public final class AfPacketPort implements FramePort, AutoCloseable {
             truncated++;
             return;
         }
-        int length = f.length();
-        rxView.wrap(f.address(), length);
-        if (!f.vlanValid() || length < 12 || length + 4 > retagged.capacity()) {
-            receiver.onFrame(rxView, 0, length);
-            return;
+        if (f.losing()) {
+            losing++;
         }
-        int tpid = f.vlanTpid() != 0 ? f.vlanTpid() : 0x8100;
-        retagged.putBytes(0, rxView, 0, 12);
-        retagged.putShort(12, (short) tpid, ByteOrder.BIG_ENDIAN);
-        retagged.putShort(14, (short) f.vlanTci(), ByteOrder.BIG_ENDIAN);
-        retagged.putBytes(16, rxView, 12, length - 12);
-        receiver.onFrame(retagged, 0, length + 4);
+        long base = f.buffer().address();
+        if (ring.addressOffset() != base) {
+            ring.wrap(base, Math.toIntExact(f.buffer().byteSize()));
+        }
+        int off = Math.toIntExact(f.offset());
+        int len = f.length();
+        if (f.vlanValid() && len >= 12) {
+            int tpid = f.vlanTpid() == 0 ? 0x8100 : f.vlanTpid();
+            ring.putBytes(off - 4, ring, off, 12);
+            off -= 4;
+            len += 4;
+            ring.putShort(off + 12, (short) tpid, ByteOrder.BIG_ENDIAN);
+            ring.putShort(off + 14, (short) f.vlanTci(), ByteOrder.BIG_ENDIAN);
+        }
+        receiver.onFrame(ring, off, len);
     }
 
     @Override
     public boolean send(DirectBuffer buffer, int offset, int length) {
-        if (length < 14 || length > socket.txMaxFrameLength()) {
+        if (length < 14 || length > txMax) {
+            tooLong++;
             return false;
         }
         int slot = socket.txAcquire();
@@ -77,12 +113,15 @@ public final class AfPacketPort implements FramePort, AutoCloseable {
             socket.flush();
             slot = socket.txAcquire();
             if (slot < 0) {
+                txFull++;
                 return false;
             }
         }
-        txView.wrap(socket.txDataAddress(slot), length);
-        txView.putBytes(0, buffer, offset, length);
+        tx.putBytes((int) socket.txDataOffset(slot), buffer, offset, length);
         socket.txCommit(slot, length);
+        if (socket.txUnflushed() >= txBatch) {
+            socket.flush();
+        }
         return true;
     }
 
@@ -93,8 +132,45 @@ public final class AfPacketPort implements FramePort, AutoCloseable {
         }
     }
 
+    public long truncated() {
+        return truncated;
+    }
+
+    public long losing() {
+        return losing;
+    }
+
+    public long tooLong() {
+        return tooLong;
+    }
+
+    public long txFull() {
+        return txFull;
+    }
+
+    /** The kernel's cumulative counters of the socket (frames seen, dropped for a full RX ring). */
+    public PacketStatistics kernelStatistics() {
+        return closedStatistics != null ? closedStatistics : socket.statistics();
+    }
+
+    @Override
+    public String describeCounters() {
+        PacketStatistics ks = kernelStatistics();
+        return "kernel rx " + ks.packets() + " seen, " + ks.drops() + " dropped (ring full); rx-truncated " + truncated
+            + ", rx-losing " + losing + ", tx-ring-full " + txFull + ", tx-too-long " + tooLong;
+    }
+
+    /** Sends what is committed, keeps the kernel's counters, unmaps and closes; idempotent. */
     @Override
     public void close() {
-        socket.close();
+        if (socket.isClosed()) {
+            return;
+        }
+        try {
+            socket.flush(true);
+            closedStatistics = socket.statistics();
+        } finally {
+            socket.close();
+        }
     }
 }

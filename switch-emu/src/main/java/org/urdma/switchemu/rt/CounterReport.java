@@ -1,6 +1,5 @@
 package org.urdma.switchemu.rt;
 
-import org.urdma.nativeio.PacketStatistics;
 import org.urdma.switchemu.core.DropReason;
 import org.urdma.switchemu.core.PortCounters;
 import org.urdma.switchemu.impair.Impairment;
@@ -20,7 +19,7 @@ public final class CounterReport {
             RtPort p = sw.port(i);
             PortCounters c = sw.core().counters(i);
             sb.append(String.format(Locale.ROOT, "port %d %s -> %s: rx %d frames %d B, tx %d frames %d B%n", i,
-                p.interfaceName(), p.peer() == null ? "?" : p.peer(), c.rxFrames, c.rxBytes, c.txFrames, c.txBytes));
+                p.name(), p.peer() == null ? "?" : p.peer(), c.rxFrames, c.rxBytes, c.txFrames, c.txBytes));
             sb.append("  drops:");
             long total = 0;
             for (DropReason r : DropReason.values()) {
@@ -40,16 +39,9 @@ public final class CounterReport {
                 sb.append("  watchdog storms:").append(perPriority(c.watchdogStorms, null)).append("  restores:")
                     .append(perPriority(c.watchdogRestores, null)).append('\n');
             }
-            String kernel;
-            try {
-                PacketStatistics ks = p.kernelStatistics();
-                kernel = ks.packets() + " seen, " + ks.drops() + " dropped (ring full)";
-            } catch (RuntimeException e) {
-                kernel = "n/a";
-            }
-            sb.append(String.format(Locale.ROOT,
-                "  driver: rx-truncated %d, rx-losing %d, kernel rx %s, tx-ring-full %d, tx-too-long %d, delay-line-full %d%n",
-                p.rxTruncated(), p.rxLosing(), kernel, p.txRingFull(), p.txTooLong(), p.delayLineFull()));
+            String io = p.io().describeCounters();
+            sb.append(String.format(Locale.ROOT, "  driver: tx-refused %d, delay-full %d%s%n", p.txRefused(), p.delayFull(),
+                io.isEmpty() ? "" : "; " + io));
             if (p.ingressImpairment() != null || p.egressImpairment() != null) {
                 sb.append("  impairment in: ").append(impairment(p.ingressImpairment())).append("; out: ")
                     .append(impairment(p.egressImpairment())).append('\n');

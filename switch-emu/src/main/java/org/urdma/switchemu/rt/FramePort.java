@@ -3,23 +3,33 @@ package org.urdma.switchemu.rt;
 import org.agrona.DirectBuffer;
 
 /**
- * One switch port's frame I/O for the real-time driver: an AF_PACKET socket on a veth (once the native
- * module provides it), or {@link InMemoryPort}. Non-blocking; called from the switch agent's thread only.
+ * One switch port's frame I/O for the real-time driver: {@link AfPacketPort} (a veth in the switch's
+ * namespace) or {@link InMemoryPort} (tests, no root). Non-blocking; called from the switch agent's
+ * thread only.
  */
-public interface FramePort {
+public interface FramePort extends AutoCloseable {
     @FunctionalInterface
     interface Receiver {
-        /** A received frame; the buffer is valid only during the call. */
+        /** A received frame; the buffer is valid only during the call (and may be written to). */
         void onFrame(DirectBuffer buffer, int offset, int length);
     }
 
     /** Hands up to {@code limit} received frames to {@code receiver}; returns how many. */
     int receive(Receiver receiver, int limit);
 
-    /** Queues a frame for sending; false if the port cannot take it now (the driver counts a drop). */
+    /** Copies a frame out for sending; false if the port cannot take it now (the driver counts a drop). */
     boolean send(DirectBuffer buffer, int offset, int length);
 
     /** Pushes queued frames out (e.g. one syscall per batch). */
     default void flush() {
+    }
+
+    /** What the port itself counted (kernel drops, truncation...), for the counter report; "" if nothing. */
+    default String describeCounters() {
+        return "";
+    }
+
+    @Override
+    default void close() {
     }
 }

@@ -1,68 +1,56 @@
 package org.urdma.switchemu.rt;
 
-import org.agrona.concurrent.UnsafeBuffer;
-import org.urdma.nativeio.AfPacketSocket;
-import org.urdma.nativeio.FrameHandler;
-import org.urdma.nativeio.PacketStatistics;
 import org.urdma.switchemu.impair.Impairment;
-import org.urdma.transport.pcap.PcapWriter;
 
 /**
- * One switch port of the real-time driver: its AF_PACKET socket (zero-copy views of both rings),
- * optional impairment per direction with its delay line, an optional pcap, and the driver's own
- * counters (what happens outside the switch core). Owned by the driver thread.
+ * One port of the real-time driver: its {@link FramePort}, optional impairment per direction with the
+ * {@link ReleaseHeap} that holds delayed frames, and the driver's own counters (what happens outside
+ * the switch core). Owned by the driver thread.
  */
 public final class RtPort {
     final int index;
-    final String interfaceName;
+    final String name;
     final String peer;
-    final AfPacketSocket socket;
-    final UnsafeBuffer rxRing = new UnsafeBuffer(0, 0);
-    final UnsafeBuffer txRing;
-    final int txMaxFrame;
+    final FramePort io;
     final Impairment ingress;
     final Impairment egress;
-    final ReleaseHeap ingressLine;
-    final ReleaseHeap egressLine;
-    final PcapWriter pcap;
-    FrameHandler handler;
+    final ReleaseHeap ingressHeap;
+    final ReleaseHeap egressHeap;
+    FramePort.Receiver receiver;
 
-    long rxTruncated;
-    long rxLosing;
-    long txRingFull;
-    long txTooLong;
-    long delayLineFull;
-    long delayedFrames;
+    long txRefused;
+    long delayFull;
+    long delayed;
     long lateSumNs;
     long lateMaxNs;
-    PacketStatistics closedStatistics;
 
-    RtPort(int index, String interfaceName, String peer, AfPacketSocket socket, Impairment ingress, Impairment egress,
-           long delayLineBytes, PcapWriter pcap) {
+    RtPort(int index, String name, String peer, FramePort io, Impairment ingress, Impairment egress, long heapBytes) {
         this.index = index;
-        this.interfaceName = interfaceName;
+        this.name = name;
         this.peer = peer;
-        this.socket = socket;
-        this.txRing = new UnsafeBuffer(socket.txBuffer().address(), Math.toIntExact(socket.txBuffer().byteSize()));
-        this.txMaxFrame = socket.txMaxFrameLength();
+        this.io = io;
         this.ingress = ingress;
         this.egress = egress;
-        this.ingressLine = ingress == null ? null : new ReleaseHeap(delayLineBytes, 256);
-        this.egressLine = egress == null ? null : new ReleaseHeap(delayLineBytes, 256);
-        this.pcap = pcap;
+        this.ingressHeap = ingress == null ? null : new ReleaseHeap(heapBytes, 256);
+        this.egressHeap = egress == null ? null : new ReleaseHeap(heapBytes, 256);
     }
 
     public int index() {
         return index;
     }
 
-    public String interfaceName() {
-        return interfaceName;
+    /** The port's name (its interface in the switch namespace). */
+    public String name() {
+        return name;
     }
 
     /** Name of the node at the other end of the link (from the topology), or null. */
     public String peer() {
         return peer;
+    }
+
+    public FramePort io() {
+        return io;
     }
 
     /** Impairment of frames entering the switch here, or null. */
@@ -75,58 +63,32 @@ public final class RtPort {
         return egress;
     }
 
-    /** Frames longer than the RX ring slot (cut by the kernel): dropped. */
-    public long rxTruncated() {
-        return rxTruncated;
+    /** Frames the port would not take (TX ring full, too long): dropped. */
+    public long txRefused() {
+        return txRefused;
     }
 
-    /** Times the kernel flagged that it had dropped frames because the RX ring was full. */
-    public long rxLosing() {
-        return rxLosing;
+    /** Frames an impairment delay could not hold (heap full): dropped. */
+    public long delayFull() {
+        return delayFull;
     }
 
-    /** Frames dropped because the TX ring stayed full. */
-    public long txRingFull() {
-        return txRingFull;
+    /** Frames held by impairment delay right now. */
+    public int held() {
+        return (ingressHeap == null ? 0 : ingressHeap.size()) + (egressHeap == null ? 0 : egressHeap.size());
     }
 
-    /** Frames longer than the egress interface accepts: dropped. */
-    public long txTooLong() {
-        return txTooLong;
-    }
-
-    /** Frames an impairment delay could not hold (delay line full): dropped. */
-    public long delayLineFull() {
-        return delayLineFull;
-    }
-
-    /** Frames released from this port's delay lines. */
+    /** Frames released after an impairment delay. */
     public long delayedFrames() {
-        return delayedFrames;
+        return delayed;
     }
 
     /** Mean time between a delayed frame's release time and when the driver let it go, ns. */
     public double meanReleaseLatenessNs() {
-        return delayedFrames == 0 ? 0 : lateSumNs / (double) delayedFrames;
+        return delayed == 0 ? 0 : lateSumNs / (double) delayed;
     }
 
     public long maxReleaseLatenessNs() {
         return lateMaxNs;
-    }
-
-    /** The kernel's cumulative counters of this socket (frames seen, dropped for a full ring). */
-    public PacketStatistics kernelStatistics() {
-        return closedStatistics != null ? closedStatistics : socket.statistics();
-    }
-
-    void close() {
-        if (socket.isClosed()) {
-            return;
-        }
-        try {
-            closedStatistics = socket.statistics();
-        } finally {
-            socket.close();
-        }
     }
 }

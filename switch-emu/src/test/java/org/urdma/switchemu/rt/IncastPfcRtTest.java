@@ -101,7 +101,8 @@ class IncastPfcRtTest {
             assertEquals(FRAMES, s1.sent);
             assertEquals(FRAMES, s2.sent);
             assertEquals(0, in1.totalDrops() + in2.totalDrops(), report);
-            assertEquals(0, f.sw().port(0).kernelStatistics().drops() + f.sw().port(1).kernelStatistics().drops(), report);
+            assertEquals(0, ((AfPacketPort) f.sw().port(0).io()).kernelStatistics().drops()
+                + ((AfPacketPort) f.sw().port(1).io()).kernelStatistics().drops(), report);
             assertEquals(2 * FRAMES, got[0], "every frame delivered once\n" + report);
             assertTrue(in1.pfcTx[3] > 0 && in2.pfcTx[3] > 0, "XOFF sent to both senders\n" + report);
             for (PfcSender.Stream s : List.of(s1, s2)) {
