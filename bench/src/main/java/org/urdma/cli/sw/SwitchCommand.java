@@ -1,0 +1,88 @@
+package org.urdma.cli.sw;
+
+import org.urdma.nativeio.AfPacketOptions;
+import org.urdma.switchemu.deploy.ForegroundSwitch;
+import org.urdma.switchemu.rt.RtOptions;
+import org.urdma.switchemu.topo.Topology;
+import org.urdma.switchemu.topo.TopologyParser;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/** {@code urdma switch FILE}: one switch of a topology in the foreground, counters on exit. */
+@Command(
+    name = "switch",
+    mixinStandardHelpOptions = true,
+    description = {"Runs one switch of a topology file in the foreground on AF_PACKET ports p0..pN (made by",
+        "'urdma topo up', in the switch's namespace: run it there or give --netns). Stops after --duration or on",
+        "SIGINT/SIGTERM and prints per-port counters: frames, bytes, drops by reason, PFC sent/received per",
+        "priority, ECN marks, queue high-water, impairment and driver counters."})
+public final class SwitchCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "FILE", description = "topology file (YAML)")
+    Path file;
+
+    @Option(names = "--name", paramLabel = "SW", description = "switch to run (default: the only one)")
+    String name;
+
+    @Option(names = "--netns", paramLabel = "NS", description = "open the ports in this network namespace")
+    String netns;
+
+    @Option(names = "--pcap", paramLabel = "DIR", description = "write SW-pN.pcap per port (received and sent frames)")
+    Path pcap;
+
+    @Option(names = "--duration", paramLabel = "TIME", description = "stop after this long, e.g. 10s, PT1M (default: until stopped)")
+    String duration;
+
+    @Option(names = "--seed", description = "seed of impairment and ECN decisions (default: ${DEFAULT-VALUE})", defaultValue = "1")
+    long seed;
+
+    @Option(names = "--no-impair", description = "do not apply the topology's impairment (e.g. tc netem does it)")
+    boolean noImpair;
+
+    @Option(names = "--rx-ring", description = "RX ring format: V2 (per frame, low latency) or V3 (blocks) (default: ${DEFAULT-VALUE})",
+        defaultValue = "V2")
+    AfPacketOptions.Version rxRing;
+
+    @Option(names = "--idle", description = "idle strategy: SPIN or BACKOFF (default: ${DEFAULT-VALUE})", defaultValue = "BACKOFF")
+    RtOptions.Idle idle;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Topology topology = TopologyParser.parse(file);
+        String sw = ForegroundSwitch.pick(topology, name);
+        RtOptions options = RtOptions.defaults().seed(seed).impair(!noImpair).rxVersion(rxRing).idle(idle).pcapDir(pcap);
+        ForegroundSwitch.run(topology, sw, options, netns, duration == null ? 0 : parseDuration(duration).toNanos(),
+            System.out);
+        return 0;
+    }
+
+    /** "10s", "500ms", "2m", "1h" or ISO-8601 ("PT10S"). */
+    static Duration parseDuration(String text) {
+        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        try {
+            if (t.startsWith("p")) {
+                return Duration.parse(text.trim());
+            }
+            if (t.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
+            }
+            long n = Long.parseLong(t.substring(0, t.length() - 1));
+            return switch (t.charAt(t.length() - 1)) {
+                case 's' -> Duration.ofSeconds(n);
+                case 'm' -> Duration.ofMinutes(n);
+                case 'h' -> Duration.ofHours(n);
+                default -> throw new IllegalArgumentException();
+            };
+        } catch (RuntimeException e) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(new SwitchCommand()),
+                "--duration: expected e.g. 10s, 500ms, 2m or PT10S, got '" + text + "'");
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package org.urdma.cli.topo;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.urdma.cli.UrdmaCli;
+import org.urdma.nativeio.AfPacketOptions;
+import org.urdma.nativeio.AfPacketSocket;
+import org.urdma.nativeio.netns.Ip;
+import org.urdma.nativeio.netns.Netns;
+import org.urdma.nativeio.netns.junit.RootAssumptions;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code urdma topo up/down} of the example file: frames cross the switch process, nothing is left behind. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class TopoCommandTest {
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void root() {
+        RootAssumptions.assumeRoot();
+    }
+
+    private static String prefix() {
+        String a = "abcdefghijklmnopqrstuvwxyz0123456789";
+        SecureRandom r = new SecureRandom();
+        StringBuilder sb = new StringBuilder("x");
+        for (int i = 0; i < 5; i++) {
+            sb.append(a.charAt(r.nextInt(a.length())));
+        }
+        return sb.toString();
+    }
+
+    private static Path example() {
+        Path p = Path.of("..", "examples", "topologies", "two-hosts.yaml");
+        assertTrue(Files.exists(p), "example topology at " + p.toAbsolutePath());
+        return p;
+    }
+
+    /** Sends {@code n} frames from eth0 in {@code a} to eth0 in {@code b}; returns each arrival's one-way delay, ms. */
+    private static double[] exchange(String a, String b, int n) throws Exception {
+        AfPacketOptions o = AfPacketOptions.defaults().version(AfPacketOptions.Version.V2).protocol(0x88B6)
+            .rxRing(1 << 16, 4, 2048, 0).txRing(2048, 64);
+        try (AfPacketSocket rx = Netns.call(b, () -> AfPacketSocket.open("eth0", o));
+             AfPacketSocket tx = Netns.call(a, () -> AfPacketSocket.open("eth0", o))) {
+            List<Double> delays = new java.util.ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ByteBuffer f = ByteBuffer.allocate(64);
+                f.put(new byte[]{2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1}).putShort((short) 0x88B6).putLong(System.nanoTime());
+                tx.send(MemorySegment.ofArray(f.array()), 64);
+                long end = System.nanoTime() + 300_000_000L;
+                boolean[] got = {false};
+                while (!got[0] && System.nanoTime() < end) {
+                    rx.receive(fr -> {
+                        long sent = ByteBuffer.wrap(fr.toArray()).getLong(14);
+                        delays.add((System.nanoTime() - sent) / 1e6);
+                        got[0] = true;
+                    });
+                    if (!got[0]) {
+                        rx.pollIn(1);
+                    }
+                }
+            }
+            return delays.stream().mapToDouble(Double::doubleValue).toArray();
+        }
+    }
+
+    private static Set<String> rootLinkNames() {
+        Set<String> names = new HashSet<>();
+        for (String line : Ip.ip("-o", "link", "show").split("\n")) {
+            String[] f = line.split(": ");
+            if (f.length > 1) {
+                names.add(f[1].split("@")[0]);
+            }
+        }
+        return names;
+    }
+
+    private static List<String> ours(String prefix) {
+        return Netns.list().stream().filter(n -> n.startsWith(prefix + "-")).toList();
+    }
+
+    @Test
+    void upRunsTheSwitchBetweenTheHostsAndDownLeavesNothingBehind() throws Exception {
+        String prefix = prefix();
+        List<String> before = Netns.list();
+        Set<String> rootLinks = rootLinkNames();
+        Path file = example();
+        try {
+            int up = UrdmaCli.commandLine().execute("topo", "up", file.toString(), "--state-dir", dir.toString(),
+                "--prefix", prefix);
+            assertEquals(0, up);
+            assertEquals(List.of(prefix + "-h1", prefix + "-h2", prefix + "-s1"), ours(prefix).stream().sorted().toList());
+            assertTrue(Files.exists(dir.resolve(prefix + ".state")));
+            // frames h1 -> h2 through the switch process, which adds 20 ms ± 2 ms towards h2
+            double[] delays = exchange(prefix + "-h1", prefix + "-h2", 10);
+            assertTrue(delays.length >= 7, "frames crossed the switch (0.5 % loss configured): " + delays.length);
+            for (double d : delays) {
+                assertTrue(d >= 17.9 && d < 200, "one-way delay shows the 20 ms ± 2 ms impairment: " + d + " ms");
+            }
+        } finally {
+            int down = UrdmaCli.commandLine().execute("topo", "down", file.toString(), "--state-dir", dir.toString(),
+                "--prefix", prefix);
+            assertEquals(0, down);
+        }
+        assertTrue(ours(prefix).isEmpty(), "no namespace of ours left");
+        Set<String> added = rootLinkNames();
+        added.removeAll(rootLinks);
+        // other test runs may add links of their own meanwhile; ours are eth0 / pN (made inside namespaces)
+        assertTrue(added.stream().noneMatch(n -> n.equals("eth0") || n.matches("p[0-9]+")), "stray links: " + added);
+        List<String> newNamespaces = Netns.list().stream().filter(n -> !before.contains(n)).toList();
+        assertTrue(newNamespaces.stream().noneMatch(n -> n.startsWith(prefix)), "left behind: " + newNamespaces);
+        assertFalse(Files.exists(dir.resolve(prefix + ".state")));
+        String log = Files.readString(dir.resolve(prefix + "-s1.log"));
+        assertTrue(log.contains("switch s1:") && log.contains("port 1 p1 -> h2"), "the switch printed its counters: " + log);
+        assertTrue(log.contains("impairment: switch stage"), log);
+    }
+
+    @Test
+    void aFailedUpRemovesWhatItMadeAndDownCleansLeftovers() throws Exception {
+        String prefix = prefix();
+        Path file = example();
+        int up = UrdmaCli.commandLine().execute("topo", "up", file.toString(), "--state-dir", dir.toString(),
+            "--prefix", prefix, "--ready-timeout", "1");
+        assertNotEquals(0, up, "the switch cannot be ready within 1 ms");
+        assertTrue(ours(prefix).isEmpty(), "a failed up removes its namespaces");
+        assertFalse(Files.exists(dir.resolve(prefix + ".state")));
+        // a leftover from an 'up' that was killed: down finds it by the prefix
+        Netns.create(prefix + "-h1");
+        try {
+            assertEquals(0, UrdmaCli.commandLine().execute("topo", "down", file.toString(), "--state-dir",
+                dir.toString(), "--prefix", prefix));
+        } finally {
+            Netns.delete(prefix + "-h1");
+        }
+        assertTrue(ours(prefix).isEmpty());
+    }
+}
