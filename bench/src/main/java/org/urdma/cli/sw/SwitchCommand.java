@@ -47,6 +47,10 @@ public final class SwitchCommand implements Callable<Integer> {
         defaultValue = "V2")
     AfPacketOptions.Version rxRing;
 
+    @Option(names = "--rx-ring-mb", description = "RX ring per port, MB (frames not yet read wait here) (default: ${DEFAULT-VALUE})",
+        defaultValue = "8")
+    int rxRingMb;
+
     @Option(names = "--idle", description = "idle strategy: SPIN or BACKOFF (default: ${DEFAULT-VALUE})", defaultValue = "BACKOFF")
     RtOptions.Idle idle;
 
@@ -57,7 +61,8 @@ public final class SwitchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Topology topology = TopologyParser.parse(file);
         String sw = ForegroundSwitch.pick(topology, name);
-        RtOptions options = RtOptions.defaults().seed(seed).impair(!noImpair).rxVersion(rxRing).idle(idle).pcapDir(pcap);
+        RtOptions options = RtOptions.defaults().seed(seed).impair(!noImpair).rxVersion(rxRing).idle(idle).pcapDir(pcap)
+            .rxRingBytes(rxRingMb << 20);
         ForegroundSwitch.run(topology, sw, options, netns, duration == null ? 0 : parseDuration(duration).toNanos(),
             System.out);
         return 0;

@@ -10,7 +10,7 @@ public final class RtOptions {
     public enum Idle { SPIN, BACKOFF }
 
     AfPacketOptions.Version rxVersion = AfPacketOptions.Version.V2;
-    int rxRingBytes = 4 << 20;
+    int rxRingBytes = 8 << 20;
     int txSlots = 1024;
     int txBatch = 32;
     long delayLineBytes = 32L << 20;

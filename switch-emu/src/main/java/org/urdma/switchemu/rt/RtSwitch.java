@@ -54,6 +54,8 @@ public final class RtSwitch implements Agent {
     private SwitchCapture capture;
     private long now;
     private long nextPoll = Long.MIN_VALUE;
+    private int sincePoll;
+    private static final int POLL_EVERY = 32;
     private long startNs;
     private long lastNs;
     private boolean closed;
@@ -197,6 +199,7 @@ public final class RtSwitch implements Agent {
         }
         if (work > 0 || now >= nextPoll) {
             nextPoll = core.poll(now);
+            sincePoll = 0;
         }
         long next = nextPoll;
         for (RtPort p : ports) {
@@ -218,6 +221,12 @@ public final class RtSwitch implements Agent {
 
     private void onReceive(RtPort p, DirectBuffer buffer, int off, int len) {
         now = clock.nanoTime();
+        if (++sincePoll >= POLL_EVERY) {
+            // a port hands over its whole ring at once: let the core send between bursts, as a real
+            // switch would, rather than buffer thousands of frames (and send XOFF) before the first poll
+            nextPoll = core.poll(now);
+            sincePoll = 0;
+        }
         if (capture != null) {
             capture.received(p.index, buffer, off, len, now);
         }

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * plain veth pair in the same run (a benchmark, needs root):
  * <pre>
  * java --enable-native-access=ALL-UNNAMED --add-exports java.base/jdk.internal.misc=ALL-UNNAMED \
- *     -cp CLASSPATH org.urdma.switchemu.rt.SwitchBlast FRAMES SIZE MTU [SPIN|BACKOFF] [V2|V3]
+ *     -cp CLASSPATH org.urdma.switchemu.rt.SwitchBlast FRAMES SIZE MTU [SPIN|BACKOFF] [V2|V3] [RX_RING_MB]
  * </pre>
  * The switch has PFC (priority 3, the default priority of every port here), ECN and the Dynamic Threshold
  * MMU on; links are 100 Gbit/s so that the switch's serialization model does not cap the rate.
@@ -32,13 +32,14 @@ public final class SwitchBlast {
         long frames = args.length > 0 ? Long.parseLong(args[0]) : 1_000_000;
         int size = args.length > 1 ? Integer.parseInt(args[1]) : 64;
         int mtu = args.length > 2 ? Integer.parseInt(args[2]) : 1500;
+        int ringMb = args.length > 5 ? Integer.parseInt(args[5]) : 64;
         RtOptions.Idle idle = args.length > 3 ? RtOptions.Idle.valueOf(args[3].toUpperCase(Locale.ROOT)) : RtOptions.Idle.SPIN;
         AfPacketOptions.Version rx = args.length > 4 ? AfPacketOptions.Version.valueOf(args[4].toUpperCase(Locale.ROOT))
             : AfPacketOptions.Version.V2;
         System.out.println("== raw AF_PACKET blast on a plain veth pair");
         RawBlast.vethRun(frames, size, mtu, false);
-        System.out.println("== through the real-time switch (" + idle + ", RX ring " + rx + ")");
-        switchRun(frames, size, mtu, RtOptions.defaults().idle(idle).rxVersion(rx));
+        System.out.println("== through the real-time switch (" + idle + ", RX ring " + rx + ", " + ringMb + " MB per port)");
+        switchRun(frames, size, mtu, RtOptions.defaults().idle(idle).rxVersion(rx).rxRingBytes(ringMb << 20).txBatch(64));
     }
 
     static void switchRun(long frames, int size, int mtu, RtOptions options) throws Exception {
@@ -83,7 +84,7 @@ public final class SwitchBlast {
                 RawBlast.RxResult[] rr = new RawBlast.RxResult[1];
                 Thread receiver = Thread.ofPlatform().name("blast-rx").start(() -> {
                     ready.countDown();
-                    rr[0] = RawBlast.count(rxs, frames, stop, 500);
+                    rr[0] = RawBlast.count(rxs, frames, stop, 3000);
                 });
                 ready.await();
                 RawBlast.TxResult tr = RawBlast.blast(txs, h2, h1, frames, size);
@@ -96,6 +97,7 @@ public final class SwitchBlast {
                 System.out.printf(Locale.ROOT, "rx through the switch: %d frames (%.2f %%) in %.3f s = %.0f frames/s (%.2f Gbit/s)%n",
                     rr[0].frames(), 100.0 * rr[0].frames() / tr.frames(), rr[0].nanos() / 1e9, rr[0].framesPerSecond(),
                     rr[0].gbitPerSecond());
+                System.out.println("receiver socket: " + rr[0].stats());
                 System.out.print(CounterReport.format(sw, "none"));
             }
         }
