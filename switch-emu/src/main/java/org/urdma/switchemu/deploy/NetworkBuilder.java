@@ -13,7 +13,8 @@ import java.util.function.Consumer;
  * Makes the network of a topology file: a namespace per host and per switch (IPv6 off, so the kernel
  * adds no frames of its own), and a veth pair per link with the link's MTU. A host's end is
  * {@code eth0} with the host's MAC and IPv4 address; a switch's ends are {@link RtSwitch#portInterface}
- * in port order, with the switch's port MACs. Everything is made through (and torn down with) a
+ * in port order, with the switch's port MACs. Host ends send complete frames (no checksum offload, TSO
+ * or GSO: see {@link Offloads}). Everything is made through (and torn down with) a
  * {@link org.urdma.nativeio.netns.Topology}.
  */
 public final class NetworkBuilder {
@@ -73,6 +74,7 @@ public final class NetworkBuilder {
                 continue;
             }
             net.addAddress(namespaces.get(h.name()), HOST_INTERFACE, h.ipv4());
+            Offloads.disableTx(namespaces.get(h.name()), HOST_INTERFACE);
         }
         return new Network(namespaces);
     }
