@@ -14,7 +14,8 @@ import java.nio.ByteOrder;
  * A switch port on a network interface (a veth in the switch's namespace) through the native module's
  * AF_PACKET socket: TPACKET_V2 rings (per-frame hand-over, no block retire delay), promiscuous, not
  * seeing its own transmissions. The kernel strips a received 802.1Q tag into metadata; the port puts it
- * back so the switch classifies on PCP and forwards the frame as it was sent.
+ * back so the switch classifies on PCP and forwards the frame as it was sent. A frame whose TCP/UDP
+ * checksum the sending kernel left to offload gets it completed, as the NIC would have.
  */
 public final class AfPacketPort implements FramePort, AutoCloseable {
     private final AfPacketSocket socket;
@@ -23,8 +24,11 @@ public final class AfPacketPort implements FramePort, AutoCloseable {
     private final UnsafeBuffer txView = new UnsafeBuffer(0, 0);
     private final FrameHandler handler = this::onFrame;
     private Receiver receiver;
+    private static final int TP_STATUS_CSUMNOTREADY = 1 << 3;
     /** Frames the kernel truncated to the ring's frame size (dropped here). */
     public long truncated;
+    /** TCP/UDP checksums left to offload by the sending kernel and completed here. */
+    public long checksumsCompleted;
 
     public AfPacketPort(AfPacketSocket socket) {
         this.socket = socket;
@@ -55,16 +59,20 @@ public final class AfPacketPort implements FramePort, AutoCloseable {
         }
         int length = f.length();
         rxView.wrap(f.address(), length);
-        if (!f.vlanValid() || length < 12 || length + 4 > retagged.capacity()) {
-            receiver.onFrame(rxView, 0, length);
-            return;
+        UnsafeBuffer frame = rxView;
+        if (f.vlanValid() && length >= 12 && length + 4 <= retagged.capacity()) {
+            int tpid = f.vlanTpid() != 0 ? f.vlanTpid() : 0x8100;
+            retagged.putBytes(0, rxView, 0, 12);
+            retagged.putShort(12, (short) tpid, ByteOrder.BIG_ENDIAN);
+            retagged.putShort(14, (short) f.vlanTci(), ByteOrder.BIG_ENDIAN);
+            retagged.putBytes(16, rxView, 12, length - 12);
+            frame = retagged;
+            length += 4;
         }
-        int tpid = f.vlanTpid() != 0 ? f.vlanTpid() : 0x8100;
-        retagged.putBytes(0, rxView, 0, 12);
-        retagged.putShort(12, (short) tpid, ByteOrder.BIG_ENDIAN);
-        retagged.putShort(14, (short) f.vlanTci(), ByteOrder.BIG_ENDIAN);
-        retagged.putBytes(16, rxView, 12, length - 12);
-        receiver.onFrame(retagged, 0, length + 4);
+        if ((f.status() & TP_STATUS_CSUMNOTREADY) != 0 && L4Checksum.complete(frame, 0, length)) {
+            checksumsCompleted++;
+        }
+        receiver.onFrame(frame, 0, length);
     }
 
     @Override
