@@ -427,6 +427,7 @@ public final class SwitchCore {
      * ({@link Long#MAX_VALUE} if nothing is pending).
      */
     public long poll(long now) {
+        macTable.sweep(now, 8);
         for (int port = 0; port < portCount; port++) {
             if (config.watchdog) {
                 watchdog(port, now);
