@@ -13,6 +13,9 @@ public final class MacTable {
     private final int[] port;
     private final long[] lastSeen;
     private final boolean[] fixed;
+    private final long[] keys;
+    private final boolean[] used;
+    private int sweepCursor;
     private final int[] free;
     private int freeCount;
     private final long agingNs;
@@ -23,6 +26,8 @@ public final class MacTable {
         this.port = new int[capacity];
         this.lastSeen = new long[capacity];
         this.fixed = new boolean[capacity];
+        this.keys = new long[capacity];
+        this.used = new boolean[capacity];
         this.free = new int[capacity];
         for (int i = 0; i < capacity; i++) {
             free[i] = capacity - 1 - i;
@@ -39,8 +44,7 @@ public final class MacTable {
                 learnFailures++;
                 return;
             }
-            i = free[--freeCount];
-            index.put(mac, i);
+            i = take(mac);
             fixed[i] = false;
         } else if (fixed[i]) {
             return;
@@ -55,8 +59,7 @@ public final class MacTable {
             if (freeCount == 0) {
                 throw new IllegalStateException("MAC table full: cannot add static entry");
             }
-            i = free[--freeCount];
-            index.put(mac, i);
+            i = take(mac);
         }
         fixed[i] = true;
         port[i] = outPort;
@@ -69,11 +72,39 @@ public final class MacTable {
             return MISS;
         }
         if (!fixed[i] && now - lastSeen[i] > agingNs) {
-            index.remove(mac);
-            free[freeCount++] = i;
+            release(i);
             return MISS;
         }
         return port[i];
+    }
+
+    /**
+     * Removes aged entries, looking at up to {@code budget} slots from where the last sweep stopped, so
+     * that stale addresses free their room even if never looked up again (the switch calls it each poll).
+     */
+    public void sweep(long now, int budget) {
+        int n = used.length;
+        for (int k = 0; k < budget && k < n; k++) {
+            int i = sweepCursor;
+            sweepCursor = sweepCursor + 1 == n ? 0 : sweepCursor + 1;
+            if (used[i] && !fixed[i] && now - lastSeen[i] > agingNs) {
+                release(i);
+            }
+        }
+    }
+
+    private int take(long mac) {
+        int i = free[--freeCount];
+        index.put(mac, i);
+        keys[i] = mac;
+        used[i] = true;
+        return i;
+    }
+
+    private void release(int i) {
+        index.remove(keys[i]);
+        used[i] = false;
+        free[freeCount++] = i;
     }
 
     public int size() {

@@ -18,9 +18,10 @@ import java.util.random.RandomGenerator;
  * simulated) calls {@code poll(now)} after every input and at the time the previous poll returned.
  *
  * <p>Pipeline: parse → filter reserved DAs / consume PFC and PAUSE → learn SA → classify → look up DA
- * (flood unknown and group) → MMU admission → egress queue (8 per port) → SP + DWRR scheduler, skipping
- * paused priorities → ECN (RED) at dequeue → serialization at the port rate. Output queued PFC frames
- * go first. A PFC watchdog guards every lossless queue. Steady state allocates nothing.
+ * (flood unknown and group) → MMU admission → [optional VOQ + iSLIP crossbar] → egress queue (8 per
+ * port) → SP + DWRR scheduler, skipping paused priorities → ECN (RED) at dequeue → serialization at the
+ * port rate. Pending PFC frames go out first. A PFC watchdog guards every lossless queue. Drops are
+ * counted on the ingress port. Steady state allocates nothing.
  */
 public final class SwitchCore {
     /** Receives each frame as it starts transmission; the buffer is valid only during the call. */
@@ -427,6 +428,7 @@ public final class SwitchCore {
      * ({@link Long#MAX_VALUE} if nothing is pending).
      */
     public long poll(long now) {
+        macTable.sweep(now, 8);
         for (int port = 0; port < portCount; port++) {
             if (config.watchdog) {
                 watchdog(port, now);

@@ -19,7 +19,8 @@ import java.nio.ByteOrder;
  * <p>Zero copy in: the receiver reads the frame inside the RX ring. The kernel strips a received 802.1Q
  * tag into metadata; the port writes it back in place, in front of the EtherType, moving the two MACs 4
  * bytes towards the slot header (a V2/V3 slot has at least 14 spare bytes between the sockaddr_ll and the
- * MAC header), so the switch classifies on PCP and forwards the frame as it was sent. One copy out: the
+ * MAC header), so the switch classifies on PCP and forwards the frame as it was sent. A TCP/UDP checksum
+ * the sending kernel left to offload is completed ({@link L4Checksum}). One copy out: the
  * frame goes from the caller's buffer straight into a TX ring slot.
  */
 public final class AfPacketPort implements FramePort {
@@ -31,6 +32,9 @@ public final class AfPacketPort implements FramePort {
     private final FrameHandler handler = this::onFrame;
     private Receiver receiver;
     private PacketStatistics closedStatistics;
+    private static final int TP_STATUS_CSUMNOTREADY = 1 << 3;
+    /** TCP/UDP checksums a sending kernel left to offload (veth), completed here as its NIC would have. */
+    long checksumsCompleted;
     /** Frames the kernel truncated to the ring's frame size (dropped here). */
     long truncated;
     /** Times the kernel flagged frames lost before this one (RX ring full). */
@@ -99,6 +103,9 @@ public final class AfPacketPort implements FramePort {
             ring.putShort(off + 12, (short) tpid, ByteOrder.BIG_ENDIAN);
             ring.putShort(off + 14, (short) f.vlanTci(), ByteOrder.BIG_ENDIAN);
         }
+        if ((f.status() & TP_STATUS_CSUMNOTREADY) != 0 && L4Checksum.complete(ring, off, len)) {
+            checksumsCompleted++;
+        }
         receiver.onFrame(ring, off, len);
     }
 
@@ -140,6 +147,10 @@ public final class AfPacketPort implements FramePort {
         return losing;
     }
 
+    public long checksumsCompleted() {
+        return checksumsCompleted;
+    }
+
     public long tooLong() {
         return tooLong;
     }
@@ -157,7 +168,7 @@ public final class AfPacketPort implements FramePort {
     public String describeCounters() {
         PacketStatistics ks = kernelStatistics();
         return "kernel rx " + ks.packets() + " seen, " + ks.drops() + " dropped (ring full); rx-truncated " + truncated
-            + ", rx-losing " + losing + ", tx-ring-full " + txFull + ", tx-too-long " + tooLong;
+            + ", rx-losing " + losing + ", checksums-completed " + checksumsCompleted + ", tx-ring-full " + txFull + ", tx-too-long " + tooLong;
     }
 
     /** Sends what is committed, keeps the kernel's counters, unmaps and closes; idempotent. */

@@ -17,9 +17,15 @@ public final class FlowStats {
     private double delaySquares;
     public long minDelayNs = Long.MAX_VALUE;
     public long maxDelayNs;
+    public long firstArrivalNs = -1;
+    public long lastArrivalNs = -1;
 
-    void record(int seq, long delayNs, boolean ce) {
+    void record(int seq, long delayNs, boolean ce, long now) {
         frames++;
+        if (firstArrivalNs < 0) {
+            firstArrivalNs = now;
+        }
+        lastArrivalNs = now;
         if (seen.get(seq)) {
             duplicates++;
         } else {

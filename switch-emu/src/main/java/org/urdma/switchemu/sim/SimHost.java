@@ -180,7 +180,7 @@ public final class SimHost implements SimNode {
             return;
         }
         boolean ce = view.isIpv4() && view.ecn() == FrameView.ECN_CE;
-        stats(Frames.flow(frame)).record(Frames.seq(frame), now - Frames.sendTime(frame), ce);
+        stats(Frames.flow(frame)).record(Frames.seq(frame), now - Frames.sendTime(frame), ce, now);
     }
 
     private void onMacControl(UnsafeBuffer b, int length, long now) {
