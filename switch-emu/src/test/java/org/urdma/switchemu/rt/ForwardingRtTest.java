@@ -3,6 +3,11 @@ package org.urdma.switchemu.rt;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.urdma.switchemu.capture.SwitchCapture;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.urdma.nativeio.netns.Netns;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
 import org.urdma.switchemu.core.MacTable;
@@ -41,8 +46,8 @@ class ForwardingRtTest {
     }
 
     @Test
-    void twoHostsExchangeFramesAndTheSwitchLearnsBothMacs() throws Exception {
-        try (RtFabric f = new RtFabric(star(2), "s1", RtOptions.defaults())) {
+    void twoHostsExchangeFramesAndTheSwitchLearnsBothMacs(@TempDir Path pcaps) throws Exception {
+        try (RtFabric f = new RtFabric(star(2), "s1", RtOptions.defaults().pcapDir(pcaps))) {
             TestHost h1 = f.host("h1");
             TestHost h2 = f.host("h2");
             for (int i = 0; i < 100; i++) {
@@ -67,6 +72,10 @@ class ForwardingRtTest {
             assertEquals(1, table.lookup(H2, System.nanoTime()));
             assertEquals(0, f.sw().core().counters(0).totalDrops() + f.sw().core().counters(1).totalDrops());
             assertEquals(100, f.sw().core().counters(1).rxFrames);
+            // --pcap: per port, what it received and sent (24-byte file header, 16-byte record headers)
+            assertEquals(24 + 100 * 16 + 100 * 200 + 100 * 16 + 100 * 1000,
+                Files.size(SwitchCapture.file(pcaps, "s1", 0)), "p0: 100 in from h1, 100 out to h1");
+            assertEquals(Files.size(SwitchCapture.file(pcaps, "s1", 0)), Files.size(SwitchCapture.file(pcaps, "s1", 1)));
         }
     }
 
