@@ -1,6 +1,7 @@
 package org.urdma.switchemu.core;
 
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.switchemu.frame.FrameView;
 import org.urdma.switchemu.frame.Mac;
@@ -30,6 +31,21 @@ public final class SwitchCore {
         void transmit(int port, DirectBuffer buffer, int offset, int length, long txStartNs, long txEndNs);
     }
 
+    /**
+     * A transmitter that lends the core the memory a frame goes to (a TX ring slot), so a frame is copied
+     * once, from the switch buffer straight into it. {@link #claim} returning null falls back to
+     * {@link #transmit} (PFC frames always use it).
+     */
+    public interface SlotTransmitter extends Transmitter {
+        /** Memory for a frame of {@code length} bytes on {@code port}, written at {@link #claimedOffset()}; or null. */
+        MutableDirectBuffer claim(int port, int length);
+
+        int claimedOffset();
+
+        /** The claimed memory holds the frame: send it. */
+        void commit(int port, int length, long txStartNs, long txEndNs);
+    }
+
     private static final int NONE = CellPool.NONE;
     private static final long NEVER = Long.MIN_VALUE;
 
@@ -37,6 +53,7 @@ public final class SwitchCore {
     private final PortConfig[] ports;
     private final int portCount;
     private final Transmitter transmitter;
+    private final SlotTransmitter slots;
     private final RandomGenerator random;
     private final FrameView view = new FrameView();
     private final MacTable macTable;
@@ -79,6 +96,7 @@ public final class SwitchCore {
         this.ports = config.ports.toArray(new PortConfig[0]);
         this.portCount = ports.length;
         this.transmitter = transmitter;
+        this.slots = transmitter instanceof SlotTransmitter st ? st : null;
         this.random = random;
         this.macTable = new MacTable(config.macTableSize, config.macAgingNs);
         long cells = 2 * ((config.bufferBytes + config.cellBytes - 1) / config.cellBytes) + 2L * config.maxFrameBytes / config.cellBytes;
@@ -620,13 +638,26 @@ public final class SwitchCore {
         long start = Math.max(Math.max(busyUntil[port], pool.frameEligible[handle]), pausedUntil[idx]);
         start = Math.min(start, now);
         released(handle);
-        int length = pool.copyOut(handle, txBuffer, 0);
+        MutableDirectBuffer out = slots == null ? null : slots.claim(port, pool.frameLength[handle]);
+        int at = out == null ? 0 : slots.claimedOffset();
+        if (out == null) {
+            out = txBuffer;
+        }
+        int length = pool.copyOut(handle, out, at);
         int ipv4 = pool.frameIpv4[handle];
         pool.free(handle);
         if (ipv4 >= 0 && (pc.ecnMask & (1 << priority)) != 0 && shouldMark(pc, depth(idx))
-            && FrameView.isEct(txBuffer.getByte(ipv4 + 1) & 0x3)) {
-            Ipv4Header.ecn(txBuffer, ipv4, Ipv4Header.ECN_CE);
+            && FrameView.isEct(out.getByte(at + ipv4 + 1) & 0x3)) {
+            Ipv4Header.ecn(out, at + ipv4, Ipv4Header.ECN_CE);
             c.ecnMarked++;
+        }
+        if (out != txBuffer) {
+            long end = start + serializationNs(length, ports[port].rateBps);
+            busyUntil[port] = end;
+            c.txFrames++;
+            c.txBytes += length;
+            slots.commit(port, length, start, end);
+            return true;
         }
         send(port, length, start);
         return true;

@@ -132,6 +132,44 @@ public final class AfPacketPort implements FramePort {
         return true;
     }
 
+    private int claimedSlot = -1;
+    private int claimedOffset;
+
+    @Override
+    public org.agrona.MutableDirectBuffer claim(int length) {
+        if (length < 14 || length > txMax) {
+            return null;
+        }
+        int slot = socket.txAcquire();
+        if (slot < 0) {
+            socket.flush();
+            slot = socket.txAcquire();
+            if (slot < 0) {
+                return null;
+            }
+        }
+        claimedSlot = slot;
+        claimedOffset = (int) socket.txDataOffset(slot);
+        return tx;
+    }
+
+    @Override
+    public int claimedOffset() {
+        return claimedOffset;
+    }
+
+    @Override
+    public void commit(int length) {
+        if (claimedSlot < 0) {
+            throw new IllegalStateException("commit without a claim on " + socket.interfaceName());
+        }
+        socket.txCommit(claimedSlot, length);
+        claimedSlot = -1;
+        if (socket.txUnflushed() >= txBatch) {
+            socket.flush();
+        }
+    }
+
     @Override
     public void flush() {
         if (socket.txUnflushed() > 0) {

@@ -20,6 +20,23 @@ public interface FramePort extends AutoCloseable {
     /** Copies a frame out for sending; false if the port cannot take it now (the driver counts a drop). */
     boolean send(DirectBuffer buffer, int offset, int length);
 
+    /**
+     * Zero-copy send, step 1: memory for a frame of {@code length} bytes at {@link #claimedOffset()}
+     * (e.g. a TX ring slot), or null if the port cannot lend it (then {@link #send} is used).
+     */
+    default org.agrona.MutableDirectBuffer claim(int length) {
+        return null;
+    }
+
+    default int claimedOffset() {
+        return 0;
+    }
+
+    /** Zero-copy send, step 2: the claimed memory holds a {@code length}-byte frame. */
+    default void commit(int length) {
+        throw new IllegalStateException("commit without a claim");
+    }
+
     /** Pushes queued frames out (e.g. one syscall per batch). */
     default void flush() {
     }

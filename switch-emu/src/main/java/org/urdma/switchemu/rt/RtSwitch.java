@@ -1,6 +1,7 @@
 package org.urdma.switchemu.rt;
 
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -28,8 +29,9 @@ import java.util.SplittableRandom;
  * <p>Each {@link #doWork()} pass: drain every port (zero copy from an AF_PACKET RX ring; the core copies
  * the frame once into its cell buffer), release impairment-delayed frames, {@code core.poll(now)} when a
  * frame came in or the core's deadline passed (serialization at the port rate, pipeline delay, PFC
- * XOFF/XON and refresh, received PFC/PAUSE timers, the watchdog), and the core's transmissions are copied
- * once into the port's TX ring slot, flushed in batches. Nothing is allocated per frame.
+ * XOFF/XON and refresh, received PFC/PAUSE timers, the watchdog), and the core copies each frame it sends
+ * from its cell buffer straight into the port's TX ring slot ({@link SwitchCore.SlotTransmitter}), flushed
+ * in batches: one copy in, one copy out. Nothing is allocated per frame.
  *
  * <p>Every received frame is stamped with a fresh clock read: a single read per pass would date frames
  * that arrived while the pass ran (or while the thread was descheduled) too early, and a delay would
@@ -76,7 +78,7 @@ public final class RtSwitch implements Agent {
         this.now = clock.nanoTime();
         this.epochOffsetNs = System.currentTimeMillis() * 1_000_000L - now;
         this.spinWindowNs = options.spinWindowNs;
-        this.core = new SwitchCore(config, this::transmit, new SplittableRandom(options.seed));
+        this.core = new SwitchCore(config, new Output(), new SplittableRandom(options.seed));
         SplittableRandom seeds = new SplittableRandom(options.seed * 0x9E3779B97F4A7C15L + 1);
         this.ports = new RtPort[specs.size()];
         for (int i = 0; i < specs.size(); i++) {
@@ -278,6 +280,39 @@ public final class RtSwitch implements Agent {
             n++;
         }
         return n;
+    }
+
+    /** Where the core's frames go: straight into a port's TX slot when the port lends one and nothing impairs it. */
+    private final class Output implements SwitchCore.SlotTransmitter {
+        private MutableDirectBuffer claimed;
+        private int claimedPort;
+
+        @Override
+        public MutableDirectBuffer claim(int port, int length) {
+            RtPort p = ports[port];
+            claimedPort = port;
+            claimed = p.egress == null ? p.io.claim(length) : null;
+            return claimed;
+        }
+
+        @Override
+        public int claimedOffset() {
+            return ports[claimedPort].io.claimedOffset();
+        }
+
+        @Override
+        public void commit(int port, int length, long txStartNs, long txEndNs) {
+            RtPort p = ports[port];
+            if (capture != null) {
+                capture.sent(port, claimed, p.io.claimedOffset(), length, now);
+            }
+            p.io.commit(length);
+        }
+
+        @Override
+        public void transmit(int port, DirectBuffer buffer, int offset, int length, long txStartNs, long txEndNs) {
+            RtSwitch.this.transmit(port, buffer, offset, length, txStartNs, txEndNs);
+        }
     }
 
     /** The core starts sending a frame on {@code port} (the buffer is valid only during this call). */

@@ -20,7 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * while h1 and h2 each offer up to 10k frames/s of 1000 B on priority 3, into a 1 MB buffer. The
  * headroom (200 KB per lossless ingress queue) is large because the "cable" here includes the
  * switch's RX ring: frames a busy or descheduled switch thread has not read yet are still in flight
- * when it sends XOFF (20 ms of sending at 10k frames/s).
+ * when it sends XOFF (20 ms of sending at 10k frames/s). The senders' links run at 1 Gbit/s so that an
+ * XOFF (65535 quanta) lasts 33 ms and its refresh (every half of that) survives a switch thread the
+ * machine's load keeps off the CPU for a while.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class IncastPfcRtTest {
@@ -44,8 +46,8 @@ class IncastPfcRtTest {
                 classify: pcp
                 pfc: %s
             links:
-              - {endpoints: [h1, s1], rate: 10G}
-              - {endpoints: [h2, s1], rate: 10G}
+              - {endpoints: [h1, s1], rate: 1G}
+              - {endpoints: [h2, s1], rate: 1G}
               - {endpoints: [s1, h3], rate: 20M}
             """.formatted(pfc);
     }
@@ -91,7 +93,7 @@ class IncastPfcRtTest {
             Thread rx = Thread.ofPlatform().start(() -> { });
             int[] got = new int[1];
             rx = Thread.ofPlatform().start(() -> got[0] = receiveAll(f.host("h3"), 2 * FRAMES, 1500));
-            PfcSender.run(List.of(s1, s2), true, 10_000_000_000L, 20_000);
+            PfcSender.run(List.of(s1, s2), true, 1_000_000_000L, 20_000);
             rx.join();
             f.stopSwitch();
             PortCounters in1 = f.sw().core().counters(0);
@@ -122,7 +124,7 @@ class IncastPfcRtTest {
             PfcSender.Stream s2 = new PfcSender.Stream(f.host("h2"), H3, 3, 1000, FRAMES, 10_000);
             int[] got = new int[1];
             Thread rx = Thread.ofPlatform().start(() -> got[0] = receiveAll(f.host("h3"), 2 * FRAMES, 1500));
-            PfcSender.run(List.of(s1, s2), true, 10_000_000_000L, 20_000);
+            PfcSender.run(List.of(s1, s2), true, 1_000_000_000L, 20_000);
             rx.join();
             f.stopSwitch();
             PortCounters in1 = f.sw().core().counters(0);
