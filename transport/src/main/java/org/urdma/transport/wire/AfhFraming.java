@@ -55,7 +55,7 @@ final class AfhFraming extends AbstractFraming
         int end = TransportCodec.encode(p, mask, false, b, rh);
         if (icrcEnabled)
         {
-            Icrc.put(b, end, icrc.compute(b, rh, Icrc.NET_NONE, false, end));
+            Icrc.put(b, end, icrc.computeInPlace(b, rh, Icrc.NET_NONE, false, end));
             end += Icrc.LENGTH;
         }
         final int len = fill(b, offset, end);

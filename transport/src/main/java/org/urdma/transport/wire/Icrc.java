@@ -33,6 +33,11 @@ public final class Icrc
     private int rawCapacity;
     private ByteBuffer rawView;
 
+    public Icrc()
+    {
+        java.util.Arrays.fill(scratch, 0, 8, (byte)0xFF);    // the LRH stand-in never changes
+    }
+
     /**
      * CRC over the frame section from the network header at {@code netOffset} (or the RH/BTH when
      * {@code net == NET_NONE}) to {@code end} (exclusive; the ICRC itself starts at {@code end}).
@@ -48,16 +53,91 @@ public final class Icrc
     }
 
     /**
+     * Same value as {@link #compute}, in one pass over a frame the caller owns (the encoder's own output): the
+     * variant fields and the 8 bytes before the network header (part of the link header) are set to 1s in place,
+     * the CRC runs once over {@code [netOffset - 8, end)}, then the saved bytes are put back. Needs 8 bytes before
+     * {@code netOffset}, which every framing's link header provides. Not for frames other threads may be reading.
+     */
+    public int computeInPlace(
+        final MutableDirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
+    {
+        final int lrh = netOffset - 8;
+        final long savedLink = b.getLong(lrh);
+        final int t;
+        long savedNet = 0;
+        int savedUdp = 0;
+        switch (net)
+        {
+            case NET_IPV4_UDP ->
+            {
+                savedNet = b.getLong(netOffset + 4);                    // id, flags, TTL, proto, checksum
+                final int tos = b.getByte(netOffset + 1);
+                savedUdp = b.getShort(netOffset + 26) & 0xFFFF | (tos & 0xFF) << 16;
+                b.putByte(netOffset + 1, (byte)0xFF);
+                b.putByte(netOffset + 8, (byte)0xFF);
+                b.putShort(netOffset + 10, (short)0xFFFF);
+                b.putShort(netOffset + 26, (short)0xFFFF);
+                t = netOffset + Ipv4Header.LENGTH + UdpHeader.LENGTH;
+            }
+            case NET_IPV6_UDP, NET_GRH ->
+            {
+                savedNet = b.getLong(netOffset);                        // version..flow label, length, next, hop
+                b.putByte(netOffset, (byte)(b.getByte(netOffset) | 0x0F));
+                b.putByte(netOffset + 1, (byte)0xFF);
+                b.putShort(netOffset + 2, (short)0xFFFF);
+                b.putByte(netOffset + 7, (byte)0xFF);
+                t = netOffset + Ipv6Header.LENGTH + (net == NET_IPV6_UDP ? UdpHeader.LENGTH : 0);
+                if (net == NET_IPV6_UDP)
+                {
+                    savedUdp = b.getShort(t - 2) & 0xFFFF;
+                    b.putShort(t - 2, (short)0xFFFF);
+                }
+            }
+            default -> t = netOffset;
+        }
+        final byte savedBth4 = bth ? b.getByte(t + 4) : 0;
+        if (bth)
+        {
+            b.putByte(t + 4, (byte)0xFF);
+        }
+        b.putLong(lrh, -1L);
+        crc.reset();
+        update(b, lrh, end - lrh);
+        b.putLong(lrh, savedLink);
+        if (bth)
+        {
+            b.putByte(t + 4, savedBth4);
+        }
+        switch (net)
+        {
+            case NET_IPV4_UDP ->
+            {
+                b.putLong(netOffset + 4, savedNet);
+                b.putByte(netOffset + 1, (byte)(savedUdp >>> 16));
+                b.putShort(netOffset + 26, (short)savedUdp);
+            }
+            case NET_IPV6_UDP, NET_GRH ->
+            {
+                b.putLong(netOffset, savedNet);
+                if (net == NET_IPV6_UDP)
+                {
+                    b.putShort(t - 2, (short)savedUdp);
+                }
+            }
+            default ->
+            {
+            }
+        }
+        return (int)crc.getValue();
+    }
+
+    /**
      * Starts an incremental computation: feeds the masked prefix and returns the offset in the frame where the
      * unmasked part begins; continue with {@link #update} and read {@link #value()}.
      */
     public int start(final DirectBuffer b, final int netOffset, final int net, final boolean bth)
     {
         final byte[] s = scratch;
-        for (int i = 0; i < 8; i++)
-        {
-            s[i] = (byte)0xFF;
-        }
         final int len = prefixLength(net, bth);
         b.getBytes(netOffset, s, 8, len);
         int t = 8;

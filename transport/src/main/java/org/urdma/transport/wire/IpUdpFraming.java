@@ -61,7 +61,7 @@ final class IpUdpFraming extends AbstractFraming
         int end = TransportCodec.encode(p, mask, bth, b, udp + UdpHeader.LENGTH);
         if (icrcEnabled)
         {
-            Icrc.put(b, end, icrc.compute(b, net, p.ipv6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, bth, end));
+            Icrc.put(b, end, icrc.computeInPlace(b, net, p.ipv6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, bth, end));
             end += Icrc.LENGTH;
         }
         final int len = fill(b, offset, end);

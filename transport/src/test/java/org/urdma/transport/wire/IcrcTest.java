@@ -58,6 +58,20 @@ class IcrcTest
     }
 
     @Test
+    void inPlaceComputationGivesTheSameValueAndRestoresTheFrame() throws Exception
+    {
+        final Icrc icrc = new Icrc();
+        for (final byte[] f : Vectors.frames("rxe-vectors.pcap"))
+        {
+            final byte[] copy = f.clone();
+            final UnsafeBuffer b = new UnsafeBuffer(copy);
+            final int net = EthernetHeader.type(b, 0) == EthernetHeader.TYPE_IPV6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP;
+            assertEquals(icrc.compute(b, 14, net, true, f.length - 4), icrc.computeInPlace(b, 14, net, true, f.length - 4));
+            org.junit.jupiter.api.Assertions.assertArrayEquals(f, copy);
+        }
+    }
+
+    @Test
     void sameValueFromArrayHeapBufferDirectBufferAndRawAddress() throws Exception
     {
         final byte[] f = Vectors.frames("rxe-vectors.pcap").get(0);
