@@ -10,11 +10,27 @@ abstract class AbstractFraming implements Framing
     protected final boolean icrcEnabled;
     protected final DecodeCounters counters = new DecodeCounters();
     protected final Icrc icrc = new Icrc();
+    protected final boolean inPlaceIcrc;
 
-    AbstractFraming(final FramingKind kind, final boolean icrcEnabled)
+    AbstractFraming(final FramingKind kind, final boolean icrcEnabled, final boolean inPlaceIcrc)
     {
         this.kind = kind;
         this.icrcEnabled = icrcEnabled;
+        this.inPlaceIcrc = inPlaceIcrc;
+    }
+
+    /**
+     * Checks the ICRC stored at {@code end}. In place (one CRC pass over the frame, the fastest) when allowed and
+     * the buffer is writable, else through the masked-prefix copy.
+     */
+    protected final boolean icrcValid(
+        final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
+    {
+        if (inPlaceIcrc && b instanceof MutableDirectBuffer m)
+        {
+            return icrc.computeInPlace(m, netOffset, net, bth, end + Icrc.LENGTH) == Icrc.RESIDUE;
+        }
+        return icrc.verify(b, netOffset, net, bth, end);
     }
 
     @Override

@@ -21,9 +21,9 @@ final class AfhFraming extends AbstractFraming
 {
     private final boolean gen2;
 
-    AfhFraming(final FramingKind kind, final boolean icrcEnabled)
+    AfhFraming(final FramingKind kind, final boolean icrcEnabled, final boolean inPlaceIcrc)
     {
-        super(kind, icrcEnabled);
+        super(kind, icrcEnabled, inPlaceIcrc);
         this.gen2 = kind == FramingKind.PAXI_AFH2;
     }
 
@@ -114,8 +114,7 @@ final class AfhFraming extends AbstractFraming
             {
                 return s;
             }
-            return icrc.compute(b, rh, Icrc.NET_NONE, false, icrcAt) == Icrc.get(b, icrcAt) ?
-                DecodeStatus.OK : DecodeStatus.BAD_ICRC;
+            return icrcValid(b, rh, Icrc.NET_NONE, false, icrcAt) ? DecodeStatus.OK : DecodeStatus.BAD_ICRC;
         }
         // short frame: find where the ICRC sits
         icrc.start(b, rh, Icrc.NET_NONE, false);

@@ -27,6 +27,11 @@ public interface Framing
      * Decodes the frame {@code src[offset, offset + length)} into {@code out} (reset first). The payload is left
      * pointing into {@code src}. Never throws for any content or length; the result is also counted in
      * {@link #counters()}.
+     *
+     * <p>When {@code src} is a {@link MutableDirectBuffer} the ICRC check by default runs in place: it briefly
+     * writes 1s over the variant header fields and the 8 bytes before the network header and puts the original
+     * bytes back before returning, so the frame is unchanged afterwards but must not be read by another thread
+     * meanwhile nor live in read-only memory (else use {@link Framings#of(FramingKind, boolean, boolean)}).
      */
     DecodeStatus decode(DirectBuffer src, int offset, int length, Packet out);
 

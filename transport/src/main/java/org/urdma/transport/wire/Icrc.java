@@ -7,6 +7,7 @@ import java.util.zip.CRC32;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * Invariant CRC (WIRE.md §6) with {@link CRC32}, without copying the frame: the masked prefix (8 x 0xFF, the
@@ -26,7 +27,8 @@ public final class Icrc
     public static final int NET_GRH = 3;
 
     private final CRC32 crc = new CRC32();
-    private final byte[] scratch = new byte[8 + Ipv6Header.LENGTH + UdpHeader.LENGTH + Bth.LENGTH];
+    private final byte[] scratch = new byte[8 + Ipv6Header.LENGTH + UdpHeader.LENGTH + Bth.LENGTH + 16];
+    private final UnsafeBuffer scratchBuffer = new UnsafeBuffer(scratch);
     private ByteBuffer viewSource;
     private ByteBuffer view;
     private long rawAddress;
@@ -46,11 +48,27 @@ public final class Icrc
      */
     public int compute(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
     {
-        start(b, netOffset, net, bth);
         final int covered = netOffset + prefixLength(net, bth);
-        update(b, covered, end - covered);
+        // take up to 15 more bytes into the prefix so the long run starts 16-byte aligned: CRC32's intrinsic
+        // handles an unaligned head byte by byte, which costs a 4 KiB frame ~10 % of its throughput
+        final int extra = Math.min((int)(-(b.addressOffset() + covered) & 15), end - covered);
+        prefix(b, netOffset, net, bth, extra);
+        update(b, covered + extra, end - covered - extra);
         return (int)crc.getValue();
     }
+
+    /**
+     * True when the 4-byte ICRC stored at {@code end} matches. Runs the CRC over the ICRC too and compares with
+     * CRC-32's residue constant, so the long run ends where the frame does (CRC32's intrinsic does unaligned tail
+     * bytes one at a time; ending on the frame end costs no more than a plain CRC of the frame).
+     */
+    public boolean verify(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
+    {
+        return compute(b, netOffset, net, bth, end + LENGTH) == RESIDUE;
+    }
+
+    /** CRC-32 of any message followed by its own CRC stored least significant byte first. */
+    public static final int RESIDUE = 0x2144DF1C;
 
     /**
      * Same value as {@link #compute}, in one pass over a frame the caller owns (the encoder's own output): the
@@ -137,9 +155,36 @@ public final class Icrc
      */
     public int start(final DirectBuffer b, final int netOffset, final int net, final boolean bth)
     {
+        prefix(b, netOffset, net, bth, 0);
+        return netOffset + prefixLength(net, bth);
+    }
+
+    /** Resets the CRC and feeds 8 x 0xFF, the masked headers and {@code extra} unmasked bytes after them. */
+    private void prefix(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int extra)
+    {
         final byte[] s = scratch;
         final int len = prefixLength(net, bth);
-        b.getBytes(netOffset, s, 8, len);
+        // copy by longs: cheaper than getBytes for these few dozen bytes
+        final UnsafeBuffer sb = scratchBuffer;
+        int i = 0;
+        for (; i + 8 <= len; i += 8)
+        {
+            sb.putLong(8 + i, b.getLong(netOffset + i));
+        }
+        if (i < len)
+        {
+            sb.putInt(8 + i, b.getInt(netOffset + i));     // every prefix length is a multiple of 4
+            i += 4;
+        }
+        final int total = len + extra;
+        for (; i + 4 <= total; i += 4)
+        {
+            sb.putInt(8 + i, b.getInt(netOffset + i));
+        }
+        for (; i < total; i++)
+        {
+            sb.putByte(8 + i, b.getByte(netOffset + i));
+        }
         int t = 8;
         switch (net)
         {
@@ -177,8 +222,7 @@ public final class Icrc
             s[t + 4] = (byte)0xFF;              // FECN, BECN, resv6
         }
         crc.reset();
-        crc.update(s, 0, 8 + len);
-        return netOffset + len;
+        crc.update(s, 0, 8 + len + extra);
     }
 
     /** Feeds {@code b[index, index + length)} without copying. */

@@ -21,7 +21,7 @@ final class LiteFraming extends AbstractFraming
 {
     LiteFraming()
     {
-        super(FramingKind.PAXI_LITE, false);
+        super(FramingKind.PAXI_LITE, false, false);
     }
 
     @Override

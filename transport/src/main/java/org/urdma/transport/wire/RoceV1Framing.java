@@ -9,9 +9,9 @@ import org.agrona.MutableDirectBuffer;
  */
 final class RoceV1Framing extends AbstractFraming
 {
-    RoceV1Framing()
+    RoceV1Framing(final boolean inPlaceIcrc)
     {
-        super(FramingKind.ROCE1, true);
+        super(FramingKind.ROCE1, true, inPlaceIcrc);
     }
 
     @Override
@@ -86,7 +86,6 @@ final class RoceV1Framing extends AbstractFraming
         {
             return s;
         }
-        return icrc.compute(b, grh, Icrc.NET_GRH, true, icrcAt) == Icrc.get(b, icrcAt) ?
-            DecodeStatus.OK : DecodeStatus.BAD_ICRC;
+        return icrcValid(b, grh, Icrc.NET_GRH, true, icrcAt) ? DecodeStatus.OK : DecodeStatus.BAD_ICRC;
     }
 }
