@@ -17,6 +17,7 @@ public interface Framing
      * payload (copied once from {@link Packet#payloadBuffer}), PadCnt zero bytes, ICRC and zero fill to 60 bytes.
      * Computes lengths, the IPv4 checksum, PadCnt (also stored back into {@code p.padCnt}) and the ICRC.
      *
+     * @param dst    needs {@link #maxFrameLength(int)} bytes from {@code offset}.
      * @return the frame length in bytes.
      * @throws IllegalArgumentException if the opcode is not carried by this framing or a field is out of range
      *                                  (a programming error, not bad input).

@@ -65,6 +65,7 @@ final class LiteFraming extends AbstractFraming
         {
             throw new IllegalArgumentException("payload: an untagged paxi-lite payload must not start with 0x8100");
         }
+        TransportCodec.checkRanges(p, 0, kind);
         AfhHeader.putGen2(b, offset, p.dstMac, p.afhTc, p.srcXpu, p.opFlags, p.dstQpid);
         int pos = offset + AfhHeader.LENGTH;
         if (p.vlan)

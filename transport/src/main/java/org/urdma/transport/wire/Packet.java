@@ -54,6 +54,10 @@ public final class Packet
     public int afhTc;
     public int srcXpu;
     public int opFlags;
+    /**
+     * AFH2 DST_QPID (16 bits). Convention: the low 16 bits of the RH DestQP, which is what
+     * {@link AnyFrameDecoder} relies on to tell AFH2 from AFH1 in auto mode. LITE's only QP field.
+     */
     public int dstQpid;
 
     // ---- BTH / RH ----
