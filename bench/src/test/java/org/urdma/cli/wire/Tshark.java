@@ -1,4 +1,4 @@
-package org.urdma.bench.wire;
+package org.urdma.cli.wire;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
