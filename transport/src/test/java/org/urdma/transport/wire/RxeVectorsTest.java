@@ -49,6 +49,12 @@ class RxeVectorsTest
             assertArrayEquals(f, re, "frame " + (i + 1) + " " + p);
         }
         assertEquals(60, ipv6);
+        final AnyFrameDecoder any = new AnyFrameDecoder();
+        for (final byte[] f : frames)
+        {
+            assertEquals(FrameClass.ROCE2, any.classify(new UnsafeBuffer(f), 0, f.length));
+            assertEquals(DecodeStatus.OK, any.decode(new UnsafeBuffer(f), 0, f.length, p));
+        }
         assertEquals(36, opcodes.size(), "distinct opcodes in the vectors");
     }
 
