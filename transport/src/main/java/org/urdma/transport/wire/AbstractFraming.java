@@ -9,27 +9,19 @@ abstract class AbstractFraming implements Framing
     protected final FramingKind kind;
     protected final boolean icrcEnabled;
     protected final DecodeCounters counters = new DecodeCounters();
-    protected final Icrc icrc = new Icrc();
-    protected final boolean inPlaceIcrc;
+    protected final Icrc icrc;
 
     AbstractFraming(final FramingKind kind, final boolean icrcEnabled, final boolean inPlaceIcrc)
     {
         this.kind = kind;
         this.icrcEnabled = icrcEnabled;
-        this.inPlaceIcrc = inPlaceIcrc;
+        this.icrc = new Icrc(inPlaceIcrc);
     }
 
-    /**
-     * Checks the ICRC stored at {@code end}. In place (one CRC pass over the frame, the fastest) when allowed and
-     * the buffer is writable, else through the masked-prefix copy.
-     */
+    /** Checks the ICRC stored at {@code end} (in place on writable frames unless the framing was built without). */
     protected final boolean icrcValid(
         final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
     {
-        if (inPlaceIcrc && b instanceof MutableDirectBuffer m)
-        {
-            return icrc.computeInPlace(m, netOffset, net, bth, end + Icrc.LENGTH) == Icrc.RESIDUE;
-        }
         return icrc.verify(b, netOffset, net, bth, end);
     }
 

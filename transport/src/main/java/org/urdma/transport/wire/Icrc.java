@@ -35,8 +35,23 @@ public final class Icrc
     private int rawCapacity;
     private ByteBuffer rawView;
 
+    private final boolean inPlace;
+
+    /** An ICRC engine that works in place on writable buffers (see {@link #Icrc(boolean)}). */
     public Icrc()
     {
+        this(true);
+    }
+
+    /**
+     * @param inPlace when true, {@link #compute} and {@link #verify} on a {@link MutableDirectBuffer} use
+     *                {@link #computeInPlace} (one CRC pass, ~10 % faster on 4 KiB frames): the frame is briefly
+     *                written and restored, so it must not be read by other threads meanwhile nor be read-only
+     *                memory. When false they never write to the frame.
+     */
+    public Icrc(final boolean inPlace)
+    {
+        this.inPlace = inPlace;
         java.util.Arrays.fill(scratch, 0, 8, (byte)0xFF);    // the LRH stand-in never changes
     }
 
@@ -47,6 +62,17 @@ public final class Icrc
      * @param bth true when the transport header is a BTH (its byte 4 is masked); false for a PAXI RH (unmasked).
      */
     public int compute(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
+    {
+        if (inPlace && netOffset >= 8 && b instanceof MutableDirectBuffer m)
+        {
+            return computeInPlace(m, netOffset, net, bth, end);
+        }
+        return computeCopying(b, netOffset, net, bth, end);
+    }
+
+    /** {@link #compute} through a copied, masked header prefix; never writes to {@code b}. */
+    public int computeCopying(
+        final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
     {
         final int covered = netOffset + prefixLength(net, bth);
         // take up to 15 more bytes into the prefix so the long run starts 16-byte aligned: CRC32's intrinsic

@@ -45,12 +45,17 @@ class IcrcTest
     {
         final List<byte[]> frames = Vectors.frames("rxe-vectors.pcap");
         final Icrc icrc = new Icrc();
+        final Icrc copying = new Icrc(false);
         for (final byte[] f : frames)
         {
             final UnsafeBuffer b = new UnsafeBuffer(f);
             final boolean v6 = EthernetHeader.type(b, 0) == EthernetHeader.TYPE_IPV6;
-            final int value = icrc.compute(b, 14, v6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, true, f.length - 4);
+            final int net = v6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP;
+            final int value = icrc.compute(b, 14, net, true, f.length - 4);
             assertEquals(reference(f), value);
+            assertEquals(value, copying.compute(b, 14, net, true, f.length - 4));
+            org.junit.jupiter.api.Assertions.assertTrue(icrc.verify(b, 14, net, true, f.length - 4));
+            org.junit.jupiter.api.Assertions.assertTrue(copying.verify(b, 14, net, true, f.length - 4));
             assertEquals(Icrc.get(b, f.length - 4), value);
             // least significant byte first on the wire
             assertEquals((byte)value, f[f.length - 4]);
@@ -66,7 +71,8 @@ class IcrcTest
             final byte[] copy = f.clone();
             final UnsafeBuffer b = new UnsafeBuffer(copy);
             final int net = EthernetHeader.type(b, 0) == EthernetHeader.TYPE_IPV6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP;
-            assertEquals(icrc.compute(b, 14, net, true, f.length - 4), icrc.computeInPlace(b, 14, net, true, f.length - 4));
+            assertEquals(icrc.computeCopying(b, 14, net, true, f.length - 4),
+                icrc.computeInPlace(b, 14, net, true, f.length - 4));
             org.junit.jupiter.api.Assertions.assertArrayEquals(f, copy);
         }
     }
@@ -75,7 +81,7 @@ class IcrcTest
     void sameValueFromArrayHeapBufferDirectBufferAndRawAddress() throws Exception
     {
         final byte[] f = Vectors.frames("rxe-vectors.pcap").get(0);
-        final Icrc icrc = new Icrc();
+        final Icrc icrc = new Icrc(false);
         final int expected = icrc.compute(new UnsafeBuffer(f), 14, Icrc.NET_IPV4_UDP, true, f.length - 4);
 
         final byte[] shifted = new byte[f.length + 7];
