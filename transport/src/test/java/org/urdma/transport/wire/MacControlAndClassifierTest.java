@@ -102,6 +102,19 @@ class MacControlAndClassifierTest
     }
 
     @Test
+    void sourcePortsFollowLinux()
+    {
+        assertEquals(0xC121, UdpHeader.roceSourcePort(0x11, 0x11, 0));   // vectors frame 1
+        assertEquals(0xC1B9, UdpHeader.roceSourcePort(0x15, 0x15, 0));   // vectors frame 60
+        assertEquals(0xD078, UdpHeader.roceSourcePort(0x13));            // vectors frame 56, UD source QP 0x13
+        for (int q = 0; q < 5000; q += 7)
+        {
+            final int port = UdpHeader.roceSourcePort(q);
+            assertTrue(port >= 0xC000 && port <= 0xFFFF);
+        }
+    }
+
+    @Test
     void gidHelpers()
     {
         final long mac = 0x525400770003L;
