@@ -12,8 +12,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * Invariant CRC (WIRE.md §6) with {@link CRC32}, without copying the frame: the masked prefix (8 x 0xFF, the
  * network and UDP headers and the BTH, at most 68 bytes) goes through a small scratch array with the variant
- * fields set to 1s; everything after it is fed straight from the frame's memory (array range, a cached
- * {@link ByteBuffer} view of the frame's direct buffer, or a cached view of its raw address).
+ * fields set to 1s; everything after it is fed straight from the frame's memory (an array range, or for
+ * off-heap frames a cached {@link ByteBuffer} view of the 1 GiB window around the frame's address).
  * The value is stored least significant byte first. One instance per thread.
  */
 public final class Icrc
@@ -29,11 +29,13 @@ public final class Icrc
     private final CRC32 crc = new CRC32();
     private final byte[] scratch = new byte[8 + Ipv6Header.LENGTH + UdpHeader.LENGTH + Bth.LENGTH + 16];
     private final UnsafeBuffer scratchBuffer = new UnsafeBuffer(scratch);
-    private ByteBuffer viewSource;
-    private ByteBuffer view;
-    private long rawAddress;
-    private int rawCapacity;
-    private ByteBuffer rawView;
+    private static final long WINDOW = 1L << 30;
+    /** Largest ByteBuffer view the JDK makes (its soft maximum array length), ~2 GiB: a window plus any frame. */
+    private static final long WINDOW_VIEW = Integer.MAX_VALUE - 8;
+    private long windowBase0 = -1;
+    private long windowBase1 = -1;
+    private ByteBuffer window0;
+    private ByteBuffer window1;
 
     private final boolean inPlace;
 
@@ -264,36 +266,39 @@ public final class Icrc
             crc.update(array, b.wrapAdjustment() + index, length);
             return;
         }
-        final ByteBuffer v;
-        final int base;
-        final ByteBuffer bb = b.byteBuffer();
-        if (bb != null)
-        {
-            if (bb != viewSource)
-            {
-                viewSource = bb;
-                view = bb.duplicate();
-            }
-            v = view;
-            base = b.wrapAdjustment();
-        }
-        else
-        {
-            final long address = b.addressOffset();
-            final int capacity = b.capacity();
-            if (rawView == null || address != rawAddress || capacity != rawCapacity)
-            {
-                rawView = MemorySegment.ofAddress(address).reinterpret(capacity).asByteBuffer();
-                rawAddress = address;
-                rawCapacity = capacity;
-            }
-            v = rawView;
-            base = 0;
-        }
+        // off-heap (direct ByteBuffer, raw address such as a ring slot): a cached ByteBuffer view over the 1 GiB
+        // aligned window holding the bytes, so re-wrapped slots and slices cost no allocation
+        final long address = b.addressOffset() + index;
+        final long base = address & ~(WINDOW - 1);
+        final ByteBuffer v = window(base);
+        final int position = (int)(address - base);
         v.clear();
-        v.position(base + index);
-        v.limit(base + index + length);
+        v.position(position);
+        v.limit(position + length);
         crc.update(v);
+    }
+
+    /** View of {@code [base, base + 2 GiB)}; two kept, for frames on both sides of a window boundary. */
+    @SuppressWarnings("restricted")
+    private ByteBuffer window(final long base)
+    {
+        if (base == windowBase0)
+        {
+            return window0;
+        }
+        if (base != windowBase1)
+        {
+            windowBase1 = base;
+            window1 = MemorySegment.ofAddress(base).reinterpret(WINDOW_VIEW).asByteBuffer();
+        }
+        // most recent first
+        final long b = windowBase0;
+        final ByteBuffer w = window0;
+        windowBase0 = windowBase1;
+        window0 = window1;
+        windowBase1 = b;
+        window1 = w;
+        return window0;
     }
 
     /** Current CRC value (as {@link CRC32#getValue()}, truncated to int). */
