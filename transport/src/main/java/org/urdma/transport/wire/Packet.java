@@ -198,10 +198,14 @@ public final class Packet
         aethExtT3 = 0;
         aethExtTs = 0;
         aethExtPsn = 0;
+        // ranges beyond sackCount are never read or written; clear only the ones in use
+        for (int i = Math.min(Math.max(sackCount, 0), SackEth.MAX_RANGES) - 1; i >= 0; i--)
+        {
+            sackRangeStart[i] = 0;
+            sackRangeLength[i] = 0;
+        }
         sackCount = 0;
         sackCumulativePsn = 0;
-        java.util.Arrays.fill(sackRangeStart, 0);
-        java.util.Arrays.fill(sackRangeLength, 0);
         fecBasePsn = 0;
         fecM = 0;
         fecR = 0;
