@@ -36,7 +36,10 @@ public interface Framing
      */
     DecodeStatus decode(DirectBuffer src, int offset, int length, Packet out);
 
-    /** Bytes before the payload for {@code opcode} with/without VLAN tag and without URDMA headers. */
+    /**
+     * Bytes before the payload for {@code opcode} with/without VLAN tag and without URDMA headers (RoCEv2 and PAXI
+     * Standard: over IPv4; add 20 for IPv6).
+     */
     int headerLength(int opcode, boolean vlan);
 
     /** Bytes after the payload: pad (up to 3) plus ICRC, if any. */

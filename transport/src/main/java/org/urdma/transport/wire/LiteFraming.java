@@ -13,8 +13,9 @@ import org.agrona.MutableDirectBuffer;
  * <li>The payload is every byte after the AFH2 (and tag). Frames are padded with zeros to 60 bytes, so a payload
  *     shorter than 48 bytes (44 when tagged) arrives zero-extended to that length; LITE users that need exact
  *     lengths carry them in their payload.</li>
- * <li>A tag is recognised by TPID 0x8100 at byte 12, so the encoder refuses an untagged payload that starts with
- *     0x81 0x00.</li>
+ * <li>The RCLINK AFH spec (seeds/004) says AFH_Lite has no VLAN; the optional tag here is a project extension so
+ *     every framing can be tagged. It is recognised by TPID 0x8100 at byte 12, so the encoder refuses an untagged
+ *     payload that starts with 0x81 0x00. Untagged LITE frames are exactly the spec's.</li>
  * </ul>
  */
 final class LiteFraming extends AbstractFraming
