@@ -29,6 +29,7 @@ public final class Icrc
     private final CRC32 crc = new CRC32();
     private final byte[] scratch = new byte[8 + Ipv6Header.LENGTH + UdpHeader.LENGTH + Bth.LENGTH + 16];
     private final UnsafeBuffer scratchBuffer = new UnsafeBuffer(scratch);
+    private static final int IN_PLACE_MIN = 512;
     private static final long WINDOW = 1L << 30;
     /** Largest ByteBuffer view the JDK makes (its soft maximum array length), ~2 GiB: a window plus any frame. */
     private static final long WINDOW_VIEW = Integer.MAX_VALUE - 8;
@@ -47,7 +48,8 @@ public final class Icrc
 
     /**
      * @param inPlace when true, {@link #compute} and {@link #verify} on a {@link MutableDirectBuffer} use
-     *                {@link #computeInPlace} (one CRC pass, ~10 % faster on 4 KiB frames): the frame is briefly
+     *                {@link #computeInPlace} for frames of 512 bytes and more (one CRC pass, ~10 % faster on
+     *                4 KiB frames): the frame is briefly
      *                written and restored, so it must not be read by other threads meanwhile nor be read-only
      *                memory. When false they never write to the frame.
      */
@@ -65,7 +67,8 @@ public final class Icrc
      */
     public int compute(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
     {
-        if (inPlace && netOffset >= 8 && b instanceof MutableDirectBuffer m)
+        // in place pays off on long frames (one bulk CRC run); short ones are mostly header and gain nothing
+        if (inPlace && end - netOffset >= IN_PLACE_MIN && netOffset >= 8 && b instanceof MutableDirectBuffer m)
         {
             return computeInPlace(m, netOffset, net, bth, end);
         }

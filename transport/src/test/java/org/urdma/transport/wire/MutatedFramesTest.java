@@ -34,7 +34,7 @@ class MutatedFramesTest
         // roce2 with icrc=false stands for "roce2 with the read-only (copying) ICRC check"
         final Framing framing = kind.isPaxi() ? Framings.of(kind, icrc) : Framings.of(kind, true, icrc);
         final UnsafeBuffer payload = new UnsafeBuffer(new byte[2048]);
-        final UnsafeBuffer frame = new UnsafeBuffer(new byte[framing.maxFrameLength(1500)]);
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[framing.maxFrameLength(2048)]);
         final Packet p = new Packet();
         final Packet out = new Packet();
         final List<Integer> ops = RandomPackets.opcodes(kind);
@@ -43,7 +43,7 @@ class MutatedFramesTest
         for (int n = 0; n < 60; n++)
         {
             final int op = ops.get(r.nextInt(ops.size()));
-            RandomPackets.fill(r, p, kind, op, r.nextBoolean(), payload, 300);
+            RandomPackets.fill(r, p, kind, op, r.nextBoolean(), payload, n % 3 == 0 ? 1400 : 300);
             final int len = framing.encode(p, frame, 0);
             final byte[] original = new byte[len];
             frame.getBytes(0, original);
