@@ -10,10 +10,11 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Invariant CRC (WIRE.md §6) with {@link CRC32}, without copying the frame: the masked prefix (8 x 0xFF, the
- * network and UDP headers and the BTH, at most 68 bytes) goes through a small scratch array with the variant
- * fields set to 1s; everything after it is fed straight from the frame's memory (an array range, or for
- * off-heap frames a cached {@link ByteBuffer} view of the 1 GiB window around the frame's address).
+ * Invariant CRC (WIRE.md §6) with {@link CRC32}, without copying the frame: either in place on frames of 512
+ * bytes and more (variant fields and the 8 bytes before the network header briefly set to 1s, one CRC pass, then
+ * restored) or through a small scratch array holding the masked prefix (8 x 0xFF, the network and UDP headers and
+ * the BTH, under 100 bytes). The rest is fed straight from the frame's memory: an array range, or for off-heap
+ * frames a cached {@link ByteBuffer} view of the 1 GiB window around the frame's address.
  * The value is stored least significant byte first. One instance per thread.
  */
 public final class Icrc
@@ -26,13 +27,17 @@ public final class Icrc
     public static final int NET_IPV6_UDP = 2;
     public static final int NET_GRH = 3;
 
-    private final CRC32 crc = new CRC32();
-    private final byte[] scratch = new byte[8 + Ipv6Header.LENGTH + UdpHeader.LENGTH + Bth.LENGTH + 16];
-    private final UnsafeBuffer scratchBuffer = new UnsafeBuffer(scratch);
+    /** CRC-32 of any message followed by its own CRC stored least significant byte first. */
+    public static final int RESIDUE = 0x2144DF1C;
+
     private static final int IN_PLACE_MIN = 512;
     private static final long WINDOW = 1L << 30;
     /** Largest ByteBuffer view the JDK makes (its soft maximum array length), ~2 GiB: a window plus any frame. */
     private static final long WINDOW_VIEW = Integer.MAX_VALUE - 8;
+
+    private final CRC32 crc = new CRC32();
+    private final byte[] scratch = new byte[8 + Ipv6Header.LENGTH + UdpHeader.LENGTH + Bth.LENGTH + 16];
+    private final UnsafeBuffer scratchBuffer = new UnsafeBuffer(scratch);
     private long windowBase0 = -1;
     private long windowBase1 = -1;
     private ByteBuffer window0;
@@ -48,10 +53,9 @@ public final class Icrc
 
     /**
      * @param inPlace when true, {@link #compute} and {@link #verify} on a {@link MutableDirectBuffer} use
-     *                {@link #computeInPlace} for frames of 512 bytes and more (one CRC pass, ~10 % faster on
-     *                4 KiB frames): the frame is briefly
-     *                written and restored, so it must not be read by other threads meanwhile nor be read-only
-     *                memory. When false they never write to the frame.
+     *                {@link #computeInPlace} for frames of 512 bytes and more (one CRC pass, about 10 % faster
+     *                on 4 KiB frames): the frame is briefly written and restored, so it must not be read by other
+     *                threads meanwhile nor be read-only memory. When false they never write to the frame.
      */
     public Icrc(final boolean inPlace)
     {
@@ -80,8 +84,8 @@ public final class Icrc
         final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
     {
         final int covered = netOffset + prefixLength(net, bth);
-        // take up to 15 more bytes into the prefix so the long run starts 16-byte aligned: CRC32's intrinsic
-        // handles an unaligned head byte by byte, which costs a 4 KiB frame ~10 % of its throughput
+        // take up to 15 more bytes into the prefix so the bulk run starts 16-byte aligned (CRC32's intrinsic
+        // handles an unaligned head byte by byte)
         final int extra = Math.min((int)(-(b.addressOffset() + covered) & 15), end - covered);
         prefix(b, netOffset, net, bth, extra);
         update(b, covered + extra, end - covered - extra);
@@ -90,16 +94,13 @@ public final class Icrc
 
     /**
      * True when the 4-byte ICRC stored at {@code end} matches. Runs the CRC over the ICRC too and compares with
-     * CRC-32's residue constant, so the long run ends where the frame does (CRC32's intrinsic does unaligned tail
-     * bytes one at a time; ending on the frame end costs no more than a plain CRC of the frame).
+     * CRC-32's residue constant, so the bulk run ends where the frame does, as a plain CRC of the frame would
+     * (CRC32's intrinsic handles the last bytes of a run one at a time).
      */
     public boolean verify(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
     {
         return compute(b, netOffset, net, bth, end + LENGTH) == RESIDUE;
     }
-
-    /** CRC-32 of any message followed by its own CRC stored least significant byte first. */
-    public static final int RESIDUE = 0x2144DF1C;
 
     /**
      * Same value as {@link #compute}, in one pass over a frame the caller owns (the encoder's own output): the
