@@ -52,15 +52,8 @@ final class AfhFraming extends AbstractFraming
         }
         Bytes.u16(b, pos, EthernetHeader.TYPE_PAXI_AFH);
         final int rh = pos + 2;
-        int end = TransportCodec.encode(p, mask, false, b, rh);
-        if (icrcEnabled)
-        {
-            Icrc.put(b, end, icrc.computeInPlace(b, rh, Icrc.NET_NONE, false, end));
-            end += Icrc.LENGTH;
-        }
-        final int len = fill(b, offset, end);
-        p.frameLength = len;
-        return len;
+        final int end = TransportCodec.encode(p, mask, false, b, rh);
+        return finish(p, b, offset, rh, Icrc.NET_NONE, false, end);
     }
 
     @Override

@@ -58,15 +58,8 @@ final class IpUdpFraming extends AbstractFraming
         }
         UdpHeader.put(b, udp, p.udpSrcPort, UdpHeader.ROCE_PORT, udpLen, udpChecksum);
         p.udpChecksum = udpChecksum;
-        int end = TransportCodec.encode(p, mask, bth, b, udp + UdpHeader.LENGTH);
-        if (icrcEnabled)
-        {
-            Icrc.put(b, end, icrc.computeInPlace(b, net, p.ipv6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, bth, end));
-            end += Icrc.LENGTH;
-        }
-        final int len = fill(b, offset, end);
-        p.frameLength = len;
-        return len;
+        final int end = TransportCodec.encode(p, mask, bth, b, udp + UdpHeader.LENGTH);
+        return finish(p, b, offset, net, p.ipv6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, bth, end);
     }
 
     @Override

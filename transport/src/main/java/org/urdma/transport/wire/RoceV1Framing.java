@@ -29,10 +29,7 @@ final class RoceV1Framing extends AbstractFraming
         Ipv6Header.put(b, grh, p.trafficClass, p.flowLabel, section + Icrc.LENGTH, Ipv6Header.NEXT_HEADER_IB,
             p.hopLimit, p.sgidHi, p.sgidLo, p.dgidHi, p.dgidLo);
         final int end = TransportCodec.encode(p, mask, true, b, grh + Ipv6Header.LENGTH);
-        Icrc.put(b, end, icrc.computeInPlace(b, grh, Icrc.NET_GRH, true, end));
-        final int len = fill(b, offset, end + Icrc.LENGTH);
-        p.frameLength = len;
-        return len;
+        return finish(p, b, offset, grh, Icrc.NET_GRH, true, end);
     }
 
     @Override
