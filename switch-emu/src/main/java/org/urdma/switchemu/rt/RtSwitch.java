@@ -8,6 +8,7 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.switchemu.capture.SwitchCapture;
 import org.urdma.switchemu.core.SwitchConfig;
+import org.urdma.switchemu.core.SwitchCounters;
 import org.urdma.switchemu.core.SwitchCore;
 import org.urdma.switchemu.impair.Impairment;
 import org.urdma.switchemu.impair.ImpairmentConfig;
@@ -54,6 +55,9 @@ public final class RtSwitch implements Agent {
     private final UnsafeBuffer scratch;
     private final long spinWindowNs;
     private SwitchCapture capture;
+    private SwitchCounters published;
+    private long publishPeriodNs;
+    private long nextPublish = Long.MIN_VALUE;
     private long now;
     private long nextPoll = Long.MIN_VALUE;
     private int sincePoll;
@@ -159,6 +163,18 @@ public final class RtSwitch implements Agent {
         return options;
     }
 
+    /**
+     * Copies the core's counters into Agrona counters (e.g. a memory-mapped counters file read live)
+     * every {@code periodNs} from the driver thread; call before the agent runs.
+     */
+    public void publish(SwitchCounters counters, long periodNs) {
+        if (periodNs <= 0) {
+            throw new IllegalArgumentException("publish period must be > 0 ns, was " + periodNs);
+        }
+        this.published = counters;
+        this.publishPeriodNs = periodNs;
+    }
+
     /** Frames held by impairment delay right now, all ports. */
     public int delayed() {
         int n = 0;
@@ -215,6 +231,10 @@ public final class RtSwitch implements Agent {
                 next = Math.min(next, p.ingressHeap.nextRelease());
             }
             p.io.flush();
+        }
+        if (published != null && now >= nextPublish) {
+            published.publish();
+            nextPublish = now + publishPeriodNs;
         }
         lastNs = now;
         // a deadline close ahead: keep polling rather than let the idle strategy park past it
@@ -357,6 +377,9 @@ public final class RtSwitch implements Agent {
         }
         if (capture != null) {
             capture.close();
+        }
+        if (published != null) {
+            published.publish();
         }
         if (failure != null) {
             throw failure;

@@ -101,4 +101,37 @@ class RtSwitchTest {
         double expected = n * (1 - 0.2 * 0.9 + 0.1 * 0.8 * 0.8);
         assertEquals(expected, out, 4 * Math.sqrt(n * 0.25));
     }
+
+    @Test
+    void countersArePublishedFromTheDriverThreadEveryPeriod() {
+        RtSwitch s = sw(10_000_000_000L, null);
+        org.agrona.concurrent.status.CountersManager manager = new org.agrona.concurrent.status.CountersManager(
+            new org.agrona.concurrent.UnsafeBuffer(new byte[1 << 20]), new org.agrona.concurrent.UnsafeBuffer(new byte[1 << 16]));
+        s.publish(new org.urdma.switchemu.core.SwitchCounters("t", s.core(), manager), 1_000_000);
+        ports[0].inject(Frames.ethernet(B, A, -1, 0x88B6, 200));
+        s.doWork();
+        long[] rx = {-1};
+        manager.forEach((id, type, key, label) -> {
+            if (label.equals("t p0 rx-frames")) {
+                rx[0] = manager.getCounterValue(id);
+            }
+        });
+        assertEquals(1, rx[0], "published on the first pass");
+        ports[0].inject(Frames.ethernet(B, A, -1, 0x88B6, 200));
+        advance(s, 500_000, 100_000);
+        long[] later = {-1};
+        manager.forEach((id, type, key, label) -> {
+            if (label.equals("t p0 rx-frames")) {
+                later[0] = manager.getCounterValue(id);
+            }
+        });
+        assertEquals(1, later[0], "not again before the period");
+        advance(s, 600_000, 100_000);
+        manager.forEach((id, type, key, label) -> {
+            if (label.equals("t p0 rx-frames")) {
+                later[0] = manager.getCounterValue(id);
+            }
+        });
+        assertEquals(2, later[0]);
+    }
 }
