@@ -152,6 +152,17 @@ public final class TopologyDeployer {
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
     }
 
+    /** The counter report a stopped switch wrote at the end of its log (or the log's tail). */
+    private static String report(Path log, String switchName) throws IOException {
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            if (lines.get(i).startsWith("switch " + switchName + ": ")) {
+                return String.join("\n", lines.subList(i, lines.size()));
+            }
+        }
+        return tail(log);
+    }
+
     /** Tries {@code tc qdisc add dev lo root netem} in a namespace of ours: whether the kernel can do netem. */
     static String tcNetem(String ns) {
         try {
@@ -192,7 +203,7 @@ public final class TopologyDeployer {
                 out.println("stopped switch " + switches.get(i) + " (pid " + pid + "); its counters:");
                 Path log = logFile(switches.get(i));
                 if (Files.exists(log)) {
-                    out.println(tail(log));
+                    out.println(report(log, switches.get(i)));
                 }
             }
         }
