@@ -133,6 +133,27 @@ class TopoCommandTest {
     }
 
     @Test
+    void twoSwitchProcessesInALineForwardAndImpairTheirLinkOnce() throws Exception {
+        String prefix = prefix();
+        Path file = Path.of("..", "examples", "topologies", "two-switches.yaml");
+        try {
+            assertEquals(0, UrdmaCli.commandLine().execute("topo", "up", file.toString(), "--state-dir", dir.toString(),
+                "--prefix", prefix));
+            double[] delays = exchange(prefix + "-h1", prefix + "-h2", 10);
+            assertEquals(10, delays.length, "every frame crossed both switches");
+            for (double d : delays) {
+                assertTrue(d >= 9.9 && d < 19.9, "the s1 -> s2 delay of 10 ms is applied once: " + d + " ms");
+            }
+        } finally {
+            assertEquals(0, UrdmaCli.commandLine().execute("topo", "down", file.toString(), "--state-dir",
+                dir.toString(), "--prefix", prefix));
+        }
+        assertTrue(ours(prefix).isEmpty());
+        String log2 = Files.readString(dir.resolve(prefix + "-s2.log"));
+        assertTrue(log2.contains("port 0 p0 -> s1: rx 10 frames"), "s2 got the 10 frames from s1: " + log2);
+    }
+
+    @Test
     void aFailedUpRemovesWhatItMadeAndDownCleansLeftovers() throws Exception {
         String prefix = prefix();
         Path file = example();
