@@ -141,9 +141,10 @@ class TopoCommandTest {
                 "--prefix", prefix));
             double[] delays = exchange(prefix + "-h1", prefix + "-h2", 10);
             assertEquals(10, delays.length, "every frame crossed both switches");
-            for (double d : delays) {
-                assertTrue(d >= 9.9 && d < 19.9, "the s1 -> s2 delay of 10 ms is applied once: " + d + " ms");
-            }
+            double min = java.util.Arrays.stream(delays).min().orElseThrow();
+            // never early; applied twice would put every frame at 20 ms or more (late ones are load)
+            assertTrue(min >= 9.9 && min < 19.9, "the s1 -> s2 delay of 10 ms is applied once: "
+                + java.util.Arrays.toString(delays));
         } finally {
             assertEquals(0, UrdmaCli.commandLine().execute("topo", "down", file.toString(), "--state-dir",
                 dir.toString(), "--prefix", prefix));
