@@ -1,0 +1,122 @@
+package org.urdma.transport.wire;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/** Shared parts of the framings: the Ethernet/802.1Q link header, fill to 60 bytes, counters and the ICRC engine. */
+abstract class AbstractFraming implements Framing
+{
+    protected final FramingKind kind;
+    protected final boolean icrcEnabled;
+    protected final DecodeCounters counters = new DecodeCounters();
+    protected final Icrc icrc = new Icrc();
+
+    AbstractFraming(final FramingKind kind, final boolean icrcEnabled)
+    {
+        this.kind = kind;
+        this.icrcEnabled = icrcEnabled;
+    }
+
+    @Override
+    public final FramingKind kind()
+    {
+        return kind;
+    }
+
+    @Override
+    public final DecodeCounters counters()
+    {
+        return counters;
+    }
+
+    @Override
+    public final DecodeStatus decode(final DirectBuffer src, final int offset, final int length, final Packet out)
+    {
+        out.reset();
+        out.framing = kind;
+        out.frameLength = length;
+        if (offset < 0 || length < 0 || (long)offset + length > src.capacity())
+        {
+            return counters.record(DecodeStatus.TRUNCATED);
+        }
+        return counters.record(decodeFrame(src, offset, offset + length, out));
+    }
+
+    /** Decodes {@code src[start, end)}; bounds already checked against the buffer. */
+    abstract DecodeStatus decodeFrame(DirectBuffer src, int start, int end, Packet out);
+
+    @Override
+    public int trailerMaxLength()
+    {
+        return 3 + (icrcEnabled ? Icrc.LENGTH : 0);
+    }
+
+    /** Link + network bytes before the BTH/RH. */
+    abstract int linkAndNetworkLength(boolean vlan);
+
+    @Override
+    public int headerLength(final int opcode, final boolean vlan)
+    {
+        return linkAndNetworkLength(vlan) + (kind.usesBth() ? Bth.LENGTH : Rh.LENGTH) +
+            OpcodeTable.extendedLength(OpcodeTable.mask(opcode), 0);
+    }
+
+    @Override
+    public int maxFrameLength(final int payload)
+    {
+        return Math.max(EthernetHeader.MIN_FRAME,
+            linkAndNetworkLength(true) + TransportCodec.maxSectionLength(payload) + trailerMaxLength());
+    }
+
+    /** Writes DA, SA, optional 802.1Q tag and EtherType; returns the position after the EtherType. */
+    static int putEthernet(final Packet p, final MutableDirectBuffer b, final int o, final int etherType)
+    {
+        EthernetHeader.putMacs(b, o, p.dstMac, p.srcMac);
+        int pos = o + 12;
+        if (p.vlan)
+        {
+            pos = EthernetHeader.putVlan(b, pos, p.pcp, p.dei, p.vid);
+        }
+        Bytes.u16(b, pos, etherType);
+        return pos + 2;
+    }
+
+    /**
+     * Reads the optional 802.1Q tag after the 12 address bytes at {@code start} into {@code out} and returns the
+     * offset of the EtherType, or -1 when the frame is too short.
+     */
+    static int readTag(final DirectBuffer b, final int start, final int end, final Packet out)
+    {
+        if (end - start < EthernetHeader.LENGTH)
+        {
+            return -1;
+        }
+        int t = start + 12;
+        if (Bytes.u16(b, t) == EthernetHeader.TYPE_VLAN)
+        {
+            if (end - start < EthernetHeader.LENGTH + EthernetHeader.VLAN_TAG_LENGTH)
+            {
+                return -1;
+            }
+            final int tci = Bytes.u16(b, t + 2);
+            out.vlan = true;
+            out.pcp = EthernetHeader.pcp(tci);
+            out.dei = EthernetHeader.dei(tci);
+            out.vid = EthernetHeader.vid(tci);
+            t += EthernetHeader.VLAN_TAG_LENGTH;
+        }
+        return t;
+    }
+
+    /** Zero fill up to the 60-byte minimum; returns the frame length. */
+    static int fill(final MutableDirectBuffer b, final int start, final int end)
+    {
+        final int len = end - start;
+        if (len < EthernetHeader.MIN_FRAME)
+        {
+            b.setMemory(end, EthernetHeader.MIN_FRAME - len, (byte)0);
+            return EthernetHeader.MIN_FRAME;
+        }
+        return len;
+    }
+}

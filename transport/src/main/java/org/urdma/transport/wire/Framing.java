@@ -1,0 +1,43 @@
+package org.urdma.transport.wire;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * Encodes a transport packet into, and decodes it out of, one wire format. Instances keep reusable state
+ * (the ICRC engine, counters) and are for one thread. Obtain them from {@link Framings}.
+ */
+public interface Framing
+{
+    FramingKind kind();
+
+    /**
+     * Writes the whole Ethernet frame for {@code p} at {@code dst[offset..]}: link header (with an 802.1Q tag when
+     * {@link Packet#vlan}), network header, BTH/RH, the extended headers the opcode and URDMA flags call for, the
+     * payload (copied once from {@link Packet#payloadBuffer}), PadCnt zero bytes, ICRC and zero fill to 60 bytes.
+     * Computes lengths, the IPv4 checksum, PadCnt (also stored back into {@code p.padCnt}) and the ICRC.
+     *
+     * @return the frame length in bytes.
+     * @throws IllegalArgumentException if the opcode is not carried by this framing or a field is out of range
+     *                                  (a programming error, not bad input).
+     */
+    int encode(Packet p, MutableDirectBuffer dst, int offset);
+
+    /**
+     * Decodes the frame {@code src[offset, offset + length)} into {@code out} (reset first). The payload is left
+     * pointing into {@code src}. Never throws for any content or length; the result is also counted in
+     * {@link #counters()}.
+     */
+    DecodeStatus decode(DirectBuffer src, int offset, int length, Packet out);
+
+    /** Bytes before the payload for {@code opcode} with/without VLAN tag and without URDMA headers. */
+    int headerLength(int opcode, boolean vlan);
+
+    /** Bytes after the payload: pad (up to 3) plus ICRC, if any. */
+    int trailerMaxLength();
+
+    /** Largest frame for a payload of {@code payload} bytes (headers of the biggest opcode, VLAN, pad, ICRC). */
+    int maxFrameLength(int payload);
+
+    DecodeCounters counters();
+}
