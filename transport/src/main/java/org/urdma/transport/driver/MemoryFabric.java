@@ -6,6 +6,8 @@ import org.urdma.transport.engine.SoftDevice;
 import org.urdma.transport.link.FrameCodec;
 import org.urdma.transport.link.Impairment;
 import org.urdma.transport.link.MemoryLink;
+import org.urdma.transport.link.WireFrameCodec;
+import org.urdma.transport.wire.FramingKind;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.AddressHandleAttributes;
 import org.urdma.verbs.CompletionQueue;
@@ -29,9 +31,20 @@ public final class MemoryFabric {
     public final MemoryLink linkA;
     public final MemoryLink linkB;
 
-    public MemoryFabric(DeviceConfig configA, DeviceConfig configB, MemoryLink.Config link, FrameCodec codec,
+    /** Makes the codec of one link end from its device's identity. */
+    @FunctionalInterface
+    public interface CodecFactory {
+        FrameCodec create(DeviceConfig local);
+
+        /** Real frames of the given wire format. */
+        static CodecFactory wire(FramingKind kind) {
+            return c -> new WireFrameCodec(kind, c.mac(), c.gid().toBytes());
+        }
+    }
+
+    public MemoryFabric(DeviceConfig configA, DeviceConfig configB, MemoryLink.Config link, CodecFactory codecs,
                         Impairment aToB, Impairment bToA, long seed, long startNanos) {
-        MemoryLink[] ends = MemoryLink.pair(link, codec, aToB, bToA);
+        MemoryLink[] ends = MemoryLink.pair(link, codecs.create(configA), codecs.create(configB), aToB, bToA);
         linkA = ends[0];
         linkB = ends[1];
         SplittableRandom r = new SplittableRandom(seed);

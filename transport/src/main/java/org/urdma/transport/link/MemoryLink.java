@@ -66,12 +66,15 @@ public final class MemoryLink implements Link {
         impairment(impairment);
     }
 
-    /** Two joined ends: {@code [0]} sends to {@code [1]} with {@code aToB} impairment and vice versa. */
-    public static MemoryLink[] pair(Config config, FrameCodec codec, Impairment aToB, Impairment bToA) {
-        int slotSize = (codec.maxFrameLength(config.maxPayload()) + 63) & ~63;
+    /**
+     * Two joined ends: {@code [0]} sends to {@code [1]} with {@code aToB} impairment and vice versa. Each end
+     * has its own codec (codecs keep per-thread state; each end is used by its device's engine thread).
+     */
+    public static MemoryLink[] pair(Config config, FrameCodec codecA, FrameCodec codecB, Impairment aToB, Impairment bToA) {
+        int slotSize = (Math.max(codecA.maxFrameLength(config.maxPayload()), codecB.maxFrameLength(config.maxPayload())) + 63) & ~63;
         FrameRing ab = new FrameRing(config.slots(), slotSize);
         FrameRing ba = new FrameRing(config.slots(), slotSize);
-        return new MemoryLink[] {new MemoryLink(codec, ab, ba, config, aToB), new MemoryLink(codec, ba, ab, config, bToA)};
+        return new MemoryLink[] {new MemoryLink(codecA, ab, ba, config, aToB), new MemoryLink(codecB, ba, ab, config, bToA)};
     }
 
     /** Changes this end's sending impairment (control path; not while another thread sends). */

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
-import org.urdma.transport.link.FrameCodec;
+import org.urdma.transport.wire.FramingKind;
 import org.urdma.transport.link.Impairment;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.reliability.Reliability;
@@ -33,10 +33,10 @@ final class Rig implements AutoCloseable {
     }
 
     Rig(Impairment aToB, Impairment bToA, Reliability rel, MemoryLink.Config link) {
-        this(aToB, bToA, rel, link, new PlainFrameCodec());
+        this(aToB, bToA, rel, link, MemoryFabric.CodecFactory.wire(FramingKind.ROCE2));
     }
 
-    Rig(Impairment aToB, Impairment bToA, Reliability rel, MemoryLink.Config link, FrameCodec codec) {
+    Rig(Impairment aToB, Impairment bToA, Reliability rel, MemoryLink.Config link, MemoryFabric.CodecFactory codec) {
         fabric = new MemoryFabric(DeviceConfig.named("a", 1).withReliability(rel), DeviceConfig.named("b", 2).withReliability(rel),
                 link, codec, aToB, bToA, 42, START);
         sim = new SimulatedDriver(START, fabric.a, fabric.b);
