@@ -232,10 +232,11 @@ final class Responder {
             slot = recvQ.peek();
             if (slot < 0) return;
         }
-        qp.recvCq.push(recvQ.wrId[slot], st, op, len, imm, inv, qp.qpNum(), qp.destQpn, flags, solicited);
-        recvQ.consume();
+        long id = recvQ.wrId[slot];
+        recvQ.consume(); // released before the completion is visible (see SoftQp.retireSend)
         recvSlot = -1;
         recvOffset = 0;
+        qp.recvCq.push(id, st, op, len, imm, inv, qp.qpNum(), qp.destQpn, flags, solicited);
         if (qp.srq != null) qp.srq.afterConsume();
     }
 
@@ -492,10 +493,11 @@ final class Responder {
             return;
         }
         int flags = WorkCompletion.GRH | (o == Op.SEND_ONLY_IMM ? WorkCompletion.WITH_IMM : 0);
-        qp.recvCq.push(recvQ.wrId[slot], WcStatus.SUCCESS, WcOpcode.RECV, 40 + p.payloadLength, p.immData, 0,
-                qp.qpNum(), p.srcQp, flags, p.solicited);
+        long id = recvQ.wrId[slot];
         recvQ.consume();
         recvSlot = -1;
+        qp.recvCq.push(id, WcStatus.SUCCESS, WcOpcode.RECV, 40 + p.payloadLength, p.immData, 0,
+                qp.qpNum(), p.srcQp, flags, p.solicited);
         if (qp.srq != null) qp.srq.afterConsume();
     }
 
