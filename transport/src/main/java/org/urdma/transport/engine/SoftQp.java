@@ -176,7 +176,7 @@ public final class SoftQp implements QueuePair {
             throw new IllegalArgumentException("max_dest_rd_atomic: " + a.maxDestRdAtomic() + " exceeds device max_qp_rd_atom " + device.config().maxRdAtomic());
         }
         attrs.apply(a, mask);
-        mtu = type == QpType.UD ? device.link().maxPayload() : attrs.pathMtu().bytes();
+        mtu = type == QpType.UD ? Math.min(4096, device.link().maxPayload()) : attrs.pathMtu().bytes();
         destQpn = attrs.destQpn();
         qkey = attrs.qkey();
         accessFlags = attrs.accessFlags();
