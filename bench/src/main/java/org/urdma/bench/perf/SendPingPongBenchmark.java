@@ -30,6 +30,13 @@ import org.urdma.verbs.WrOpcode;
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 public class SendPingPongBenchmark {
+    @org.openjdk.jmh.annotations.Param({"roce2"})
+    String framing;
+
+    /** PAXI formats only: carry the optional ICRC. */
+    @org.openjdk.jmh.annotations.Param({"true"})
+    boolean icrc;
+
     PerfSession s;
     SendWorkRequest ping, pong;
     ReceiveWorkRequest recvA, recvB;
@@ -38,7 +45,10 @@ public class SendPingPongBenchmark {
 
     @Setup(Level.Trial)
     public void setup() {
-        s = new PerfSession(new PerfOptions(), 4096, 64);
+        PerfOptions o = new PerfOptions();
+        o.framing = framing;
+        o.paxiIcrc = icrc;
+        s = new PerfSession(o, 4096, 64);
         ping = new SendWorkRequest().opcode(WrOpcode.SEND).addSge(s.bufA, 0, 8);
         pong = new SendWorkRequest().opcode(WrOpcode.SEND).addSge(s.bufB, 0, 8);
         recvA = new ReceiveWorkRequest().addSge(s.bufA, 64, 8);

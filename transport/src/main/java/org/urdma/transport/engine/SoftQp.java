@@ -56,6 +56,7 @@ public final class SoftQp implements QueuePair {
     final Completer completer;
     final Responder responder;
 
+    private boolean drainedRaised;
     long retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
     long retryDeadline = Long.MAX_VALUE;
     long rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
@@ -203,6 +204,7 @@ public final class SoftQp implements QueuePair {
                 enterError(now());
                 return;
             }
+            case SQD -> drainedRaised = false;
             default -> { }
         }
         state = next;
@@ -264,6 +266,10 @@ public final class SoftQp implements QueuePair {
         if (s == QpState.RESET || s == QpState.INIT) return 0;
         int work = responder.progress(now);
         if (s == QpState.RTS || s == QpState.SQD) work += requester.progress(now, s == QpState.SQD);
+        if (s == QpState.SQD && !drainedRaised && sq.retired.get() == requester.startedIndex) {
+            drainedRaised = true; // everything started before SQD has completed
+            device.raise(AsyncEventType.SQ_DRAINED, this);
+        }
         return work;
     }
 

@@ -115,4 +115,25 @@ class ResponderResourcesTest {
             assertNotEquals(a.lkey(), a.rkey(), "lkey and rkey are drawn independently");
         }
     }
+
+    @Test
+    void sqdStopsNewRequestsRaisesDrainedAndRtsResumes() {
+        try (Rig r = new Rig()) {
+            QueuePair[] qp = r.rc();
+            MemoryRegion local = r.mrA(4096, AccessFlags.LOCAL_WRITE);
+            MemoryRegion remote = r.mrB(4096, AccessFlags.ALL);
+            qp[0].modify(new org.urdma.verbs.QpAttributes().state(org.urdma.verbs.QpState.SQD), org.urdma.verbs.QpAttrMask.STATE);
+            qp[0].postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                    .addSge(local, 0, 64).remote(remote.address(), remote.rkey()));
+            r.run(10 * MS);
+            assertTrue(r.pendingA().isEmpty(), "nothing new starts in SQD");
+            assertEquals(0, r.fabric.linkA.sentFrames());
+            org.urdma.verbs.AsyncEvent e = new org.urdma.verbs.AsyncEvent();
+            boolean drained = false;
+            while (r.fabric.a.pollAsyncEvent(e)) drained |= e.type == org.urdma.verbs.AsyncEventType.SQ_DRAINED && e.element == qp[0];
+            assertTrue(drained);
+            qp[0].modify(new org.urdma.verbs.QpAttributes().state(org.urdma.verbs.QpState.RTS), org.urdma.verbs.QpAttrMask.STATE);
+            assertEquals(WcStatus.SUCCESS, r.awaitA(1, 10 * MS).get(0).status);
+        }
+    }
 }
