@@ -248,6 +248,7 @@ public final class SoftQp implements QueuePair {
             n++;
         }
         requester.afterFlush();
+        responder.flushTaken();
         if (rq != null) {
             long rp = rq.producer.get();
             for (long i = rq.consumer.get(); i < rp; i++) {
