@@ -308,4 +308,57 @@ class RcErrorsTest {
             assertTrue(e2.getMessage().contains("RESET -> RTR"), e2.getMessage());
         }
     }
+
+    @Test
+    void receiveBufferWithBadLkeyIsARemoteOperationalError() {
+        try (Rig r = new Rig()) {
+            QueuePair[] qp = r.rc();
+            MemoryRegion src = r.mrA(64, AccessFlags.LOCAL_WRITE);
+            MemoryRegion dst = r.mrB(64, AccessFlags.LOCAL_WRITE);
+            qp[1].postRecv(new ReceiveWorkRequest().wrId(3).addSge(dst.address(), 64, dst.lkey() ^ 1));
+            qp[0].postSend(new SendWorkRequest().wrId(4).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(src, 0, 32));
+            assertEquals(WcStatus.REM_OP_ERR, r.awaitA(1, 10 * MS).get(0).status);
+            assertEquals(WcStatus.LOC_PROT_ERR, r.awaitB(1, MS).get(0).status);
+            org.urdma.verbs.AsyncEvent e = new org.urdma.verbs.AsyncEvent();
+            boolean fatal = false;
+            while (r.fabric.b.pollAsyncEvent(e)) fatal |= e.type == org.urdma.verbs.AsyncEventType.QP_FATAL && e.element == qp[1];
+            assertTrue(fatal, "the responder's QP went to ERR with an event");
+        }
+    }
+
+    @Test
+    void localInvalidateCompletesInOrderAndRevokesTheKey() {
+        try (Rig r = new Rig()) {
+            QueuePair[] qp = r.rc();
+            MemoryRegion src = r.mrA(64, AccessFlags.LOCAL_WRITE);
+            MemoryRegion mine = r.mrA(64, AccessFlags.ALL);
+            MemoryRegion remote = r.mrB(64, AccessFlags.ALL);
+            qp[0].postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                    .addSge(src, 0, 8).remote(remote.address(), remote.rkey()));
+            qp[0].postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.LOCAL_INV).invalidateRkey(mine.rkey()).flags(SendFlags.SIGNALED));
+            List<WorkCompletion> wcs = r.awaitA(2, 10 * MS);
+            assertEquals(1, wcs.get(0).wrId);
+            assertEquals(2, wcs.get(1).wrId);
+            assertEquals(WcOpcode.LOCAL_INV, wcs.get(1).opcode);
+            assertEquals(WcStatus.SUCCESS, wcs.get(1).status);
+            assertFalse(mine.isValid());
+        }
+    }
+
+    @Test
+    void cqOverrunIsCountedNotFatalToTheEngine() {
+        try (Rig r = new Rig()) {
+            org.urdma.verbs.CompletionQueue small = r.fabric.a.createCq(4, null);
+            QueuePair[] qp = r.fabric.connect(r.pdA, MemoryFabric.init(QpType.RC, small, 16), r.pdB,
+                    MemoryFabric.init(QpType.RC, r.cqB, 16), MemoryFabric.Connection.defaults(), 1, 2);
+            MemoryRegion src = r.mrA(64, AccessFlags.LOCAL_WRITE);
+            MemoryRegion remote = r.mrB(64, AccessFlags.ALL);
+            for (int i = 0; i < 10; i++) {
+                qp[0].postSend(new SendWorkRequest().wrId(i).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                        .addSge(src, 0, 8).remote(remote.address(), remote.rkey()));
+            }
+            r.run(10 * MS);
+            assertEquals(6, small.overruns());
+        }
+    }
 }
