@@ -33,6 +33,7 @@ import org.urdma.verbs.QueuePair;
 public final class SoftDevice implements Device, PacketSink {
     /** Timer wheel tick: 1.024 µs, finer than the 4.096 µs ACK timeout unit. */
     static final long TICK_NANOS = 1024;
+    static final int WHEEL_TICKS = 1024;
 
     private final DeviceConfig config;
     private final Link link;
@@ -61,7 +62,7 @@ public final class SoftDevice implements Device, PacketSink {
             r.run();
             return null;
         }));
-        this.timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, startNanos, TICK_NANOS, 1024);
+        this.timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, startNanos, TICK_NANOS, WHEEL_TICKS);
         this.now = startNanos;
         this.nextQpn = 0x11 + random.nextInt(0x1000);
     }
@@ -93,9 +94,13 @@ public final class SoftDevice implements Device, PacketSink {
             if (timers.currentTickTime() <= now) timers.currentTickTime(now);
             return 0;
         }
+        // Catch up tick by tick, but at most one rotation: that visits every spoke, so every due timer fires;
+        // after a long gap (a virtual-clock jump, a GC pause) the wheel then jumps straight to now.
+        int passes = 0;
         do {
             n += timers.poll(now, onTimer, 64);
-        } while (timers.currentTickTime() <= now);
+        } while (timers.currentTickTime() <= now && ++passes <= WHEEL_TICKS);
+        if (timers.currentTickTime() <= now) timers.currentTickTime(now);
         return n;
     }
 
