@@ -154,7 +154,7 @@ public final class SoftQp implements QueuePair {
         if (wr == null) throw new IllegalArgumentException("wr: must not be null");
         if (srq != null) throw new IllegalArgumentException("qp: uses an SRQ; post receives to the SRQ");
         if (state == QpState.RESET) throw new IllegalStateException("qp_state: postRecv needs INIT or later; QP " + qpn + " is RESET");
-        rq.put(wr, "qp " + qpn);
+        rq.put(wr, qpn);
     }
 
     @Override
