@@ -78,8 +78,9 @@ public final class SoftDevice implements Device, PacketSink {
             t.run();
             work++;
         }
-        work += pollTimers(now);
+        // arrivals first: an ACK already waiting must count before a timer judges the QP silent
         work += link.receive(now, this, 256);
+        work += pollTimers(now);
         work += link.flush(now);
         SoftQp[] list = qps;
         for (SoftQp qp : list) {
