@@ -51,7 +51,7 @@ public final class SoftDevice implements Device, PacketSink {
     private int nextQpn;
     private long now;
     // counters
-    long rxUnknownQp, rxDropped, txBackPressure;
+    long rxUnknownQp, rxDropped, rxBadPkey, txBackPressure;
 
     public SoftDevice(DeviceConfig config, Link link, RandomGenerator random, long startNanos) {
         this.config = config;
@@ -141,6 +141,10 @@ public final class SoftDevice implements Device, PacketSink {
 
     @Override
     public void onPacket(TransportPacket p, long now) {
+        if ((p.pkey & 0x7FFF) != 0x7FFF) { // only the default partition exists on this port
+            rxBadPkey++;
+            return;
+        }
         SoftQp qp = qpsByNum.get(p.destQp);
         if (qp == null) {
             rxUnknownQp++;
@@ -350,6 +354,11 @@ public final class SoftDevice implements Device, PacketSink {
 
     public long rxUnknownQp() {
         return rxUnknownQp;
+    }
+
+    /** Packets whose P_Key is not the default partition's (dropped). */
+    public long rxBadPkey() {
+        return rxBadPkey;
     }
 
     public long rxDropped() {

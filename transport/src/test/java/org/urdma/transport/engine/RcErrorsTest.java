@@ -359,6 +359,26 @@ class RcErrorsTest {
             }
             r.run(10 * MS);
             assertEquals(6, small.overruns());
+            org.urdma.verbs.AsyncEvent e = new org.urdma.verbs.AsyncEvent();
+            boolean cqErr = false;
+            while (r.fabric.a.pollAsyncEvent(e)) cqErr |= e.type == org.urdma.verbs.AsyncEventType.CQ_ERR && e.element == small;
+            assertTrue(cqErr);
+        }
+    }
+
+    @Test
+    void foreignPartitionKeyIsDroppedAndCounted() {
+        try (Rig r = new Rig()) {
+            QueuePair[] qp = r.rc();
+            TransportPacket p = new TransportPacket();
+            p.opcode = Op.RC | Op.SEND_ONLY;
+            p.destQp = qp[1].qpNum();
+            p.pkey = 0x8001;
+            p.psn = 100;
+            assertTrue(r.fabric.linkA.send(p, r.sim.now()));
+            r.run(MS);
+            assertEquals(1, r.fabric.b.rxBadPkey());
+            assertTrue(r.pendingB().isEmpty());
         }
     }
 }
