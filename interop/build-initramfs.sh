@@ -213,8 +213,10 @@ run() { # id, command
   id=$1
   sh -c "$2" > "/tmp/out.$id" 2>&1 < /dev/null 3<&-
   rc=$?
-  flock /tmp/tty.lock sh -c 'printf "@@OUT %s %s\n@@EXIT %s %s\n" "$1" "$(base64 -w0 < "/tmp/out.$1")" "$1" "$2"' \
-    _ "$id" "$rc" > /dev/ttyS1
+  # busybox-static has no flock: mkdir is the lock, so concurrent commands never interleave
+  until mkdir /tmp/tty.lock 2>/dev/null; do usleep 20000; done
+  printf "@@OUT %s %s\n@@EXIT %s %s\n" "$id" "$(base64 -w0 < "/tmp/out.$id")" "$id" "$rc" > /dev/ttyS1
+  rmdir /tmp/tty.lock
 }
 say "URDMA-GUEST-READY"
 echo "URDMA-GUEST-READY" > /dev/ttyS1
