@@ -207,20 +207,28 @@ if [ -n "$CMD64" ]; then
   poweroff -f
 fi
 
-stty -F /dev/ttyS1 raw -echo -echoe -echok -onlcr 2>/dev/null
+# keep ttyS1 open from here on: a closed UART drops what the host sends
 exec 3< /dev/ttyS1
+stty -F /dev/ttyS1 raw -echo -echoe -echok -onlcr 2>/dev/null
 run() { # id, command
   id=$1
-  sh -c "$2" > "/tmp/out.$id" 2>&1 < /dev/null 3<&-
+  sh -c "$2" > "/tmp/out.$id" 2>&1 < /dev/null 3<&- 4<&-
   rc=$?
   # busybox-static has no flock: mkdir is the lock, so concurrent commands never interleave
   until mkdir /tmp/tty.lock 2>/dev/null; do usleep 20000; done
   printf "@@OUT %s %s\n@@EXIT %s %s\n" "$id" "$(base64 -w0 < "/tmp/out.$id")" "$id" "$rc" > /dev/ttyS1
   rmdir /tmp/tty.lock
 }
+# The line reader must never have children: ash's read returns a partial line when SIGCHLD interrupts
+# it, and the host's line trickles in through the UART. So a child-less reader copies whole lines from
+# ttyS1 into a FIFO (one write per line, atomic below PIPE_BUF), and this shell reads them from there.
+mkfifo /tmp/cmd.fifo
+sh -c 'while :; do IFS= read -r l <&3 && printf "%s\n" "$l"; done' > /tmp/cmd.fifo &
+exec 4< /tmp/cmd.fifo
 say "URDMA-GUEST-READY"
 echo "URDMA-GUEST-READY" > /dev/ttyS1
-while IFS= read -r line <&3 || true; do
+while :; do
+  IFS= read -r line <&4 || continue
   line=$(echo "$line" | tr -d '\r')
   case "$line" in
     poweroff) say "powering off"; sync; poweroff -f ;;
