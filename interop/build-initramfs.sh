@@ -36,7 +36,8 @@ done
 # built from one consistent set of Debian packages; ldd over the staged tree checks nothing is missing.
 KERNEL_PKG="linux-image-$KABI"
 USER_PKGS=(busybox-static libc6 libibverbs1 ibverbs-providers ibverbs-utils perftest librdmacm1
-           libibumad3 libnl-3-200 libnl-route-3-200 libpci3 zlib1g libudev1 iproute2 libmnl0 libbsd0 libmd0 libcap2)
+           libibumad3 libnl-3-200 libnl-route-3-200 libpci3 zlib1g libudev1 iproute2 libmnl0 libbsd0 libmd0 libcap2
+           coreutils)
 
 need_cmds=()
 command -v apt-get >/dev/null || { echo "build-initramfs: needs apt-get (Debian)" >&2; exit 1; }
@@ -118,13 +119,16 @@ BINS=(usr/bin/ibv_devices usr/bin/ibv_devinfo usr/bin/ibv_rc_pingpong usr/bin/ib
       usr/bin/ibv_ud_pingpong usr/bin/ibv_srq_pingpong
       usr/bin/ib_write_bw usr/bin/ib_write_lat usr/bin/ib_read_bw usr/bin/ib_read_lat
       usr/bin/ib_send_bw usr/bin/ib_send_lat usr/bin/ib_atomic_bw usr/bin/ib_atomic_lat
-      usr/bin/rdma)
+      usr/bin/rdma usr/bin/stdbuf)
 for b in "${BINS[@]}"; do
   [ -f "$X/$b" ] || { echo "build-initramfs: $b missing" >&2; exit 1; }
   cp "$X/$b" "$R/$b"
 done
 cp "$X"/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so "$R/usr/lib/x86_64-linux-gnu/libibverbs/"
 cp "$X/etc/libibverbs.d/rxe.driver" "$R/etc/libibverbs.d/"
+# stdbuf's preload library: commands run line-buffered, so a tool killed at the end keeps its output
+mkdir -p "$R/usr/libexec/coreutils"
+cp "$X/usr/libexec/coreutils/libstdbuf.so" "$R/usr/libexec/coreutils/"
 cp "$X/lib64/ld-linux-x86-64.so.2" "$R/lib64/" 2>/dev/null \
   || cp -L "$X/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2" "$R/lib64/"
 
@@ -134,7 +138,8 @@ LP="$X/lib/x86_64-linux-gnu:$X/usr/lib/x86_64-linux-gnu"
 LOADER="$X/lib64/ld-linux-x86-64.so.2"
 [ -e "$LOADER" ] || LOADER="$X/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
 declare -A libs=()
-for f in "${BINS[@]/#/$X/}" "$X"/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so; do
+for f in "${BINS[@]/#/$X/}" "$X"/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so \
+         "$X/usr/libexec/coreutils/libstdbuf.so"; do
   out=$(env -i "$LOADER" --inhibit-cache --library-path "$LP" --list "$f")
   if grep -q 'not found' <<<"$out"; then
     echo "build-initramfs: unresolved libraries for $f:" >&2; grep 'not found' <<<"$out" >&2; exit 1
@@ -212,7 +217,7 @@ exec 3< /dev/ttyS1
 stty -F /dev/ttyS1 raw -echo -echoe -echok -onlcr 2>/dev/null
 run() { # id, command
   id=$1
-  sh -c "$2" > "/tmp/out.$id" 2>&1 < /dev/null 3<&- 4<&-
+  stdbuf -oL -eL sh -c "$2" > "/tmp/out.$id" 2>&1 < /dev/null 3<&- 4<&-
   rc=$?
   # busybox-static has no flock: mkdir is the lock, so concurrent commands never interleave
   until mkdir /tmp/tty.lock 2>/dev/null; do usleep 20000; done

@@ -7,20 +7,23 @@ import java.io.OutputStream;
 import java.util.Objects;
 
 /**
- * perftest 6.06's plain-TCP out-of-band exchange (port 18515, not rdma_cm), one step per method, in the
- * order a bandwidth test runs them:
+ * perftest 6.06's plain-TCP out-of-band exchange (port 18515, not rdma_cm), one step per method. The
+ * order of a bandwidth test, as captured between two stock ib_write_bw 6.06 (Debian perftest 4.5-0.17):
  * <ol>
  *   <li>{@link #exchangeVersion} — 16-byte version string (the stock tool sleeps 1 s after connect first)</li>
  *   <li>{@link #exchangeSysData} — page (cycle buffer) size, cache-line size</li>
  *   <li>{@link #exchangeMtu} — MTU enum</li>
  *   <li>{@link #exchangeKeys} — the 108-byte key message, once per QP</li>
- *   <li>{@link #exchangeKeys} again — barrier after both sides moved to RTR</li>
- *   <li>after the run: {@link #exchangeKeys} (barrier) and {@link #exchangeBwReport}</li>
- *   <li>{@link #exchangeKeys} one last time (ctx_close_connection), then the socket is closed</li>
+ *   <li>{@link #exchangeKeys} twice more — barriers after both sides moved to RTR</li>
+ *   <li>the client runs; then {@link #exchangeKeys} (barrier) and {@link #exchangeBwReport} (in a
+ *       half-duplex test the server's report fields are whatever its stack held: only the client's are
+ *       meaningful)</li>
+ *   <li>{@link #exchangeKeys} once more (ctx_close_connection), then {@link #exchangeDone}, then close</li>
  * </ol>
- * At every step the client writes then reads and the server reads then writes (ctx_xchg_data). This
- * class only does blocking I/O on the streams it is given; it has no threads, clocks or timers (the
- * caller sets socket timeouts) and records every byte in a {@link Transcript}.
+ * At every step except the last the client writes then reads and the server reads then writes
+ * (ctx_xchg_data); "done" is written by both at once, the server's usually first. This class only does
+ * blocking I/O on the streams it is given; it has no threads, clocks or timers (the caller sets socket
+ * timeouts) and records every byte in a {@link Transcript}.
  */
 public final class PerftestExchange {
 
@@ -72,15 +75,29 @@ public final class PerftestExchange {
         return PerftestKeys.decode(exchange("keys", PerftestKeys.encode(mine), PerftestKeys.LENGTH));
     }
 
-    /** The five report fields, each exchanged on its own as xchg_bw_reports does. */
-    public PerftestBwReport exchangeBwReport(PerftestBwReport mine) throws IOException {
+    /**
+     * The five report fields, each exchanged on its own as xchg_bw_reports does. Returns the peer's 40
+     * raw bytes: a half-duplex server sends uninitialised memory here, so only the side that knows the
+     * peer ran the test (the server, about its client) should {@link PerftestBwReport#decode} them.
+     */
+    public byte[] exchangeBwReport(PerftestBwReport mine) throws IOException {
         byte[] theirs = new byte[PerftestBwReport.FIELDS * PerftestBwReport.FIELD_LENGTH];
         String[] names = {"report size", "report iterations", "report bw_peak", "report bw_avg", "report msgRate"};
         for (int f = 0; f < PerftestBwReport.FIELDS; f++) {
             byte[] b = exchange(names[f], mine.encodeField(f), PerftestBwReport.FIELD_LENGTH);
             System.arraycopy(b, 0, theirs, f * PerftestBwReport.FIELD_LENGTH, PerftestBwReport.FIELD_LENGTH);
         }
-        return PerftestBwReport.decode(theirs);
+        return theirs;
+    }
+
+    /** The closing "done\0" both sides write before closing; we write ours, then read theirs. */
+    public void exchangeDone() throws IOException {
+        write("done", PingpongMessage.done());
+        byte[] theirs = read("done", 5);
+        if (!PingpongMessage.isDone(theirs)) {
+            throw new ExchangeFormatException("perftest peer sent " + Transcript.printable(theirs)
+                    + " where \"done\\0\" belongs");
+        }
     }
 
     /** One step of ctx_xchg_data: the client writes first, the server reads first. */

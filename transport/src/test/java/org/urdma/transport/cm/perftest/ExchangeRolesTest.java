@@ -34,10 +34,12 @@ class ExchangeRolesTest {
                     assertEquals(new PerftestSysData(4096, 64), x.exchangeSysData(new PerftestSysData(4096, 64)));
                     assertEquals(3, x.exchangeMtu(5));
                     assertEquals(clientDest, x.exchangeKeys(serverDest));
-                    x.exchangeKeys(serverDest); // barrier after RTR
+                    x.exchangeKeys(serverDest); // barriers after RTR
+                    x.exchangeKeys(serverDest);
                     x.exchangeKeys(serverDest); // barrier after the run
-                    assertEquals(clientReport, x.exchangeBwReport(new PerftestBwReport(0, 0, 0, 0, 0)));
+                    assertEquals(clientReport, PerftestBwReport.decode(x.exchangeBwReport(new PerftestBwReport(0, 0, 0, 0, 0))));
                     x.exchangeKeys(serverDest); // close
+                    x.exchangeDone();
                     return x;
                 } catch (IOException e) {
                     throw new RuntimeException(e);
@@ -52,11 +54,13 @@ class ExchangeRolesTest {
                 assertEquals(serverDest, x.exchangeKeys(clientDest));
                 x.exchangeKeys(clientDest);
                 x.exchangeKeys(clientDest);
+                x.exchangeKeys(clientDest);
                 x.exchangeBwReport(clientReport);
                 x.exchangeKeys(clientDest);
+                x.exchangeDone();
                 int sent = x.transcript().entries().stream().filter(Transcript.Entry::sent)
                         .mapToInt(e -> e.bytes().length).sum();
-                assertEquals(16 + 4 + 4 + 2 + 4 * 108 + 40, sent);
+                assertEquals(16 + 4 + 4 + 2 + 5 * 108 + 40 + 5, sent);
             }
             PerftestExchange sx = server.get(20, TimeUnit.SECONDS);
             assertTrue(sx.transcript().entries().get(0).toString().startsWith("<- version"));
