@@ -35,7 +35,7 @@ class RxeToRxeSmokeTest {
     void boot() throws Exception {
         Interop.requireRootOrCi();
         out = Interop.outputDir("smoke");
-        fx = TwoGuestFixture.start(2, 1500, out);
+        fx = TwoGuestFixture.start(2, 1500, 4200, out);
         System.out.println("[interop] two guests ready, boot times " + fx.bootTimes);
         if (PacketCapture.available()) {
             capture = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, out.resolve("rxe-smoke.pcap"));
@@ -82,18 +82,37 @@ class RxeToRxeSmokeTest {
 
     @Test
     @Order(4)
+    void guestMtu4200GivesActiveMtu4096AndTheToolsStillRun() throws Exception {
+        for (QemuGuest g : fx.guests) {
+            GuestResult r = g.run("ip link set eth0 mtu 4200 && sleep 1 && ibv_devinfo -d rxe0 | grep active_mtu",
+                    Duration.ofSeconds(60));
+            assertEquals(0, r.exitCode(), r.toString());
+            assertTrue(r.output().contains("4096 (5)"), r.toString());
+        }
+        runPair("ibv_rc_pingpong -d rxe0 -g 1 -n 10 -m 4096", 18515);
+        runPair("ib_write_bw -d rxe0 -x 1 -n 50 -F", 18515);
+    }
+
+    @Test
+    @Order(5)
     void captureHoldsRoceV2FramesBetweenTheGuests() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(capture != null, "dumpcap (tshark) not installed");
         capture.close();
         String fields = Interop.run(Duration.ofSeconds(60), "tshark", "-n", "-r", capture.file().toString(),
                 "-Y", "udp.dstport == 4791", "-T", "fields", "-e", "ip.src", "-e", "ip.dst", "-e", "infiniband.bth.opcode");
-        long frames = fields.lines().count();
+        long frames = fields.lines().filter(l -> l.startsWith("10.77.")).count(); // tshark may warn on stderr
         System.out.println("[interop] capture " + capture.file() + ": " + frames + " RoCEv2 frames, "
                 + Files.size(capture.file()) + " bytes");
-        assertTrue(frames >= 60, "expected the RDMA WRITEs and pingpong SENDs on the bridge, got " + frames);
+        assertTrue(frames >= 120, "expected the RDMA WRITEs and pingpong SENDs on the bridge, got " + frames);
         assertTrue(fields.contains("10.77.0.12\t10.77.0.11\t"), "client-to-server frames missing");
-        // 64 KiB writes at MTU 1024: RDMA WRITE FIRST (6) / MIDDLE (7) / LAST (8); 4 KiB pingpong SENDs: 0/1/2
-        for (String opcode : new String[] {"6", "7", "8", "0", "2", "17"}) {
+        String lengths = Interop.run(Duration.ofSeconds(60), "tshark", "-n", "-r", capture.file().toString(),
+                "-Y", "udp.dstport == 4791", "-T", "fields", "-e", "frame.len");
+        int max = lengths.lines().filter(l -> l.matches("\\d+")).mapToInt(Integer::parseInt).max().orElse(0);
+        // MTU 4096 payloads: 14 Ethernet + 20 IPv4 + 8 UDP + 12 BTH + 4096 + 4 ICRC (+ RETH on FIRST)
+        assertTrue(max >= 4154, "no 4096-byte payload frame seen, largest RoCE frame " + max);
+        // 64 KiB writes: RDMA WRITE FIRST (6) / MIDDLE (7) / LAST (8); 4 KiB pingpong SENDs at MTU 1024: 0/1/2
+        // and at MTU 4096 SEND ONLY (4); ACKs (17)
+        for (String opcode : new String[] {"6", "7", "8", "0", "2", "4", "17"}) {
             assertTrue(fields.lines().anyMatch(l -> l.endsWith("\t" + opcode)), "no BTH opcode " + opcode + " decoded");
         }
     }

@@ -31,14 +31,24 @@ final class TwoGuestFixture implements AutoCloseable {
 
     /** Boots {@code count} guests with the given MTU on guests, TAPs and bridge. */
     static TwoGuestFixture start(int count, int mtu, Path workDir) throws IOException, InterruptedException {
+        return start(count, mtu, mtu, workDir);
+    }
+
+    /**
+     * Boots {@code count} guests whose eth0 starts at {@code guestMtu}, on TAPs and a bridge of
+     * {@code linkMtu} (≥ guestMtu, so a guest can later raise its MTU, e.g. to 4200 for active_mtu 4096).
+     */
+    static TwoGuestFixture start(int count, int guestMtu, int linkMtu, Path workDir)
+            throws IOException, InterruptedException {
+        int mtu = guestMtu;
         GuestImage image = GuestImage.get();
         Netns ns = Netns.create();
         TwoGuestFixture f = new TwoGuestFixture(ns, workDir);
         try {
-            ns.addBridge(BRIDGE, HOST_IP + "/24", mtu);
+            ns.addBridge(BRIDGE, HOST_IP + "/24", linkMtu);
             for (int i = 0; i < count; i++) {
                 String tap = "tap" + i;
-                ns.addTap(tap, BRIDGE, mtu);
+                ns.addTap(tap, BRIDGE, linkMtu);
                 f.guests.add(QemuGuest.boot(ns, image, "g" + i, tap, String.format("52:54:00:77:00:%02x", 11 + i),
                         guestIp(i) + "/24", mtu, workDir));
             }
