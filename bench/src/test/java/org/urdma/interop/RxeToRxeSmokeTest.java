@@ -80,6 +80,26 @@ class RxeToRxeSmokeTest {
         runPair("ibv_rc_pingpong -d rxe0 -g 1 -n 10", 18515);
     }
 
+    /** Every tool of issue 6 between two rxe guests: the baseline urdma must later match in both roles. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {
+        "ib_read_bw -d rxe0 -x 1 -n 20 -F",
+        "ib_send_bw -d rxe0 -x 1 -n 20 -F",
+        "ib_atomic_bw -d rxe0 -x 1 -n 20 -F -A CMP_AND_SWAP",
+        "ib_atomic_bw -d rxe0 -x 1 -n 20 -F -A FETCH_AND_ADD",
+        "ib_send_lat -d rxe0 -x 1 -n 20 -F",
+        "ib_write_lat -d rxe0 -x 1 -n 20 -F",
+        "ib_read_lat -d rxe0 -x 1 -n 20 -F",
+        "ib_write_bw -d rxe0 -x 1 -n 20 -F -c UC",
+        "ib_send_bw -d rxe0 -x 1 -n 20 -F -c UC",
+        "ib_send_bw -d rxe0 -x 1 -n 20 -F -c UD",
+        "ibv_ud_pingpong -d rxe0 -g 1 -n 10 -s 512",
+        "ibv_uc_pingpong -d rxe0 -g 1 -n 10"})
+    @Order(3)
+    void everyStockToolRunsBetweenTwoRxeGuests(String tool) throws Exception {
+        runPair(tool, 18515);
+    }
+
     @Test
     @Order(4)
     void guestMtu4200GivesActiveMtu4096AndTheToolsStillRun() throws Exception {
@@ -108,6 +128,7 @@ class RxeToRxeSmokeTest {
         String lengths = Interop.run(Duration.ofSeconds(60), "tshark", "-n", "-r", capture.file().toString(),
                 "-Y", "udp.dstport == 4791", "-T", "fields", "-e", "frame.len");
         int max = lengths.lines().filter(l -> l.matches("\\d+")).mapToInt(Integer::parseInt).max().orElse(0);
+        writeOobSequences();
         // MTU 4096 payloads: 14 Ethernet + 20 IPv4 + 8 UDP + 12 BTH + 4096 + 4 ICRC (+ RETH on FIRST)
         assertTrue(max >= 4154, "no 4096-byte payload frame seen, largest RoCE frame " + max);
         // 64 KiB writes: RDMA WRITE FIRST (6) / MIDDLE (7) / LAST (8); 4 KiB pingpong SENDs at MTU 1024: 0/1/2
@@ -117,11 +138,37 @@ class RxeToRxeSmokeTest {
         }
     }
 
+    /**
+     * The out-of-band TCP exchange of every tool run, as the sizes each side wrote in order
+     * (S = server 10.77.0.11, C = client 10.77.0.12), for whoever teaches urdma each tool's sequence.
+     */
+    private void writeOobSequences() throws IOException, InterruptedException {
+        String rows = Interop.run(Duration.ofSeconds(60), "tshark", "-n", "-r", capture.file().toString(),
+                "-Y", "tcp.port == 18515 && tcp.len > 0", "-T", "fields", "-e", "tcp.stream", "-e", "ip.src",
+                "-e", "tcp.len");
+        java.util.Map<String, StringBuilder> streams = new java.util.TreeMap<>(
+                java.util.Comparator.comparingInt(Integer::parseInt));
+        for (String row : rows.lines().filter(l -> l.matches("\\d+\t10\\.77\\..*")).toList()) {
+            String[] f = row.split("\t");
+            streams.computeIfAbsent(f[0], k -> new StringBuilder())
+                    .append(f[1].endsWith(".11") ? " S" : " C").append(f[2]);
+        }
+        StringBuilder sb = new StringBuilder("# tcp.stream: side+bytes per write, in order (S=server, C=client)\n");
+        for (int i = 0; i < ranTools.size() && i < streams.size(); i++) {
+            sb.append(ranTools.get(i)).append(":").append(streams.values().toArray()[i]).append('\n');
+        }
+        Files.writeString(out.resolve("oob-sequences.txt"), sb.toString());
+        System.out.println("[interop] out-of-band sequences:\n" + sb);
+    }
+
+    private final java.util.List<String> ranTools = new java.util.ArrayList<>();
+
     /** Server on guest 0, client on guest 1 pointing at it; both must exit 0. */
     private void runPair(String tool, int port) throws IOException, InterruptedException {
         QemuGuest server = fx.guest(0);
         QemuGuest client = fx.guest(1);
         long t0 = System.nanoTime();
+        ranTools.add(tool);
         CompletableFuture<GuestResult> s = server.start(tool);
         server.awaitListening(port, Duration.ofSeconds(60));
         GuestResult c = client.run(tool + " " + TwoGuestFixture.guestIp(0), TOOL_TIMEOUT);

@@ -20,7 +20,12 @@ import java.util.Objects;
  *       meaningful)</li>
  *   <li>{@link #exchangeKeys} once more (ctx_close_connection), then {@link #exchangeDone}, then close</li>
  * </ol>
- * At every step except the last the client writes then reads and the server reads then writes
+ * Other tools, captured the same way (C/S = client/server write, bytes): ib_read_bw, ib_atomic_bw and
+ * UC ib_write_bw follow ib_write_bw exactly; ib_send_bw (RC, UC, UD) has five key exchanges, no report,
+ * then "done"; ib_send_lat and ib_read_lat five key exchanges then "done"; ib_write_lat four key
+ * exchanges and a plain close. See interop/README.md.
+ *
+ * <p>At every step except "done" the client writes then reads and the server reads then writes
  * (ctx_xchg_data); "done" is written by both at once, the server's usually first. This class only does
  * blocking I/O on the streams it is given; it has no threads, clocks or timers (the caller sets socket
  * timeouts) and records every byte in a {@link Transcript}.
