@@ -254,6 +254,8 @@ chmod 0755 "$R/init"
    || find . -print0 | sort -z | cpio --null -o -H newc --quiet) | gzip -6 -n > "$WORK/initramfs.cpio.gz"
 
 mkdir -p "$OUT"
+# keep this build and the previous one; older keys only take space (~13 MB each)
+ls -1dt "$CACHE_ROOT"/*/ 2>/dev/null | tail -n +3 | xargs -r rm -rf
 cp "$WORK/vmlinuz" "$WORK/initramfs.cpio.gz" "$OUT/"
 cp "$R/init" "$OUT/init"
 printf '%s' "$versions" > "$OUT/versions.txt"
