@@ -17,10 +17,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Incast 2 -> 1 through the real-time switch: the egress to h3 runs at 20 Mbit/s (2.4k frames/s)
- * while h1 and h2 each offer up to 10k frames/s of 1000 B on priority 3, into a 1 MB buffer. The
- * headroom (200 KB per lossless ingress queue) is large because the "cable" here includes the
+ * while h1 and h2 each offer up to 5k frames/s of 1000 B on priority 3, into a 2 MB buffer. The
+ * headroom (400 KB per lossless ingress queue) is large because the "cable" here includes the
  * switch's RX ring: frames a busy or descheduled switch thread has not read yet are still in flight
- * when it sends XOFF (20 ms of sending at 10k frames/s). The senders' links run at 1 Gbit/s so that an
+ * when it sends XOFF (80 ms of sending at 5k frames/s; this machine's load starves threads for tens of ms). The senders' links run at 1 Gbit/s so that an
  * XOFF (65535 quanta) lasts 33 ms and its refresh (every half of that) survives a switch thread the
  * machine's load keeps off the CPU for a while.
  */
@@ -39,10 +39,10 @@ class IncastPfcRtTest {
               - {name: h3, mac: "02:00:00:00:00:03", ip: 10.9.0.3/24}
             switches:
               - name: s1
-                buffer: 1MB
+                buffer: 2MB
                 reserve: 1500
                 alpha: 1
-                headroom: 200KB
+                headroom: 400KB
                 classify: pcp
                 pfc: %s
             links:
@@ -88,8 +88,8 @@ class IncastPfcRtTest {
     void withPfcTheIncastLosesNothingAndTheSendersSeePfcForPriority3() throws Exception {
         try (RtFabric f = new RtFabric(incast("[3]"), "s1", RtOptions.defaults())) {
             learnH3(f);
-            PfcSender.Stream s1 = new PfcSender.Stream(f.host("h1"), H3, 3, 1000, FRAMES, 10_000);
-            PfcSender.Stream s2 = new PfcSender.Stream(f.host("h2"), H3, 3, 1000, FRAMES, 10_000);
+            PfcSender.Stream s1 = new PfcSender.Stream(f.host("h1"), H3, 3, 1000, FRAMES, 5_000);
+            PfcSender.Stream s2 = new PfcSender.Stream(f.host("h2"), H3, 3, 1000, FRAMES, 5_000);
             Thread rx = Thread.ofPlatform().start(() -> { });
             int[] got = new int[1];
             rx = Thread.ofPlatform().start(() -> got[0] = receiveAll(f.host("h3"), 2 * FRAMES, 1500));
@@ -120,8 +120,8 @@ class IncastPfcRtTest {
     void withoutPfcTheSameIncastDropsAndCountsIt() throws Exception {
         try (RtFabric f = new RtFabric(incast("[]"), "s1", RtOptions.defaults())) {
             learnH3(f);
-            PfcSender.Stream s1 = new PfcSender.Stream(f.host("h1"), H3, 3, 1000, FRAMES, 10_000);
-            PfcSender.Stream s2 = new PfcSender.Stream(f.host("h2"), H3, 3, 1000, FRAMES, 10_000);
+            PfcSender.Stream s1 = new PfcSender.Stream(f.host("h1"), H3, 3, 1000, FRAMES, 5_000);
+            PfcSender.Stream s2 = new PfcSender.Stream(f.host("h2"), H3, 3, 1000, FRAMES, 5_000);
             int[] got = new int[1];
             Thread rx = Thread.ofPlatform().start(() -> got[0] = receiveAll(f.host("h3"), 2 * FRAMES, 1500));
             PfcSender.run(List.of(s1, s2), true, 1_000_000_000L, 20_000);

@@ -1,0 +1,321 @@
+package org.urdma.transport.engine;
+
+import org.urdma.verbs.QpType;
+import org.urdma.verbs.WcStatus;
+import org.urdma.verbs.WrOpcode;
+
+/**
+ * The completer: consumes ACKs, NAKs, READ responses and atomic ACKs for an RC requester, retires WQEs in
+ * order into the send CQ, and drives retransmission: NAK sequence errors and the local ACK timeout
+ * (retry_cnt, 7 = unlimited as in Linux rxe) and RNR NAKs (rnr_retry, 7 = unlimited). Engine thread only.
+ */
+final class Completer {
+    private static final WcStatus[] STATUS = WcStatus.values();
+    private final SoftQp qp;
+    private final SendQueue sq;
+    /** Oldest PSN not yet acknowledged (or the next READ response PSN expected). */
+    int compPsn;
+    private int retryLeft;
+    private int rnrLeft;
+    private boolean retrying;
+    long lastProgress;
+    /** READ response packets received for the WQE at the head. */
+    private int readReceived;
+    private int lastOutOfSequence;
+    long retries, rnrNaks, timeouts, naks, implicitNaks, readGaps;
+
+    Completer(SoftQp qp) {
+        this.qp = qp;
+        this.sq = qp.sq;
+    }
+
+    void start(int psn) {
+        compPsn = psn;
+        retryLeft = qp.retryCnt;
+        rnrLeft = qp.rnrRetry;
+        retrying = false;
+        readReceived = 0;
+    }
+
+    private Requester req() {
+        return qp.requester;
+    }
+
+    private boolean outstanding() {
+        return sq.retired.get() != req().startedIndex;
+    }
+
+    /** A packet went out: make sure the ACK timer runs. */
+    void onSent(long now) {
+        if (qp.retryTimerId == org.agrona.DeadlineTimerWheel.NULL_DEADLINE && qp.ackTimeoutNanos != Long.MAX_VALUE) {
+            lastProgress = now;
+            qp.armRetryTimer(now + qp.ackTimeoutNanos);
+        }
+    }
+
+    /** UC/UD: the last packet left, so the WQE is done. */
+    void retireLocal(long idx, long now) {
+        int s = sq.slot(idx);
+        int err = req().startError[s];
+        if (err != 0) {
+            qp.retireSend(idx, STATUS[err - 1], 0);
+            qp.enterError(now);
+            return;
+        }
+        if (WrOpcode.of(sq.opcode[s]) == WrOpcode.LOCAL_INV) {
+            boolean ok = qp.device.keys().invalidateRkey(sq.invalidateRkey[s], qp.pd);
+            qp.retireSend(idx, ok ? WcStatus.SUCCESS : WcStatus.LOC_PROT_ERR, 0);
+            if (!ok) qp.enterError(now);
+            return;
+        }
+        qp.retireSend(idx, WcStatus.SUCCESS, sq.length[s]);
+    }
+
+    /** Retires zero-packet WQEs (LOCAL_INV, failed-at-start) that reached the head. */
+    int retireReady(long now) {
+        int n = 0;
+        while (true) {
+            long head = sq.retired.get();
+            if (head >= req().startedIndex) return n;
+            int s = sq.slot(head);
+            if (sq.packets[s] != 0) return n;
+            retireLocal(head, now);
+            n++;
+            if (qp.state() == org.urdma.verbs.QpState.ERR) return n;
+        }
+    }
+
+    private void retire(long idx, WcStatus status, int byteLen, long now) {
+        int s = sq.slot(idx);
+        WrOpcode op = WrOpcode.of(sq.opcode[s]);
+        if (op.writesLocalMemory()) req().rdAtomicOutstanding--;
+        if (op == WrOpcode.RDMA_READ) req().readResponsePsns -= sq.packets[s] - 1;
+        qp.retireSend(idx, status, byteLen);
+        readReceived = 0;
+        if (status != WcStatus.SUCCESS) qp.enterError(now);
+    }
+
+    void onResponse(TransportPacket p, long now) {
+        int psn = p.psn;
+        if (!Psn.before(psn, req().nextPsn)) { // for a PSN never sent
+            qp.device.rxDropped++;
+            return;
+        }
+        int o = Op.op(p.opcode);
+        switch (o) {
+            case Op.ACK -> {
+                int syn = p.aethSyndrome;
+                switch (syn & 0x60) {
+                    case Op.AETH_ACK -> onAck(psn, now);
+                    case Op.AETH_RNR_NAK -> onRnrNak(psn, syn & 0x1F, now);
+                    case Op.AETH_NAK -> onNak(psn, syn & 0x1F, now);
+                    default -> qp.device.rxDropped++;
+                }
+            }
+            case Op.READ_RESP_FIRST, Op.READ_RESP_MIDDLE, Op.READ_RESP_LAST, Op.READ_RESP_ONLY -> onReadResponse(p, o, now);
+            case Op.ATOMIC_ACK -> onAtomicAck(p, now);
+            default -> qp.device.rxDropped++;
+        }
+        if (qp.state() != org.urdma.verbs.QpState.ERR) retireReady(now);
+    }
+
+    private void onAck(int a, long now) {
+        if (Psn.before(a, Psn.add(compPsn, -1))) return; // stale
+        ackThrough(a, true, now);
+    }
+
+    /**
+     * Everything up to and including {@code a} is acknowledged: retire SEND/WRITE WQEs that end there.
+     * When {@code implicitNak} and the ACK passes a READ/atomic whose response never came, resend it.
+     */
+    private void ackThrough(int a, boolean implicitNak, long now) {
+        boolean progress = false;
+        while (true) {
+            long head = sq.retired.get();
+            if (head >= req().startedIndex) break;
+            int s = sq.slot(head);
+            int n = sq.packets[s];
+            if (n == 0) {
+                retireLocal(head, now);
+                if (qp.state() == org.urdma.verbs.QpState.ERR) return;
+                continue;
+            }
+            int first = sq.firstPsn[s];
+            WrOpcode op = WrOpcode.of(sq.opcode[s]);
+            if (op.writesLocalMemory()) {
+                if (implicitNak && Psn.atOrAfter(a, first)) {
+                    implicitNaks++;
+                    startRetry(Psn.add(first, readReceived), now, false);
+                }
+                break;
+            }
+            if (Psn.atOrAfter(a, Psn.add(first, n - 1))) {
+                retire(head, WcStatus.SUCCESS, sq.length[s], now);
+                progress = true;
+                continue;
+            }
+            break;
+        }
+        int candidate = Psn.add(a, 1);
+        long head = sq.retired.get();
+        if (head < req().startedIndex) {
+            int s = sq.slot(head);
+            if (WrOpcode.of(sq.opcode[s]).writesLocalMemory()) {
+                int resume = Psn.add(sq.firstPsn[s], readReceived);
+                if (Psn.after(candidate, resume)) candidate = resume;
+            }
+        }
+        if (Psn.after(candidate, compPsn)) {
+            compPsn = candidate;
+            progress = true;
+        }
+        if (progress) onProgress(now);
+    }
+
+    private void onProgress(long now) {
+        retryLeft = qp.retryCnt;
+        rnrLeft = qp.rnrRetry;
+        retrying = false;
+        lastProgress = now;
+        if (!outstanding()) qp.cancelRetryTimer();
+    }
+
+    private void onNak(int psn, int code, long now) {
+        naks++;
+        ackThrough(Psn.add(psn, -1), false, now);
+        if (qp.state() == org.urdma.verbs.QpState.ERR) return;
+        if (code == Op.NAK_PSN_SEQ) {
+            startRetry(psn, now, false);
+            return;
+        }
+        WcStatus status = switch (code) {
+            case Op.NAK_INVALID_REQ -> WcStatus.REM_INV_REQ_ERR;
+            case Op.NAK_REMOTE_ACCESS -> WcStatus.REM_ACCESS_ERR;
+            case Op.NAK_REMOTE_OP -> WcStatus.REM_OP_ERR;
+            default -> WcStatus.BAD_RESP_ERR;
+        };
+        long head = sq.retired.get();
+        if (head < req().startedIndex) retire(head, status, 0, now);
+    }
+
+    private void onRnrNak(int psn, int timerCode, long now) {
+        rnrNaks++;
+        ackThrough(Psn.add(psn, -1), false, now);
+        if (qp.state() == org.urdma.verbs.QpState.ERR) return;
+        long head = sq.retired.get();
+        if (head >= req().startedIndex) return;
+        if (rnrLeft == 0) {
+            retire(head, WcStatus.RNR_RETRY_EXC_ERR, 0, now);
+            return;
+        }
+        if (rnrLeft != 7) rnrLeft--;
+        req().rewind(psn);
+        req().rnrWait = true;
+        qp.cancelRetryTimer();
+        qp.armRnrTimer(now + Timing.rnrNanos(timerCode));
+    }
+
+    private void onReadResponse(TransportPacket p, int o, long now) {
+        int r = p.psn;
+        ackThrough(Psn.add(r, -1), false, now);
+        if (qp.state() == org.urdma.verbs.QpState.ERR) return;
+        long head = sq.retired.get();
+        if (head >= req().startedIndex) return;
+        int s = sq.slot(head);
+        if (WrOpcode.of(sq.opcode[s]) != WrOpcode.RDMA_READ) return;
+        int first = sq.firstPsn[s];
+        int n = sq.packets[s];
+        if (Psn.before(r, first) || !Psn.before(r, Psn.add(first, n))) return;
+        int expected = Psn.add(first, readReceived);
+        int d = Psn.diff(r, expected);
+        if (d < 0) return; // duplicate
+        if (d > 0) { // a response was lost
+            // PSNs going backwards while still missing one: the responder restarted for our retry and the
+            // restart's first packet was lost too, so retry again now rather than wait for the ACK timeout
+            if (retrying && Psn.before(r, lastOutOfSequence)) retrying = false;
+            lastOutOfSequence = r;
+            readGaps++;
+            startRetry(expected, now, false);
+            return;
+        }
+        int total = sq.length[s];
+        int offset = readReceived * qp.mtu;
+        int len = p.payloadLength;
+        boolean lastPkt = o == Op.READ_RESP_LAST || o == Op.READ_RESP_ONLY;
+        boolean sizeOk = lastPkt ? offset + len == total && (o == Op.READ_RESP_ONLY) == (readReceived == 0)
+                : len == qp.mtu && offset + len < total && (o == Op.READ_RESP_FIRST) == (readReceived == 0);
+        if (!sizeOk) {
+            retire(head, WcStatus.BAD_RESP_ERR, 0, now);
+            return;
+        }
+        int base = s * sq.maxSge;
+        int st = Dma.scatter(qp.device.keys(), qp.pd, sq.sgeAddr, sq.sgeLen, sq.sgeLkey, base, sq.numSge[s],
+                offset, p.payload, p.payloadOffset, len);
+        if (st != Dma.OK) {
+            retire(head, st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR, 0, now);
+            return;
+        }
+        readReceived++;
+        compPsn = Psn.add(r, 1);
+        if (lastPkt) retire(head, WcStatus.SUCCESS, total, now);
+        onProgress(now);
+    }
+
+    private void onAtomicAck(TransportPacket p, long now) {
+        int r = p.psn;
+        ackThrough(Psn.add(r, -1), false, now);
+        if (qp.state() == org.urdma.verbs.QpState.ERR) return;
+        long head = sq.retired.get();
+        if (head >= req().startedIndex) return;
+        int s = sq.slot(head);
+        if (!WrOpcode.of(sq.opcode[s]).isAtomic() || sq.firstPsn[s] != r) return; // duplicate or stray
+        int base = s * sq.maxSge;
+        long addr = sq.sgeAddr[base];
+        var mr = qp.device.keys().local(sq.sgeLkey[base], qp.pd, addr, 8, org.urdma.verbs.AccessFlags.LOCAL_WRITE);
+        if (mr == null) {
+            retire(head, WcStatus.LOC_PROT_ERR, 0, now);
+            return;
+        }
+        mr.buffer().putLong(mr.offsetOf(addr), p.atomicOrig);
+        compPsn = Psn.add(r, 1);
+        retire(head, WcStatus.SUCCESS, 8, now);
+        onProgress(now);
+    }
+
+    /** Go back to {@code psn} (through the reliability strategy), counting against retry_cnt. */
+    private void startRetry(int psn, long now, boolean timeout) {
+        if (retrying && !timeout) return; // one retry per loss episode, unless the timer fires again
+        long head = sq.retired.get();
+        if (head >= req().startedIndex) return;
+        if (retryLeft == 0) {
+            retire(head, WcStatus.RETRY_EXC_ERR, 0, now);
+            return;
+        }
+        if (retryLeft != 7) retryLeft--;
+        retries++;
+        int from = qp.reliability.restartPsn(psn, req().messageFirstPsn(psn));
+        if (qp.reliability.discardsPartialMessage()) {
+            readReceived = 0;
+            if (Psn.before(from, compPsn)) compPsn = from;
+        }
+        req().rewind(from);
+        retrying = true;
+        lastProgress = now;
+    }
+
+    void onRetryTimer(long now) {
+        if (qp.type != QpType.RC || !outstanding() || req().rnrWait) return;
+        long due = lastProgress + qp.ackTimeoutNanos;
+        if (now < due) {
+            qp.armRetryTimer(due);
+            return;
+        }
+        timeouts++;
+        startRetry(compPsn, now, true);
+        if (qp.state() != org.urdma.verbs.QpState.ERR) qp.armRetryTimer(now + qp.ackTimeoutNanos);
+    }
+
+    int retryLeft() {
+        return retryLeft;
+    }
+}

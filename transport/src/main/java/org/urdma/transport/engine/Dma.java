@@ -1,0 +1,48 @@
+package org.urdma.transport.engine;
+
+import org.agrona.DirectBuffer;
+import org.urdma.transport.memory.MemoryKeyTable;
+import org.urdma.transport.memory.RegisteredMemory;
+import org.urdma.verbs.AccessFlags;
+
+/** Copies between packets and scatter/gather lists, checking every local key before a byte moves. */
+final class Dma {
+    static final int OK = 0, PROTECTION = 1, LENGTH = 2;
+
+    private Dma() {}
+
+    /**
+     * Writes {@code length} bytes from {@code src} into the SGE list at byte {@code offset} of the list.
+     * Returns OK, PROTECTION (bad lkey/rights/bounds) or LENGTH (the list is too short).
+     */
+    static int scatter(MemoryKeyTable keys, SoftPd pd, long[] addr, int[] len, int[] lkey, int base, int n,
+                       long offset, DirectBuffer src, int srcOff, int length) {
+        if (length == 0) return OK;
+        int i = 0;
+        long pos = 0;
+        while (i < n && pos + len[base + i] <= offset) {
+            pos += len[base + i];
+            i++;
+        }
+        int done = 0;
+        while (done < length) {
+            if (i >= n) return LENGTH;
+            long within = offset + done - pos;
+            int chunk = (int) Math.min(length - done, len[base + i] - within);
+            long va = addr[base + i] + within;
+            RegisteredMemory mr = keys.local(lkey[base + i], pd, va, chunk, AccessFlags.LOCAL_WRITE);
+            if (mr == null) return PROTECTION;
+            mr.buffer().putBytes(mr.offsetOf(va), src, srcOff + done, chunk);
+            done += chunk;
+            pos += len[base + i];
+            i++;
+        }
+        return OK;
+    }
+
+    static long total(int[] len, int base, int n) {
+        long t = 0;
+        for (int i = 0; i < n; i++) t += len[base + i];
+        return t;
+    }
+}

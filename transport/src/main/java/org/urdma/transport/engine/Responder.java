@@ -1,0 +1,588 @@
+package org.urdma.transport.engine;
+
+import java.nio.ByteBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.urdma.transport.memory.MemoryKeyTable;
+import org.urdma.transport.memory.RegisteredMemory;
+import org.urdma.verbs.AccessFlags;
+import org.urdma.verbs.QpType;
+import org.urdma.verbs.WcOpcode;
+import org.urdma.verbs.WcStatus;
+import org.urdma.verbs.WorkCompletion;
+
+/**
+ * The responder: checks PSN order, places SEND and WRITE payloads, answers READ and atomics from the
+ * responder resources (which also replay duplicates), and sends coalesced ACKs, NAKs and RNR NAKs. Every
+ * remote access is checked against the rkey's region (PD, rights, bounds) before a byte moves.
+ */
+final class Responder {
+    private static final int NO_OP = -1;
+
+    private final SoftQp qp;
+    private final MemoryKeyTable keys;
+    private final RecvQueue recvQ;
+    int ePsn;
+    private int msn;
+    private boolean nakSent;
+    private int lastOp = NO_OP;
+    private int msgStartPsn;
+    // SEND in progress
+    /** The receive WQE taken for the message in progress: dequeued at once (an SRQ is shared), kept here. */
+    private boolean haveRecv;
+    private long recvWrId;
+    private int recvNumSge;
+    private final long[] recvAddr = new long[16];
+    private final int[] recvLen = new int[16];
+    private final int[] recvLkey = new int[16];
+    private long recvOffset;
+    // WRITE in progress
+    private RegisteredMemory writeMr;
+    private long writeVa;
+    private long writeRemaining;
+    private long writeTotal;
+    // coalesced ACK
+    private boolean ackPending;
+    private int ackPsn;
+    // UC: dropping the rest of a damaged message
+    private boolean ucDropping;
+    // responder resources for READ / atomic (replay of duplicates)
+    private final Resource[] res;
+    private int resNext;
+    private long resSeq;
+    private final UnsafeBuffer grh = new UnsafeBuffer(ByteBuffer.allocateDirect(40));
+    long duplicates, outOfSequence, qkeyViolations, rnrNaksSent, naksSent, acksSent, ucDiscarded, udDropped;
+
+    private static final class Resource {
+        boolean atomic;
+        boolean valid;
+        int psn;
+        int packets;
+        RegisteredMemory mr;
+        long va;
+        int length;
+        long orig;
+        boolean sending;
+        /** Sending only because a duplicate request asked again: may give way to a new request. */
+        boolean replay;
+        int sendPsn;
+        int sendOffset;
+        long seq;
+    }
+
+    Responder(SoftQp qp) {
+        this.qp = qp;
+        this.keys = qp.device.keys();
+        this.recvQ = qp.srq != null ? qp.srq.rq : qp.rq;
+        int n = Math.max(1, qp.device.config().maxRdAtomic());
+        res = new Resource[n];
+        for (int i = 0; i < n; i++) res[i] = new Resource();
+    }
+
+    void start(int psn) {
+        ePsn = psn;
+        msn = 0;
+        nakSent = false;
+        lastOp = NO_OP;
+        recvOffset = 0;
+        haveRecv = false;
+        writeMr = null;
+        ackPending = false;
+        ucDropping = false;
+        for (Resource r : res) r.valid = r.sending = false;
+    }
+
+    boolean hasPendingWork() {
+        if (ackPending) return true;
+        for (Resource r : res) if (r.sending) return true;
+        return false;
+    }
+
+    // ---------------------------------------------------------------- receive
+
+    void onRequest(TransportPacket p, long now) {
+        int svc = Op.service(p.opcode);
+        switch (qp.type) {
+            case RC -> {
+                if (svc != Op.RC) { qp.device.rxDropped++; return; }
+                onRc(p, now);
+            }
+            case UC -> {
+                if (svc != Op.UC) { qp.device.rxDropped++; return; }
+                onUc(p, now);
+            }
+            case UD -> {
+                if (svc != Op.UD) { qp.device.rxDropped++; return; }
+                onUd(p, now);
+            }
+        }
+    }
+
+    private boolean inMessage() {
+        return lastOp != NO_OP;
+    }
+
+    private void onRc(TransportPacket p, long now) {
+        int o = Op.op(p.opcode);
+        int d = Psn.diff(p.psn, ePsn);
+        if (d > 0) {
+            outOfSequence++;
+            if (!nakSent) {
+                if (qp.reliability.discardsPartialMessage() && inMessage()) {
+                    ePsn = qp.reliability.expectedAfterGap(ePsn, msgStartPsn);
+                    abortPartial();
+                }
+                sendAckOrNak(Op.AETH_NAK | Op.NAK_PSN_SEQ, ePsn, now);
+                nakSent = true;
+            }
+            return;
+        }
+        if (d < 0) {
+            duplicate(p, o, now);
+            return;
+        }
+        nakSent = false;
+        if (!sequenceOk(o) || !sizeOk(o, p.payloadLength)) {
+            classC(Op.NAK_INVALID_REQ, p.psn, WcStatus.REM_INV_REQ_ERR, now);
+            return;
+        }
+        if (Op.isStart(o)) msgStartPsn = p.psn;
+        if (Op.isSend(o)) {
+            if (!onSend(p, o, now, true)) return;
+        } else if (Op.isWrite(o)) {
+            if (!onWrite(p, o, now, true)) return;
+        } else if (o == Op.READ_REQUEST) {
+            onRead(p, now);
+            return;
+        } else if (o == Op.CMP_SWAP || o == Op.FETCH_ADD) {
+            onAtomic(p, o, now);
+            return;
+        } else {
+            classC(Op.NAK_INVALID_REQ, p.psn, WcStatus.REM_INV_REQ_ERR, now);
+            return;
+        }
+        ePsn = Psn.add(ePsn, 1);
+        lastOp = Op.isEnd(o) ? NO_OP : o;
+        if (p.ackReq) {
+            ackPending = true;
+            ackPsn = p.psn;
+        }
+    }
+
+    private boolean sequenceOk(int o) {
+        if (lastOp == NO_OP) return Op.isStart(o);
+        if (Op.isSend(lastOp)) return Op.isSend(o) && Op.isMiddleOrLast(o);
+        if (Op.isWrite(lastOp)) return Op.isWrite(o) && Op.isMiddleOrLast(o);
+        return false;
+    }
+
+    private boolean sizeOk(int o, int len) {
+        if (Op.isFullSize(o)) return len == qp.mtu;
+        return len <= qp.mtu;
+    }
+
+    private void abortPartial() {
+        lastOp = NO_OP;
+        recvOffset = 0; // the claimed receive WQE is kept for the retransmitted message
+        writeMr = null;
+    }
+
+    /** SEND packet in sequence. Returns false when it was not accepted (RNR, error). */
+    private boolean onSend(TransportPacket p, int o, long now, boolean reliable) {
+        if (Op.isStart(o)) {
+            if (!haveRecv) {
+                if (!takeRecv()) {
+                    if (reliable) sendRnrNak(p.psn, now);
+                    else ucDropping = true;
+                    return false;
+                }
+            }
+            recvOffset = 0;
+        }
+        int st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge,
+                recvOffset, p.payload, p.payloadOffset, p.payloadLength);
+        if (st != Dma.OK) {
+            WcStatus local = st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR;
+            if (reliable) {
+                completeRecv(local, WcOpcode.RECV, 0, 0, 0, 0, false);
+                classC(st == Dma.LENGTH ? Op.NAK_INVALID_REQ : Op.NAK_REMOTE_OP, p.psn, null, now);
+            } else {
+                ucDropping = true;
+                completeRecv(local, WcOpcode.RECV, 0, 0, 0, 0, false);
+                qp.enterError(now);
+            }
+            return false;
+        }
+        recvOffset += p.payloadLength;
+        if (Op.isEnd(o)) {
+            int flags = 0;
+            int inv = 0;
+            if (Op.hasImm(o)) flags |= WorkCompletion.WITH_IMM;
+            if (Op.hasInv(o)) {
+                inv = p.invalidateRkey;
+                if (!keys.invalidateRkey(inv, qp.pd)) {
+                    completeRecv(WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV, (int) recvOffset, 0, 0, 0, false);
+                    if (reliable) classC(Op.NAK_INVALID_REQ, p.psn, null, now);
+                    return false;
+                }
+                flags |= WorkCompletion.WITH_INV;
+            }
+            completeRecv(WcStatus.SUCCESS, WcOpcode.RECV, (int) recvOffset, p.immData, inv, flags, p.solicited);
+            msn++;
+        }
+        return true;
+    }
+
+    /** Dequeues the next receive into this responder; false when none is posted. */
+    private boolean takeRecv() {
+        int slot = recvQ.peek();
+        if (slot < 0) return false;
+        recvWrId = recvQ.wrId[slot];
+        recvNumSge = recvQ.numSge[slot];
+        int base = slot * recvQ.maxSge;
+        System.arraycopy(recvQ.sgeAddr, base, recvAddr, 0, recvNumSge);
+        System.arraycopy(recvQ.sgeLen, base, recvLen, 0, recvNumSge);
+        System.arraycopy(recvQ.sgeLkey, base, recvLkey, 0, recvNumSge);
+        recvQ.consume();
+        haveRecv = true;
+        recvOffset = 0;
+        if (qp.srq != null) qp.srq.afterConsume();
+        return true;
+    }
+
+    private void completeRecv(WcStatus st, WcOpcode op, int len, int imm, int inv, int flags, boolean solicited) {
+        if (!haveRecv) return;
+        haveRecv = false;
+        recvOffset = 0;
+        qp.recvCq.push(recvWrId, st, op, len, imm, inv, qp.qpNum(), qp.destQpn, flags, solicited);
+    }
+
+    /** ERR: a receive taken for a message that never finished is flushed with the rest. */
+    void flushTaken() {
+        if (haveRecv) completeRecv(WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
+    }
+
+    /** WRITE packet in sequence; false when not accepted. */
+    private boolean onWrite(TransportPacket p, int o, long now, boolean reliable) {
+        if (Op.hasImm(o) && !haveRecv && recvQ.peek() < 0) { // need a receive for the immediate before placing anything
+            if (reliable) sendRnrNak(p.psn, now);
+            else ucDropping = true;
+            return false;
+        }
+        if (o == Op.WRITE_FIRST || o == Op.WRITE_ONLY || o == Op.WRITE_ONLY_IMM) {
+            RegisteredMemory mr = keys.remote(p.rethRkey, qp.pd, p.rethVa, p.rethLength & 0xFFFFFFFFL, AccessFlags.REMOTE_WRITE);
+            if (mr == null || (qp.accessFlags & AccessFlags.REMOTE_WRITE) == 0) {
+                if (reliable) classC(Op.NAK_REMOTE_ACCESS, p.psn, null, now);
+                else ucDropping = true;
+                return false;
+            }
+            writeMr = mr;
+            writeVa = p.rethVa;
+            writeRemaining = p.rethLength & 0xFFFFFFFFL;
+            writeTotal = writeRemaining;
+        }
+        int len = p.payloadLength;
+        boolean end = Op.isEnd(o);
+        if (writeMr == null || len > writeRemaining || (end && len != writeRemaining)) {
+            if (reliable) classC(Op.NAK_INVALID_REQ, p.psn, null, now);
+            else ucDropping = true;
+            return false;
+        }
+        if (len > 0) writeMr.buffer().putBytes(writeMr.offsetOf(writeVa), p.payload, p.payloadOffset, len);
+        writeVa += len;
+        writeRemaining -= len;
+        if (end) {
+            if (Op.hasImm(o)) {
+                if (!haveRecv) takeRecv();
+                completeRecv(WcStatus.SUCCESS, WcOpcode.RECV_RDMA_WITH_IMM, (int) writeTotal, p.immData, 0,
+                        WorkCompletion.WITH_IMM, p.solicited);
+            }
+            writeMr = null;
+            msn++;
+        }
+        return true;
+    }
+
+    private void onRead(TransportPacket p, long now) {
+        long len = p.rethLength & 0xFFFFFFFFL;
+        RegisteredMemory mr = keys.remote(p.rethRkey, qp.pd, p.rethVa, len, AccessFlags.REMOTE_READ);
+        if (mr == null || (qp.accessFlags & AccessFlags.REMOTE_READ) == 0) {
+            classC(Op.NAK_REMOTE_ACCESS, p.psn, null, now);
+            return;
+        }
+        Resource r = allocResource();
+        if (r == null) {
+            classC(Op.NAK_INVALID_REQ, p.psn, null, now);
+            return;
+        }
+        flushAck(now);
+        int packets = (int) Math.max(1, (len + qp.mtu - 1) / qp.mtu);
+        r.atomic = false;
+        r.psn = p.psn;
+        r.packets = packets;
+        r.mr = mr;
+        r.va = p.rethVa;
+        r.length = (int) len;
+        r.sending = true;
+        r.sendPsn = p.psn;
+        r.sendOffset = 0;
+        r.seq = resSeq++;
+        ePsn = Psn.add(ePsn, packets);
+        lastOp = NO_OP;
+        msn++;
+    }
+
+    private void onAtomic(TransportPacket p, int o, long now) {
+        RegisteredMemory mr = keys.remote(p.atomicRkey, qp.pd, p.atomicVa, 8, AccessFlags.REMOTE_ATOMIC);
+        if (mr == null || (qp.accessFlags & AccessFlags.REMOTE_ATOMIC) == 0) {
+            classC(Op.NAK_REMOTE_ACCESS, p.psn, null, now);
+            return;
+        }
+        if ((p.atomicVa & 7) != 0) { // IBTA: atomics need 8-byte alignment (rxe: invalid request)
+            classC(Op.NAK_INVALID_REQ, p.psn, null, now);
+            return;
+        }
+        Resource r = allocResource();
+        if (r == null) {
+            classC(Op.NAK_INVALID_REQ, p.psn, null, now);
+            return;
+        }
+        int off = mr.offsetOf(p.atomicVa);
+        long orig;
+        if (o == Op.CMP_SWAP) {
+            orig = mr.buffer().getLongVolatile(off);
+            if (orig == p.atomicCompare) mr.buffer().putLongVolatile(off, p.atomicSwapAdd);
+        } else {
+            orig = mr.buffer().getAndAddLong(off, p.atomicSwapAdd);
+        }
+        flushAck(now);
+        r.atomic = true;
+        r.psn = p.psn;
+        r.packets = 1;
+        r.orig = orig;
+        r.sending = true; // the ATOMIC ACKNOWLEDGE goes out from progress()
+        r.seq = resSeq++;
+        ePsn = Psn.add(ePsn, 1);
+        lastOp = NO_OP;
+        msn++;
+    }
+
+    private Resource allocResource() {
+        int n = Math.min(res.length, qp.maxDestRdAtomic);
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < n; i++) {
+                Resource r = res[(resNext + i) % n];
+                // first pass: an idle slot; second: one only replaying a duplicate (the requester resends if it needs it)
+                if (!r.sending || (pass == 1 && r.replay)) {
+                    resNext = (resNext + i + 1) % n;
+                    r.valid = true;
+                    r.replay = false;
+                    return r;
+                }
+            }
+        }
+        return null; // more outstanding READ/atomics than max_dest_rd_atomic
+    }
+
+    private void duplicate(TransportPacket p, int o, long now) {
+        duplicates++;
+        if (o == Op.READ_REQUEST || o == Op.CMP_SWAP || o == Op.FETCH_ADD) {
+            for (Resource r : res) {
+                if (!r.valid) continue;
+                if (r.atomic && o != Op.READ_REQUEST && r.psn == p.psn) {
+                    if (!r.sending) r.replay = true;
+                    r.sending = true; // replay the stored result, do not execute again
+                    return;
+                }
+                if (!r.atomic && o == Op.READ_REQUEST && Psn.atOrAfter(p.psn, r.psn)
+                        && Psn.before(p.psn, Psn.add(r.psn, r.packets))) {
+                    if (!r.sending) r.replay = true;
+                    r.sending = true;
+                    r.sendPsn = p.psn;
+                    r.sendOffset = Psn.diff(p.psn, r.psn) * qp.mtu; // keeps its place: responses go out in PSN order
+                    return;
+                }
+            }
+            return; // too old: the resource was reused
+        }
+        for (Resource r : res) if (r.sending && !r.atomic) return; // READ responses in flight carry the ACK
+        ackPending = true;
+        ackPsn = Psn.add(ePsn, -1);
+    }
+
+    /** Class C/D error: NAK the request, fail any receive in progress, and move the QP to ERR (as rxe). */
+    private void classC(int nakCode, int psn, WcStatus recvStatus, long now) {
+        sendAckOrNak(Op.AETH_NAK | nakCode, psn, now);
+        if (recvStatus != null && haveRecv) completeRecv(recvStatus, WcOpcode.RECV, 0, 0, 0, 0, false);
+        qp.enterError(now);
+    }
+
+    private void sendRnrNak(int psn, long now) {
+        rnrNaksSent++;
+        sendAckOrNak(Op.AETH_RNR_NAK | (qp.minRnrTimer & 0x1F), psn, now);
+    }
+
+    private void flushAck(long now) {
+        if (ackPending && sendAckOrNak(Op.AETH_ACK | Op.AETH_ACK_UNLIMITED, ackPsn, now)) ackPending = false;
+    }
+
+    private boolean sendAckOrNak(int syndrome, int psn, long now) {
+        TransportPacket t = qp.device.tx.clear();
+        t.opcode = Op.RC | Op.ACK;
+        t.destQp = qp.destQpn;
+        t.psn = psn;
+        t.aethSyndrome = syndrome;
+        t.aethMsn = msn & 0xFFFFFF;
+        System.arraycopy(qp.dgid, 0, t.dstGid, 0, 16);
+        System.arraycopy(qp.dmac, 0, t.dstMac, 0, 6);
+        boolean ok = qp.device.send(t, now);
+        if (ok) {
+            if ((syndrome & 0x60) == Op.AETH_NAK) naksSent++;
+            else if ((syndrome & 0x60) == Op.AETH_ACK) acksSent++;
+        }
+        return ok;
+    }
+
+    // ---------------------------------------------------------------- UC
+
+    private void onUc(TransportPacket p, long now) {
+        int o = Op.op(p.opcode);
+        if (p.psn != ePsn) { // a packet was lost (or repeated): drop the message in progress
+            if (inMessage()) {
+                ucDiscarded++;
+                abortPartial();
+            }
+            if (!Op.isStart(o)) {
+                ucDropping = true;
+                ePsn = Psn.add(p.psn, 1);
+                return;
+            }
+            ucDropping = false;
+            ePsn = p.psn;
+        }
+        ePsn = Psn.add(ePsn, 1);
+        if (ucDropping) {
+            if (!Op.isStart(o)) return;
+            ucDropping = false;
+        }
+        if (!sequenceOk(o) || !sizeOk(o, p.payloadLength) || !(Op.isSend(o) || Op.isWrite(o))) {
+            if (inMessage()) ucDiscarded++;
+            abortPartial();
+            ucDropping = !Op.isEnd(o);
+            return;
+        }
+        boolean ok = Op.isSend(o) ? onSend(p, o, now, false) : onWrite(p, o, now, false);
+        if (!ok) {
+            ucDiscarded++;
+            abortPartial();
+            ucDropping = !Op.isEnd(o);
+            return;
+        }
+        lastOp = Op.isEnd(o) ? NO_OP : o;
+    }
+
+    // ---------------------------------------------------------------- UD
+
+    private void onUd(TransportPacket p, long now) {
+        int o = Op.op(p.opcode);
+        if (o != Op.SEND_ONLY && o != Op.SEND_ONLY_IMM) {
+            udDropped++;
+            return;
+        }
+        if (p.qkey != qp.qkey) { // Q_Key violation: silently dropped, as the spec says
+            qkeyViolations++;
+            return;
+        }
+        if (!haveRecv && !takeRecv()) {
+            udDropped++;
+            return;
+        }
+        // 40-byte GRH space first, as verbs deliver UD receives
+        grh.setMemory(0, 40, (byte) 0);
+        grh.putByte(0, (byte) (0x60 | ((p.trafficClass >> 4) & 0x0F)));
+        grh.putByte(1, (byte) (((p.trafficClass & 0x0F) << 4) | ((p.flowLabel >> 16) & 0x0F)));
+        grh.putShort(2, (short) p.flowLabel, java.nio.ByteOrder.BIG_ENDIAN);
+        grh.putShort(4, (short) (p.payloadLength + 12 + 8 + 4), java.nio.ByteOrder.BIG_ENDIAN);
+        grh.putByte(6, (byte) 0x1B);
+        grh.putByte(7, (byte) p.hopLimit);
+        grh.putBytes(8, p.srcGid);
+        grh.putBytes(24, p.dstGid);
+        int st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge, 0, grh, 0, 40);
+        if (st == Dma.OK) {
+            st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge, 40, p.payload,
+                    p.payloadOffset, p.payloadLength);
+        }
+        if (st != Dma.OK) {
+            completeRecv(st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
+            return;
+        }
+        int flags = WorkCompletion.GRH | (o == Op.SEND_ONLY_IMM ? WorkCompletion.WITH_IMM : 0);
+        haveRecv = false;
+        qp.recvCq.push(recvWrId, WcStatus.SUCCESS, WcOpcode.RECV, 40 + p.payloadLength, p.immData, 0,
+                qp.qpNum(), p.srcQp, flags, p.solicited);
+    }
+
+    // ---------------------------------------------------------------- transmit
+
+    /** Sends the coalesced ACK and READ responses / atomic ACKs; returns packets sent. */
+    int progress(long now) {
+        if (qp.type != QpType.RC) return 0;
+        int sent = 0;
+        int burst = qp.device.config().txBurst();
+        Resource r = null;
+        while (sent < burst) {
+            r = nextSending();
+            if (r == null) break;
+            if (!sendResponse(r, now)) break;
+            sent++;
+        }
+        // Responses leave in PSN order: a coalesced ACK for a later request waits until the READ responses
+        // and atomic ACKs before it are out, or the requester would take it as an implicit NAK of the READ.
+        if (ackPending && nextSending() == null) {
+            flushAck(now);
+            if (!ackPending) sent++;
+        }
+        return sent;
+    }
+
+    private Resource nextSending() {
+        Resource best = null;
+        for (Resource r : res) {
+            if (r.sending && (best == null || r.seq < best.seq)) best = r;
+        }
+        return best;
+    }
+
+    private boolean sendResponse(Resource r, long now) {
+        TransportPacket t = qp.device.tx.clear();
+        t.destQp = qp.destQpn;
+        System.arraycopy(qp.dgid, 0, t.dstGid, 0, 16);
+        System.arraycopy(qp.dmac, 0, t.dstMac, 0, 6);
+        t.aethSyndrome = Op.AETH_ACK | Op.AETH_ACK_UNLIMITED;
+        t.aethMsn = msn & 0xFFFFFF;
+        if (r.atomic) {
+            t.opcode = Op.RC | Op.ATOMIC_ACK;
+            t.psn = r.psn;
+            t.atomicOrig = r.orig;
+            if (!qp.device.send(t, now)) return false;
+            r.sending = false;
+            return true;
+        }
+        int len = Math.min(qp.mtu, r.length - r.sendOffset);
+        boolean first = r.sendOffset == 0;
+        boolean last = r.sendOffset + len >= r.length;
+        t.opcode = Op.RC | (first && last ? Op.READ_RESP_ONLY : first ? Op.READ_RESP_FIRST : last ? Op.READ_RESP_LAST : Op.READ_RESP_MIDDLE);
+        t.psn = r.sendPsn;
+        if (!r.mr.isValid()) { // deregistered while answering: stop, the requester will time out
+            r.sending = false;
+            return true;
+        }
+        t.payload = r.mr.buffer();
+        t.payloadOffset = r.mr.offsetOf(r.va + r.sendOffset);
+        t.payloadLength = len;
+        if (!qp.device.send(t, now)) return false;
+        r.sendOffset += len;
+        r.sendPsn = Psn.add(r.sendPsn, 1);
+        if (last) r.sending = false;
+        return true;
+    }
+}

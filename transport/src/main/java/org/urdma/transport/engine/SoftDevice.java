@@ -1,0 +1,367 @@
+package org.urdma.transport.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+import org.agrona.DeadlineTimerWheel;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.urdma.transport.link.Link;
+import org.urdma.transport.link.PacketSink;
+import org.urdma.transport.memory.MemoryKeyTable;
+import org.urdma.verbs.AsyncEvent;
+import org.urdma.verbs.AsyncEventType;
+import org.urdma.verbs.CompletionChannel;
+import org.urdma.verbs.CompletionQueue;
+import org.urdma.verbs.Device;
+import org.urdma.verbs.DeviceAttributes;
+import org.urdma.verbs.Gid;
+import org.urdma.verbs.ProtectionDomain;
+import org.urdma.verbs.QpInitAttributes;
+import org.urdma.verbs.QueuePair;
+
+/**
+ * A software RDMA device: the engine of one port. All protocol state is owned by whoever calls
+ * {@link #doWork(long)} (a driver agent, or a test stepping a virtual clock). Applications post into the
+ * queues and poll CQs from their own thread; control operations (create QP, modify, register memory) run
+ * on the engine thread through {@link #control}, like commands to a NIC.
+ */
+public final class SoftDevice implements Device, PacketSink {
+    /** Timer wheel tick: 1.024 µs, finer than the 4.096 µs ACK timeout unit. */
+    static final long TICK_NANOS = 1024;
+    static final int WHEEL_TICKS = 1024;
+
+    private final DeviceConfig config;
+    private final Link link;
+    private final RandomGenerator random;
+    private final MemoryKeyTable keys;
+    private final Int2ObjectHashMap<SoftQp> qpsByNum = new Int2ObjectHashMap<>();
+    private SoftQp[] qps = new SoftQp[0];
+    private final DeadlineTimerWheel timers;
+    private final Long2ObjectHashMap<SoftQp> timerOwners = new Long2ObjectHashMap<>();
+    private final DeadlineTimerWheel.TimerHandler onTimer = this::onTimerExpiry;
+    private final ManyToOneConcurrentArrayQueue<ControlTask<?>> controlQueue = new ManyToOneConcurrentArrayQueue<>(256);
+    private final ManyToOneConcurrentArrayQueue<AsyncEvent> asyncEvents = new ManyToOneConcurrentArrayQueue<>(1024);
+    final TransportPacket tx = new TransportPacket();
+    private volatile Thread engineThread;
+    private int nextQpn;
+    private long now;
+    // counters
+    long rxUnknownQp, rxDropped, rxBadPkey, txBackPressure;
+
+    public SoftDevice(DeviceConfig config, Link link, RandomGenerator random, long startNanos) {
+        this.config = config;
+        this.link = link;
+        this.random = random;
+        this.keys = new MemoryKeyTable(random, config.maxMr());
+        this.keys.engineExecutor(r -> control(() -> {
+            r.run();
+            return null;
+        }));
+        this.timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, startNanos, TICK_NANOS, WHEEL_TICKS);
+        this.now = startNanos;
+        this.nextQpn = 0x11 + random.nextInt(0x1000);
+    }
+
+    // ---------------------------------------------------------------- engine loop
+
+    /** One pass of the engine at time {@code now}: control commands, timers, receive, transmit. Returns work done. */
+    public int doWork(long now) {
+        this.now = now;
+        int work = 0;
+        ControlTask<?> t;
+        while ((t = controlQueue.poll()) != null) {
+            t.run();
+            work++;
+        }
+        // arrivals first: an ACK already waiting must count before a timer judges the QP silent
+        work += link.receive(now, this, 256);
+        work += pollTimers(now);
+        work += link.flush(now);
+        SoftQp[] list = qps;
+        for (SoftQp qp : list) {
+            work += qp.progress(now);
+        }
+        return work;
+    }
+
+    private int pollTimers(long now) {
+        int n = 0;
+        if (timers.timerCount() == 0) {
+            if (timers.currentTickTime() <= now) timers.currentTickTime(now);
+            return 0;
+        }
+        // Catch up tick by tick, but at most one rotation: that visits every spoke, so every due timer fires;
+        // after a long gap (a virtual-clock jump, a GC pause) the wheel then jumps straight to now.
+        int passes = 0;
+        do {
+            n += timers.poll(now, onTimer, 64);
+        } while (timers.currentTickTime() <= now && ++passes <= WHEEL_TICKS);
+        if (timers.currentTickTime() <= now) timers.currentTickTime(now);
+        return n;
+    }
+
+    private boolean onTimerExpiry(TimeUnit unit, long now, long timerId) {
+        SoftQp qp = timerOwners.remove(timerId);
+        if (qp != null) qp.onTimer(timerId, now);
+        return true;
+    }
+
+    long scheduleTimer(SoftQp owner, long deadline) {
+        long id = timers.scheduleTimer(deadline);
+        timerOwners.put(id, owner);
+        return id;
+    }
+
+    void cancelTimer(long id) {
+        if (id != DeadlineTimerWheel.NULL_DEADLINE && timerOwners.remove(id) != null) timers.cancelTimer(id);
+    }
+
+    /** Earliest time this device has something to do (link arrival or timer), for a discrete-event driver. */
+    public long nextEventTime() {
+        long t = link.nextEventTime();
+        for (SoftQp qp : qps) t = Math.min(t, qp.nextDeadline());
+        if (t != Long.MAX_VALUE && t < Long.MAX_VALUE - TICK_NANOS) {
+            t += TICK_NANOS; // the wheel fires on the tick after the deadline
+        }
+        return t;
+    }
+
+    /** Whether any QP has work it could do right now without time passing. */
+    public boolean hasPendingWork() {
+        for (SoftQp qp : qps) {
+            if (qp.hasPendingWork()) return true;
+        }
+        return false;
+    }
+
+    @Override
+    public void onPacket(TransportPacket p, long now) {
+        if ((p.pkey & 0x7FFF) != 0x7FFF) { // only the default partition exists on this port
+            rxBadPkey++;
+            return;
+        }
+        SoftQp qp = qpsByNum.get(p.destQp);
+        if (qp == null) {
+            rxUnknownQp++;
+            return;
+        }
+        qp.onPacket(p, now);
+    }
+
+    boolean send(TransportPacket p, long now) {
+        if (link.send(p, now)) return true;
+        txBackPressure++;
+        return false;
+    }
+
+    // ---------------------------------------------------------------- control plane
+
+    public boolean hasEngineThread() {
+        return engineThread != null;
+    }
+
+    /** Binds the engine to the calling thread (the driver's agent calls this on start). */
+    public void bindEngineThread(Thread t) {
+        engineThread = t;
+    }
+
+    /** Runs a control operation on the engine thread and returns its result (inline when there is no driver). */
+    public <T> T control(Supplier<T> op) {
+        Thread e = engineThread;
+        if (e == null || e == Thread.currentThread()) return op.get();
+        ControlTask<T> task = new ControlTask<>(op);
+        while (!controlQueue.offer(task)) Thread.onSpinWait();
+        while (!task.done) {
+            LockSupport.parkNanos(10_000);
+            if (engineThread == null) { // driver stopped meanwhile: run here
+                if (controlQueue.remove(task)) task.run();
+            }
+        }
+        if (task.error != null) {
+            if (task.error instanceof RuntimeException re) throw re;
+            throw new IllegalStateException(task.error);
+        }
+        return task.result;
+    }
+
+    private static final class ControlTask<T> {
+        final Supplier<T> op;
+        volatile boolean done;
+        T result;
+        Throwable error;
+
+        ControlTask(Supplier<T> op) {
+            this.op = op;
+        }
+
+        void run() {
+            try {
+                result = op.get();
+            } catch (Throwable t) {
+                error = t;
+            }
+            done = true;
+        }
+    }
+
+    void raise(AsyncEventType type, Object element) {
+        AsyncEvent e = new AsyncEvent(); // rare: events are not on the data path
+        e.type = type;
+        e.element = element;
+        asyncEvents.offer(e);
+    }
+
+    @Override
+    public boolean pollAsyncEvent(AsyncEvent out) {
+        AsyncEvent e = asyncEvents.poll();
+        if (e == null) return false;
+        out.type = e.type;
+        out.element = e.element;
+        return true;
+    }
+
+    QueuePair createQp(SoftPd pd, QpInitAttributes init) {
+        if (init == null) throw new IllegalArgumentException("qp_init_attr: must not be null");
+        if (!(init.sendCq() instanceof SoftCq sc) || sc.device() != this) {
+            throw new IllegalArgumentException("send_cq: must be a CQ of device " + config.name());
+        }
+        if (!(init.recvCq() instanceof SoftCq rc) || rc.device() != this) {
+            throw new IllegalArgumentException("recv_cq: must be a CQ of device " + config.name());
+        }
+        if (init.srq() != null && (!(init.srq() instanceof SoftSrq s) || s.pd() != pd)) {
+            throw new IllegalArgumentException("srq: must be an SRQ of the same protection domain");
+        }
+        if (init.type() == org.urdma.verbs.QpType.UD && init.srq() != null) {
+            // allowed: UD QPs may use an SRQ
+        }
+        if (init.maxSendWr() > config.maxQpWr()) {
+            throw new IllegalArgumentException("cap.max_send_wr: " + init.maxSendWr() + " exceeds device max_qp_wr " + config.maxQpWr());
+        }
+        if (init.maxRecvWr() > config.maxQpWr()) {
+            throw new IllegalArgumentException("cap.max_recv_wr: " + init.maxRecvWr() + " exceeds device max_qp_wr " + config.maxQpWr());
+        }
+        if (init.maxSendSge() > config.maxSge() || init.maxRecvSge() > config.maxSge()) {
+            throw new IllegalArgumentException("cap.max_send_sge/max_recv_sge: exceed device max_sge " + config.maxSge());
+        }
+        if (init.maxInlineData() > config.maxInline()) {
+            throw new IllegalArgumentException("cap.max_inline_data: " + init.maxInlineData() + " exceeds device max " + config.maxInline());
+        }
+        return control(() -> {
+            if (qpsByNum.size() >= config.maxQp()) throw new IllegalStateException("qp: device limit of " + config.maxQp() + " QPs reached");
+            int qpn;
+            do {
+                qpn = nextQpn;
+                nextQpn = (nextQpn + 1) & 0xFFFFFF;
+                if (nextQpn < 2) nextQpn = 2; // QP0/QP1 are special
+            } while (qpsByNum.containsKey(qpn));
+            SoftQp qp = new SoftQp(this, pd, init, qpn);
+            qpsByNum.put(qpn, qp);
+            List<SoftQp> l = new ArrayList<>(List.of(qps));
+            l.add(qp);
+            qps = l.toArray(new SoftQp[0]);
+            return qp;
+        });
+    }
+
+    void destroyQp(SoftQp qp) {
+        control(() -> {
+            qp.cancelTimers();
+            qpsByNum.remove(qp.qpNum());
+            List<SoftQp> l = new ArrayList<>(List.of(qps));
+            l.remove(qp);
+            qps = l.toArray(new SoftQp[0]);
+            return null;
+        });
+    }
+
+    // ---------------------------------------------------------------- Device
+
+    @Override
+    public String name() {
+        return config.name();
+    }
+
+    @Override
+    public DeviceAttributes attributes() {
+        return new DeviceAttributes(config.maxQp(), config.maxQpWr(), config.maxSge(), config.maxCqe(), config.maxMr(),
+                Integer.MAX_VALUE, config.maxRdAtomic(), config.maxRdAtomic(), 1024, config.maxQpWr(), config.maxInline());
+    }
+
+    @Override
+    public Gid gid(int index) {
+        if (index != 0) throw new IllegalArgumentException("gid index: only 0 exists on this port, was " + index);
+        return config.gid();
+    }
+
+    @Override
+    public byte[] mac() {
+        return config.mac().clone();
+    }
+
+    @Override
+    public ProtectionDomain allocPd() {
+        return new SoftPd(this);
+    }
+
+    @Override
+    public CompletionChannel createCompletionChannel() {
+        return new SoftChannel();
+    }
+
+    @Override
+    public CompletionQueue createCq(int entries, CompletionChannel channel) {
+        if (entries <= 0 || entries > config.maxCqe()) {
+            throw new IllegalArgumentException("cqe: must be 1.." + config.maxCqe() + ", was " + entries);
+        }
+        if (channel != null && !(channel instanceof SoftChannel)) {
+            throw new IllegalArgumentException("channel: must come from createCompletionChannel of this device");
+        }
+        return new SoftCq(this, entries, (SoftChannel) channel);
+    }
+
+    @Override
+    public void close() {
+        control(() -> {
+            for (SoftQp qp : qps) qp.cancelTimers();
+            return null;
+        });
+    }
+
+    public DeviceConfig config() {
+        return config;
+    }
+
+    public MemoryKeyTable keys() {
+        return keys;
+    }
+
+    public Link link() {
+        return link;
+    }
+
+    RandomGenerator random() {
+        return random;
+    }
+
+    long now() {
+        return now;
+    }
+
+    public long rxUnknownQp() {
+        return rxUnknownQp;
+    }
+
+    /** Packets whose P_Key is not the default partition's (dropped). */
+    public long rxBadPkey() {
+        return rxBadPkey;
+    }
+
+    public long rxDropped() {
+        return rxDropped;
+    }
+}

@@ -1,0 +1,381 @@
+package org.urdma.transport.engine;
+
+import org.agrona.DeadlineTimerWheel;
+import org.urdma.transport.reliability.Reliability;
+import org.urdma.verbs.AsyncEventType;
+import org.urdma.verbs.ProtectionDomain;
+import org.urdma.verbs.QpAttrMask;
+import org.urdma.verbs.QpAttributes;
+import org.urdma.verbs.QpInitAttributes;
+import org.urdma.verbs.QpState;
+import org.urdma.verbs.QpTransitions;
+import org.urdma.verbs.QpType;
+import org.urdma.verbs.QueuePair;
+import org.urdma.verbs.ReceiveWorkRequest;
+import org.urdma.verbs.SendFlags;
+import org.urdma.verbs.SendWorkRequest;
+import org.urdma.verbs.WcOpcode;
+import org.urdma.verbs.WcStatus;
+import org.urdma.verbs.WrOpcode;
+
+/**
+ * A queue pair: the verbs face (post, modify) on the application side and the protocol state — requester,
+ * completer, responder — on the engine side. State changes other than posting run on the engine thread.
+ */
+public final class SoftQp implements QueuePair {
+    final SoftDevice device;
+    final SoftPd pd;
+    final QpType type;
+    private final int qpn;
+    final SoftCq sendCq;
+    final SoftCq recvCq;
+    final SoftSrq srq;
+    final SendQueue sq;
+    final RecvQueue rq;
+    final boolean sqSigAll;
+    final int maxSendSge;
+    final int maxInline;
+    final Reliability reliability;
+    private volatile QpState state = QpState.RESET;
+    final QpAttributes attrs = new QpAttributes();
+    // connection parameters (engine copy of attrs)
+    int mtu = 1024;
+    int destQpn;
+    int qkey;
+    int accessFlags;
+    long ackTimeoutNanos = Long.MAX_VALUE;
+    int retryCnt;
+    int rnrRetry;
+    int minRnrTimer;
+    int maxRdAtomic;
+    int maxDestRdAtomic;
+    final byte[] dgid = new byte[16];
+    final byte[] dmac = new byte[6];
+
+    final Requester requester;
+    final Completer completer;
+    final Responder responder;
+
+    private boolean drainedRaised;
+    long retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
+    long retryDeadline = Long.MAX_VALUE;
+    long rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
+    long rnrDeadline = Long.MAX_VALUE;
+
+    SoftQp(SoftDevice device, SoftPd pd, QpInitAttributes init, int qpn) {
+        this.device = device;
+        this.pd = pd;
+        this.type = init.type();
+        this.qpn = qpn;
+        this.sendCq = (SoftCq) init.sendCq();
+        this.recvCq = (SoftCq) init.recvCq();
+        this.srq = (SoftSrq) init.srq();
+        this.sqSigAll = init.sqSigAll();
+        this.maxSendSge = init.maxSendSge();
+        this.maxInline = init.maxInlineData();
+        this.sq = new SendQueue(init.maxSendWr(), init.maxSendSge(), init.maxInlineData());
+        this.rq = srq == null ? new RecvQueue(init.maxRecvWr(), init.maxRecvSge()) : null;
+        this.reliability = device.config().reliability();
+        this.requester = new Requester(this);
+        this.completer = new Completer(this);
+        this.responder = new Responder(this);
+    }
+
+    // ---------------------------------------------------------------- verbs (application side)
+
+    @Override
+    public int qpNum() {
+        return qpn;
+    }
+
+    @Override
+    public QpType type() {
+        return type;
+    }
+
+    @Override
+    public QpState state() {
+        return state;
+    }
+
+    @Override
+    public ProtectionDomain pd() {
+        return pd;
+    }
+
+    @Override
+    public void modify(QpAttributes a, int mask) {
+        if (a == null) throw new IllegalArgumentException("attr: must not be null");
+        QpAttributes copy = a.copy();
+        device.control(() -> {
+            applyModify(copy, mask);
+            return null;
+        });
+    }
+
+    @Override
+    public QpAttributes query() {
+        return device.control(() -> attrs.copy().state(state).curState(state));
+    }
+
+    @Override
+    public void postSend(SendWorkRequest wr) {
+        if (wr == null) throw new IllegalArgumentException("wr: must not be null");
+        QpState s = state;
+        if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {
+            throw new IllegalStateException("qp_state: postSend needs RTS, SQD, SQE or ERR; QP " + qpn + " is " + s);
+        }
+        if (wr.numSge() > maxSendSge) {
+            throw new IllegalArgumentException("num_sge: " + wr.numSge() + " exceeds cap.max_send_sge=" + maxSendSge);
+        }
+        long total = wr.totalLength();
+        if (total > Integer.MAX_VALUE) throw new IllegalArgumentException("sg_list: total length must be < 2 GiB");
+        WrOpcode op = wr.opcode();
+        if ((wr.flags() & SendFlags.INLINE) != 0) {
+            if (op.writesLocalMemory()) throw new IllegalArgumentException("send_flags: INLINE is not allowed for " + op);
+            if (total > maxInline) {
+                throw new IllegalArgumentException("send_flags: INLINE payload " + total + " exceeds cap.max_inline_data=" + maxInline);
+            }
+        }
+        if (op.isAtomic() && op.supportedOn(type) && (wr.numSge() != 1 || total != 8)) {
+            throw new IllegalArgumentException("sg_list: an atomic needs exactly one 8-byte SGE, had " + wr.numSge() + " SGEs, " + total + " bytes");
+        }
+        if (type == QpType.UD && op.supportedOn(type)) {
+            if (!(wr.ah() instanceof SoftAh ah) || ah.pd() != pd) {
+                throw new IllegalArgumentException("wr.ud.ah: must be an address handle of the QP's protection domain");
+            }
+            if ((wr.remoteQpn() & ~0xFFFFFF) != 0) throw new IllegalArgumentException("wr.ud.remote_qpn: must fit 24 bits");
+        }
+        sq.put(wr, (int) total);
+    }
+
+    @Override
+    public void postRecv(ReceiveWorkRequest wr) {
+        if (wr == null) throw new IllegalArgumentException("wr: must not be null");
+        if (srq != null) throw new IllegalArgumentException("qp: uses an SRQ; post receives to the SRQ");
+        if (state == QpState.RESET) throw new IllegalStateException("qp_state: postRecv needs INIT or later; QP " + qpn + " is RESET");
+        rq.put(wr, qpn);
+    }
+
+    @Override
+    public void close() {
+        device.destroyQp(this);
+    }
+
+    // ---------------------------------------------------------------- control (engine thread)
+
+    private void applyModify(QpAttributes a, int mask) {
+        QpState cur = state;
+        QpState next = QpTransitions.validate(type, cur, a, mask);
+        if ((mask & QpAttrMask.PATH_MTU) != 0 && a.pathMtu().bytes() > device.link().maxPayload()) {
+            throw new IllegalArgumentException("path_mtu: " + a.pathMtu().bytes() + " exceeds the link's " + device.link().maxPayload());
+        }
+        if ((mask & QpAttrMask.MAX_QP_RD_ATOMIC) != 0 && a.maxRdAtomic() > device.config().maxRdAtomic()) {
+            throw new IllegalArgumentException("max_rd_atomic: " + a.maxRdAtomic() + " exceeds device max_qp_init_rd_atom " + device.config().maxRdAtomic());
+        }
+        if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0 && a.maxDestRdAtomic() > device.config().maxRdAtomic()) {
+            throw new IllegalArgumentException("max_dest_rd_atomic: " + a.maxDestRdAtomic() + " exceeds device max_qp_rd_atom " + device.config().maxRdAtomic());
+        }
+        attrs.apply(a, mask);
+        mtu = type == QpType.UD ? Math.min(4096, device.link().maxPayload()) : attrs.pathMtu().bytes();
+        destQpn = attrs.destQpn();
+        qkey = attrs.qkey();
+        accessFlags = attrs.accessFlags();
+        ackTimeoutNanos = Timing.ackTimeoutNanos(attrs.timeout());
+        retryCnt = attrs.retryCnt();
+        rnrRetry = attrs.rnrRetry();
+        minRnrTimer = attrs.minRnrTimer();
+        maxRdAtomic = Math.max(1, attrs.maxRdAtomic());
+        maxDestRdAtomic = Math.max(1, attrs.maxDestRdAtomic());
+        if ((mask & QpAttrMask.AV) != 0) {
+            if (attrs.av().dgid() != null) System.arraycopy(attrs.av().dgid().toBytes(), 0, dgid, 0, 16);
+            System.arraycopy(attrs.av().dmac(), 0, dmac, 0, 6);
+        }
+        if (next == cur && (mask & QpAttrMask.STATE) == 0) return;
+        switch (next) {
+            case RESET -> reset();
+            case RTR -> {
+                if (cur == QpState.INIT) responder.start(attrs.rqPsn());
+            }
+            case RTS -> {
+                if (cur == QpState.RTR) requester.start(attrs.sqPsn());
+            }
+            case ERR -> {
+                moveToError(false);
+                return;
+            }
+            case SQD -> drainedRaised = false;
+            default -> { }
+        }
+        state = next;
+    }
+
+    private long now() {
+        return device.now();
+    }
+
+    private void reset() {
+        cancelTimers();
+        // discard every queued request without completions, as a RESET does
+        sq.retired.set(sq.producer.get());
+        if (rq != null) rq.consumer.set(rq.producer.get());
+        requester.reset();
+        responder.start(0);
+        state = QpState.RESET;
+    }
+
+    // ---------------------------------------------------------------- engine
+
+    /** Moves to ERR: the failing request already completed with its status; everything else flushes. */
+    void enterError(long now) {
+        moveToError(true);
+    }
+
+    /** {@code fatal}: the engine found the error (raises QP_FATAL); a modify to ERR does not. */
+    private void moveToError(boolean fatal) {
+        if (state == QpState.ERR) return;
+        state = QpState.ERR;
+        cancelTimers();
+        if (fatal) device.raise(AsyncEventType.QP_FATAL, this);
+        flush();
+    }
+
+    /** Completes every outstanding send and receive WQE with WR_FLUSH_ERR (ERR state). */
+    private int flush() {
+        int n = 0;
+        long p = sq.producer.get();
+        for (long i = sq.retired.get(); i < p; i++) {
+            int s = sq.slot(i);
+            long id = sq.wrId[s];
+            WcOpcode op = WrOpcode.of(sq.opcode[s]).completion();
+            sq.retired.lazySet(i + 1);
+            sendCq.push(id, WcStatus.WR_FLUSH_ERR, op, 0, 0, 0, qpn, 0, 0, false);
+            n++;
+        }
+        requester.afterFlush();
+        responder.flushTaken();
+        if (rq != null) {
+            long rp = rq.producer.get();
+            for (long i = rq.consumer.get(); i < rp; i++) {
+                long id = rq.wrId[(int) (i & rq.mask)];
+                rq.consumer.lazySet(i + 1);
+                recvCq.push(id, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, qpn, 0, 0, false);
+                n++;
+            }
+        }
+        return n;
+    }
+
+    int progress(long now) {
+        QpState s = state;
+        if (s == QpState.ERR) return flush();
+        if (s == QpState.RESET || s == QpState.INIT) return 0;
+        int work = responder.progress(now);
+        if (s == QpState.RTS || s == QpState.SQD) work += requester.progress(now, s == QpState.SQD);
+        if (s == QpState.SQD && !drainedRaised && sq.retired.get() == requester.startedIndex) {
+            drainedRaised = true; // everything started before SQD has completed
+            device.raise(AsyncEventType.SQ_DRAINED, this);
+        }
+        return work;
+    }
+
+    boolean hasPendingWork() {
+        QpState s = state;
+        if (s == QpState.ERR) return sq.producer.get() != sq.retired.get() || (rq != null && rq.posted() > 0);
+        return responder.hasPendingWork() || ((s == QpState.RTS || s == QpState.SQD) && requester.hasPendingWork());
+    }
+
+    void onPacket(TransportPacket p, long now) {
+        QpState s = state;
+        if (s == QpState.RESET || s == QpState.INIT || s == QpState.ERR) {
+            device.rxDropped++;
+            return;
+        }
+        if (Op.isResponse(p.opcode)) {
+            if (type == QpType.RC && s != QpState.RTR) completer.onResponse(p, now);
+            else device.rxDropped++;
+        } else {
+            responder.onRequest(p, now);
+        }
+    }
+
+    long nextDeadline() {
+        return Math.min(retryDeadline, rnrDeadline);
+    }
+
+    void armRetryTimer(long deadline) {
+        if (ackTimeoutNanos == Long.MAX_VALUE) return;
+        if (retryTimerId != DeadlineTimerWheel.NULL_DEADLINE) return; // lazily re-checked at expiry
+        retryDeadline = deadline;
+        retryTimerId = device.scheduleTimer(this, deadline);
+    }
+
+    void cancelRetryTimer() {
+        device.cancelTimer(retryTimerId);
+        retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
+        retryDeadline = Long.MAX_VALUE;
+    }
+
+    void armRnrTimer(long deadline) {
+        device.cancelTimer(rnrTimerId);
+        rnrDeadline = deadline;
+        rnrTimerId = device.scheduleTimer(this, deadline);
+    }
+
+    void cancelTimers() {
+        cancelRetryTimer();
+        device.cancelTimer(rnrTimerId);
+        rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
+        rnrDeadline = Long.MAX_VALUE;
+    }
+
+    void onTimer(long timerId, long now) {
+        if (timerId == retryTimerId) {
+            retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
+            retryDeadline = Long.MAX_VALUE;
+            if (state == QpState.RTS || state == QpState.SQD || state == QpState.SQE) completer.onRetryTimer(now);
+        } else if (timerId == rnrTimerId) {
+            rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
+            rnrDeadline = Long.MAX_VALUE;
+            requester.onRnrTimer(now);
+        }
+    }
+
+    /**
+     * Retires the send WQE at {@code idx} (the oldest) and reports it; unsignaled successes are silent. The slot is
+     * read first and released before the completion is visible, so a poster woken by it always finds room.
+     */
+    void retireSend(long idx, WcStatus status, int byteLen) {
+        int slot = sq.slot(idx);
+        boolean signaled = sqSigAll || (sq.flags[slot] & SendFlags.SIGNALED) != 0;
+        long id = sq.wrId[slot];
+        WcOpcode op = WrOpcode.of(sq.opcode[slot]).completion();
+        sq.retired.lazySet(idx + 1);
+        if (status != WcStatus.SUCCESS || signaled) {
+            sendCq.push(id, status, op, byteLen, 0, 0, qpn, 0, 0, false);
+        }
+    }
+
+    /** Packets this QP sent again (go-back retransmissions). */
+    public long retransmittedPackets() {
+        return requester.retransmittedPackets;
+    }
+
+    public long packetsSent() {
+        return requester.packetsSent;
+    }
+
+    /** Retransmission rounds started (NAK, implicit NAK or timeout) and ACK timeouts among them. */
+    public long retries() {
+        return completer.retries;
+    }
+
+    public long timeouts() {
+        return completer.timeouts;
+    }
+
+    @Override
+    public String toString() {
+        return type + " qp " + qpn + " (" + state + ")";
+    }
+}

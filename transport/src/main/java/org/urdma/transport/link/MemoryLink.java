@@ -1,0 +1,222 @@
+package org.urdma.transport.link;
+
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.urdma.transport.engine.TransportPacket;
+
+/**
+ * An in-JVM link: one end of a pair joining two devices. Packets are encoded into real frames with a
+ * {@link FrameCodec}, pass through a one-way latency and an {@link Impairment} (applied on the sending
+ * side with its own seeded generator), and are decoded on the other end. Each direction is a
+ * single-producer single-consumer {@link FrameRing}, so the two devices may run on two threads.
+ */
+public final class MemoryLink implements Link {
+    /** Link shape: ring slots per direction, one-way latency, optional serialization rate, path MTU ceiling. */
+    public record Config(int slots, long latencyNanos, double gbps, int maxPayload) {
+        public Config {
+            if (Integer.bitCount(slots) != 1) throw new IllegalArgumentException("slots: must be a power of two, was " + slots);
+            if (latencyNanos < 0) throw new IllegalArgumentException("latencyNanos: must be >= 0");
+            if (gbps < 0) throw new IllegalArgumentException("gbps: must be >= 0 (0 = unlimited)");
+            if (maxPayload < 256) throw new IllegalArgumentException("maxPayload: must be >= 256");
+        }
+
+        public static Config defaults() {
+            return new Config(1024, 1_000, 0, 4096);
+        }
+
+        public Config withLatency(long ns) {
+            return new Config(slots, ns, gbps, maxPayload);
+        }
+
+        public Config withSlots(int n) {
+            return new Config(n, latencyNanos, gbps, maxPayload);
+        }
+
+        public Config withGbps(double g) {
+            return new Config(slots, latencyNanos, g, maxPayload);
+        }
+    }
+
+    private final FrameCodec codec;
+    private final FrameRing tx;
+    private final FrameRing rx;
+    private final Config config;
+    private final TransportPacket rxPacket = new TransportPacket();
+    private Impairment impairment;
+    private SplittableRandom random;
+    private long frameCount;
+    private long serializerFreeAt;
+    // one held-back frame for reordering
+    private final UnsafeBuffer held;
+    private int heldLength = -1;
+    private int heldGapLeft;
+    private long heldSince;
+
+    // counters
+    private long sentFrames, sentBytes, receivedFrames, lostFrames, duplicatedFrames, reorderedFrames, corruptedFrames,
+            malformedFrames, backPressured;
+
+    private MemoryLink(FrameCodec codec, FrameRing tx, FrameRing rx, Config config, Impairment impairment) {
+        this.codec = codec;
+        this.tx = tx;
+        this.rx = rx;
+        this.config = config;
+        this.held = new UnsafeBuffer(ByteBuffer.allocateDirect(tx.slotSize()));
+        impairment(impairment);
+    }
+
+    /**
+     * Two joined ends: {@code [0]} sends to {@code [1]} with {@code aToB} impairment and vice versa. Each end
+     * has its own codec (codecs keep per-thread state; each end is used by its device's engine thread).
+     */
+    public static MemoryLink[] pair(Config config, FrameCodec codecA, FrameCodec codecB, Impairment aToB, Impairment bToA) {
+        int slotSize = (Math.max(codecA.maxFrameLength(config.maxPayload()), codecB.maxFrameLength(config.maxPayload())) + 63) & ~63;
+        FrameRing ab = new FrameRing(config.slots(), slotSize);
+        FrameRing ba = new FrameRing(config.slots(), slotSize);
+        return new MemoryLink[] {new MemoryLink(codecA, ab, ba, config, aToB), new MemoryLink(codecB, ba, ab, config, bToA)};
+    }
+
+    /** Changes this end's sending impairment (control path; not while another thread sends). */
+    public void impairment(Impairment imp) {
+        this.impairment = imp == null ? Impairment.NONE : imp;
+        this.random = new SplittableRandom(this.impairment.seed());
+        this.frameCount = 0;
+    }
+
+    @Override
+    public int maxPayload() {
+        return config.maxPayload();
+    }
+
+    @Override
+    public boolean send(TransportPacket packet, long now) {
+        int off = tx.claim();
+        if (off < 0 || (heldLength >= 0 && tx.size() + 2 > tx.capacity())) {
+            backPressured++;
+            return false;
+        }
+        int len = codec.encode(packet, tx.buffer, off);
+        if (len < 0) {
+            malformedFrames++;
+            return true; // cannot be framed: dropped and counted, like a NIC would
+        }
+        sentFrames++;
+        sentBytes += len;
+        long deliverAt = deliveryTime(now, len);
+        Impairment imp = impairment;
+        if (imp.isNone()) {
+            tx.publish(len, deliverAt);
+            return true;
+        }
+        frameCount++;
+        if (imp.dropEveryNth() > 0 && frameCount % imp.dropEveryNth() == 0) {
+            lostFrames++;
+            releaseHeld(now, deliverAt, true);
+            return true;
+        }
+        if (imp.loss() > 0 && random.nextDouble() < imp.loss()) {
+            lostFrames++;
+            releaseHeld(now, deliverAt, true);
+            return true;
+        }
+        if (imp.corrupt() > 0 && random.nextDouble() < imp.corrupt()) {
+            // past the 14-byte Ethernet header: a frame damaged there fails the receiving NIC's FCS and is
+            // simply lost; corruption after it (e.g. in a switch buffer) is what the ICRC exists to catch
+            int bit = random.nextInt((len - 14) * 8);
+            int at = off + 14 + (bit >>> 3);
+            tx.buffer.putByte(at, (byte) (tx.buffer.getByte(at) ^ (1 << (bit & 7))));
+            corruptedFrames++;
+        }
+        if (heldLength < 0 && imp.reorder() > 0 && random.nextDouble() < imp.reorder()) {
+            held.putBytes(0, tx.buffer, off, len);
+            heldLength = len;
+            heldGapLeft = imp.reorderGap();
+            heldSince = now;
+            reorderedFrames++;
+            return true;
+        }
+        boolean dup = imp.duplicate() > 0 && random.nextDouble() < imp.duplicate();
+        tx.publish(len, deliverAt);
+        if (dup) {
+            int off2 = tx.claim();
+            if (off2 >= 0) {
+                tx.buffer.putBytes(off2, tx.buffer, off, len);
+                tx.publish(len, deliverAt);
+                duplicatedFrames++;
+            }
+        }
+        releaseHeld(now, deliverAt, true);
+        return true;
+    }
+
+    private long deliveryTime(long now, int len) {
+        if (config.gbps() > 0) {
+            long start = Math.max(now, serializerFreeAt);
+            serializerFreeAt = start + (long) (len * 8 / config.gbps());
+            return serializerFreeAt + config.latencyNanos();
+        }
+        return now + config.latencyNanos();
+    }
+
+    /** After a frame went by: count down the held frame's gap and publish it when due. */
+    private void releaseHeld(long now, long deliverAt, boolean frameWentBy) {
+        if (heldLength < 0) return;
+        if (frameWentBy) heldGapLeft--;
+        if (heldGapLeft <= 0 || now - heldSince >= impairment.reorderHoldNanos()) {
+            int off = tx.claim();
+            if (off < 0) return;
+            tx.buffer.putBytes(off, held, 0, heldLength);
+            tx.publish(heldLength, Math.max(deliverAt, now + config.latencyNanos()));
+            heldLength = -1;
+        }
+    }
+
+    @Override
+    public int flush(long now) {
+        if (heldLength >= 0 && now - heldSince >= impairment.reorderHoldNanos()) {
+            releaseHeld(now, now + config.latencyNanos(), false);
+            return 1;
+        }
+        return 0;
+    }
+
+    @Override
+    public long nextEventTime() {
+        long t = Long.MAX_VALUE;
+        int i = rx.peek();
+        if (i >= 0) t = rx.deliverAtOf(i);
+        if (heldLength >= 0) t = Math.min(t, heldSince + impairment.reorderHoldNanos());
+        return t;
+    }
+
+    @Override
+    public int receive(long now, PacketSink sink, int limit) {
+        int n = 0;
+        while (n < limit) {
+            int i = rx.peek();
+            if (i < 0 || rx.deliverAtOf(i) > now) break;
+            n++;
+            TransportPacket p = rxPacket.clear();
+            if (codec.decode(rx.buffer, rx.offsetOf(i), rx.lengthOf(i), p)) {
+                receivedFrames++;
+                sink.onPacket(p, now);
+            } else {
+                malformedFrames++;
+            }
+            rx.release();
+        }
+        return n;
+    }
+
+    public long sentFrames() { return sentFrames; }
+    public long sentBytes() { return sentBytes; }
+    public long receivedFrames() { return receivedFrames; }
+    public long lostFrames() { return lostFrames; }
+    public long duplicatedFrames() { return duplicatedFrames; }
+    public long reorderedFrames() { return reorderedFrames; }
+    public long corruptedFrames() { return corruptedFrames; }
+    /** Frames this end could not decode (or encode): counted and dropped. */
+    public long malformedFrames() { return malformedFrames; }
+    public long backPressured() { return backPressured; }
+}

@@ -1,0 +1,211 @@
+package org.urdma.transport.link;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.urdma.transport.engine.TransportPacket;
+import org.urdma.transport.wire.DecodeStatus;
+import org.urdma.transport.wire.Framing;
+import org.urdma.transport.wire.FramingKind;
+import org.urdma.transport.wire.Framings;
+import org.urdma.transport.wire.Packet;
+
+/**
+ * The production {@link FrameCodec}: maps the engine's packet onto the wire {@link Packet} and runs a
+ * {@link Framing} (RoCEv1, RoCEv2, PAXI), so every frame on a link is a real frame with a real ICRC.
+ * One instance per link end and thread. The payload is copied once, by the framing, into the frame.
+ */
+public final class WireFrameCodec implements FrameCodec {
+    /** Two framings: each keeps a cached view of the one buffer it works on (TX ring vs RX ring), no churn. */
+    private final Framing framing;
+    private final Framing decoder;
+    /** Encode holder: every field the engine drives is set on each packet; the rest keep their defaults. */
+    private final Packet out = new Packet();
+    /** Decode holder: separate, so nothing a received frame sets can leak into a frame we send. */
+    private final Packet in = new Packet();
+    private final long localMac;
+    private final int localIp;
+    private final long localGidHi;
+    private final long localGidLo;
+    private long decodeErrors;
+
+    /**
+     * @param localMac the sending port's MAC (6 bytes)
+     * @param localGid the port's GID (16 bytes; for RoCEv2 an IPv4-mapped GID gives the IP address)
+     */
+    public WireFrameCodec(FramingKind kind, byte[] localMac, byte[] localGid) {
+        this(kind, true, localMac, localGid);
+    }
+
+    /** @param paxiIcrc whether PAXI Standard/AFH1/AFH2 frames carry the optional ICRC (RoCE always does) */
+    public WireFrameCodec(FramingKind kind, boolean paxiIcrc, byte[] localMac, byte[] localGid) {
+        this.framing = Framings.of(kind, paxiIcrc);
+        this.decoder = Framings.of(kind, paxiIcrc);
+        this.localMac = mac(localMac, 0);
+        this.localGidHi = be64(localGid, 0);
+        this.localGidLo = be64(localGid, 8);
+        this.localIp = ipv4Of(localGid, localMac);
+    }
+
+    public FramingKind kind() {
+        return framing.kind();
+    }
+
+    public Framing framing() {
+        return framing;
+    }
+
+    @Override
+    public int maxFrameLength(int payloadLength) {
+        return framing.maxFrameLength(payloadLength);
+    }
+
+    @Override
+    public int encode(TransportPacket t, MutableDirectBuffer frame, int offset) {
+        Packet p = out;
+        p.srcMac = localMac;
+        p.dstMac = mac(t.dstMac, 0);
+        p.sgidHi = localGidHi;
+        p.sgidLo = localGidLo;
+        p.dgidHi = be64(t.dstGid, 0);
+        p.dgidLo = be64(t.dstGid, 8);
+        p.ipSrc = localIp;
+        p.ipDst = ipv4Of(t.dstGid, t.dstMac);
+        p.trafficClass = t.trafficClass;
+        p.flowLabel = t.flowLabel;
+        p.hopLimit = t.hopLimit;
+        p.udpSrcPort = 0xC000 | ((t.destQp * 0x9E3779B1) >>> 18 & 0x3FFF);
+        p.dstQpid = t.destQp & 0xFFFF;
+        p.opcode = t.opcode;
+        p.se = t.solicited;
+        p.pkey = t.pkey;
+        p.fecn = t.fecn;
+        p.becn = t.becn;
+        p.destQp = t.destQp;
+        p.ackReq = t.ackReq;
+        p.psn = t.psn;
+        p.rethVa = t.rethVa;
+        p.rethRkey = t.rethRkey;
+        p.rethDmaLength = t.rethLength;
+        p.aethSyndrome = t.aethSyndrome;
+        p.aethMsn = t.aethMsn;
+        p.atomicVa = t.atomicVa;
+        p.atomicRkey = t.atomicRkey;
+        p.atomicSwapAdd = t.atomicSwapAdd;
+        p.atomicCompare = t.atomicCompare;
+        p.atomicAckOriginalData = t.atomicOrig;
+        p.immDt = t.immData;
+        p.iethRkey = t.invalidateRkey;
+        p.dethQkey = t.qkey;
+        p.dethSrcQp = t.srcQp;
+        p.payloadBuffer = t.payload;
+        p.payloadOffset = t.payloadOffset;
+        p.payloadLength = t.payloadLength;
+        if (!framing.kind().canCarry(t.opcode)) return -1;
+        return framing.encode(p, frame, offset);
+    }
+
+    @Override
+    public boolean decode(DirectBuffer frame, int offset, int length, TransportPacket t) {
+        Packet p = in;
+        if (decoder.decode(frame, offset, length, p) != DecodeStatus.OK) {
+            decodeErrors++;
+            return false;
+        }
+        t.opcode = p.opcode;
+        t.solicited = p.se;
+        t.ackReq = p.ackReq;
+        t.pkey = p.pkey;
+        t.destQp = p.destQp;
+        t.psn = p.psn;
+        t.fecn = p.fecn;
+        t.becn = p.becn;
+        t.rethVa = p.rethVa;
+        t.rethRkey = p.rethRkey;
+        t.rethLength = p.rethDmaLength;
+        t.aethSyndrome = p.aethSyndrome;
+        t.aethMsn = p.aethMsn;
+        t.atomicVa = p.atomicVa;
+        t.atomicRkey = p.atomicRkey;
+        t.atomicSwapAdd = p.atomicSwapAdd;
+        t.atomicCompare = p.atomicCompare;
+        t.atomicOrig = p.atomicAckOriginalData;
+        t.immData = p.immDt;
+        t.invalidateRkey = p.iethRkey;
+        t.qkey = p.dethQkey;
+        t.srcQp = p.dethSrcQp;
+        t.trafficClass = p.trafficClass;
+        t.flowLabel = p.flowLabel;
+        t.hopLimit = p.hopLimit;
+        if (framing.kind() == FramingKind.ROCE1 || p.ipv6) {
+            putBe64(t.srcGid, 0, p.sgidHi);
+            putBe64(t.srcGid, 8, p.sgidLo);
+            putBe64(t.dstGid, 0, p.dgidHi);
+            putBe64(t.dstGid, 8, p.dgidLo);
+        } else {
+            mapped(t.srcGid, p.ipSrc);
+            mapped(t.dstGid, p.ipDst);
+        }
+        putMac(t.srcMac, p.srcMac);
+        putMac(t.dstMac, p.dstMac);
+        t.payload = p.payloadBuffer;
+        t.payloadOffset = p.payloadOffset;
+        t.payloadLength = p.payloadLength;
+        return true;
+    }
+
+    /** The framing that decodes received frames; its counters break the rejects down by reason. */
+    public Framing decoder() {
+        return decoder;
+    }
+
+    /** Frames this codec rejected (bad ICRC, truncated, …); the framing's counters break them down. */
+    public long decodeErrors() {
+        return decodeErrors;
+    }
+
+    private static long mac(byte[] m, int o) {
+        long v = 0;
+        for (int i = 0; i < 6; i++) v = (v << 8) | (m[o + i] & 0xFF);
+        return v;
+    }
+
+    private static void putMac(byte[] m, long v) {
+        for (int i = 5; i >= 0; i--) {
+            m[i] = (byte) v;
+            v >>>= 8;
+        }
+    }
+
+    private static long be64(byte[] b, int o) {
+        long v = 0;
+        for (int i = 0; i < 8; i++) v = (v << 8) | (b[o + i] & 0xFF);
+        return v;
+    }
+
+    private static void putBe64(byte[] b, int o, long v) {
+        for (int i = 7; i >= 0; i--) {
+            b[o + i] = (byte) v;
+            v >>>= 8;
+        }
+    }
+
+    private static void mapped(byte[] gid, int ip) {
+        java.util.Arrays.fill(gid, 0, 10, (byte) 0);
+        gid[10] = (byte) 0xFF;
+        gid[11] = (byte) 0xFF;
+        gid[12] = (byte) (ip >>> 24);
+        gid[13] = (byte) (ip >>> 16);
+        gid[14] = (byte) (ip >>> 8);
+        gid[15] = (byte) ip;
+    }
+
+    /** The IPv4 address of an IPv4-mapped GID; otherwise 10.0.0.x from the MAC's last byte (in-memory links). */
+    private static int ipv4Of(byte[] gid, byte[] mac) {
+        boolean isMapped = gid[10] == (byte) 0xFF && gid[11] == (byte) 0xFF;
+        for (int i = 0; i < 10 && isMapped; i++) isMapped = gid[i] == 0;
+        if (isMapped) {
+            return ((gid[12] & 0xFF) << 24) | ((gid[13] & 0xFF) << 16) | ((gid[14] & 0xFF) << 8) | (gid[15] & 0xFF);
+        }
+        return 0x0A000000 | (mac[5] & 0xFF);
+    }
+}

@@ -1,0 +1,33 @@
+package org.urdma.verbs;
+
+/**
+ * A queue pair ({@code ibv_qp}). Posting copies the request into the queue and returns at once; the device
+ * moves the bytes and reports through the CQs. One thread posts to a queue at a time.
+ */
+public interface QueuePair extends AutoCloseable {
+    int qpNum();
+
+    QpType type();
+
+    QpState state();
+
+    ProtectionDomain pd();
+
+    /** Applies the attributes named in {@code mask}, validated as {@code ibv_modify_qp} (see {@link QpTransitions}). */
+    void modify(QpAttributes attributes, int mask);
+
+    /** The current attributes (a copy). */
+    QpAttributes query();
+
+    /**
+     * Posts a send request. Throws IllegalArgumentException (bad request) or IllegalStateException
+     * (QP state, queue full) naming the field and rule, like the errno of {@code ibv_post_send}.
+     */
+    void postSend(SendWorkRequest wr);
+
+    /** Posts a receive request (not allowed when the QP uses an SRQ). */
+    void postRecv(ReceiveWorkRequest wr);
+
+    @Override
+    void close();
+}
