@@ -1,0 +1,540 @@
+package org.urdma.nativeio;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+import static org.urdma.nativeio.LinuxConstants.*;
+
+/**
+ * An AF_PACKET SOCK_RAW socket bound to one interface, with mmap'ed TPACKET_V3 (or V2) RX and TX rings.
+ *
+ * <p>RX: {@link #receive(FrameHandler)} walks every ring block (V3) or frame (V2) the kernel has
+ * handed over, calls the handler with a zero-copy {@link RxFrame}, and gives each block back right
+ * after its frames. {@link #pollIn(int)} waits.
+ *
+ * <p>TX (zero copy): {@link #txAcquire()} a slot, write the frame at {@link #txDataOffset(int)} in
+ * {@link #txBuffer()}, {@link #txCommit(int, int)}, and after a batch {@link #flush()} sends every
+ * committed frame with one syscall. {@link #send(MemorySegment, int)} is the copying path.
+ *
+ * <p>One thread at a time per direction; RX and TX may be used from two threads. All descriptors and
+ * mappings are released by {@link #close()} (the ring lives in this socket's own Arena).
+ */
+public final class AfPacketSocket implements AutoCloseable {
+    private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+    private static final int PAGE = 4096;
+    private static final int SOCKADDR_LL_SIZE = 20;
+    // tpacket_block_desc: version(4) offset_to_priv(4) then tpacket_hdr_v1
+    private static final int BD_STATUS = 8;
+    private static final int BD_NUM_PKTS = 12;
+    private static final int BD_FIRST_PKT = 16;
+    // tpacket3_hdr
+    private static final int H3_NEXT = 0, H3_SEC = 4, H3_NSEC = 8, H3_SNAPLEN = 12, H3_LEN = 16,
+            H3_STATUS = 20, H3_MAC = 24, H3_VLAN_TCI = 32, H3_VLAN_TPID = 36;
+    // tpacket2_hdr
+    private static final int H2_STATUS = 0, H2_LEN = 4, H2_SNAPLEN = 8, H2_MAC = 12, H2_SEC = 16,
+            H2_NSEC = 20, H2_VLAN_TCI = 24, H2_VLAN_TPID = 26;
+    private static final int TPACKET2_HDRLEN = 52;
+
+    private final String interfaceName;
+    private final int ifindex;
+    private final int mtu;
+    private final boolean v3;
+    private final Arena arena;
+    private int fd;
+    private boolean closed;
+
+    // RX ring
+    private final MemorySegment rxRing;
+    private final int rxBlockSize, rxBlockCount, rxFrameSize, rxFrameCount;
+    private int rxCursor;
+    private final RxFrame frame = new RxFrame();
+
+    // TX ring
+    private final MemorySegment txRing;
+    private final int txFrameSize, txFrameCount, txFramesPerBlock, txBlockSize, txDataOff, txLenOff, txStatusOff;
+    private final int txMaxFrame;
+    private int txHead;
+    private int txUnflushed;
+
+    private final MemorySegment pollFd;
+    private final MemorySegment statsBuf;
+    private final MemorySegment statsLen;
+    private long statPackets, statDrops, statFreeze;
+
+    @SuppressWarnings("restricted") // reinterpret of the ring mapping returned by mmap
+    private AfPacketSocket(String name, AfPacketOptions o) {
+        NetInterface nif = NetInterface.lookup(name);
+        this.interfaceName = name;
+        this.ifindex = nif.index();
+        this.mtu = nif.mtu();
+        this.v3 = o.version == AfPacketOptions.Version.V3;
+        this.arena = Arena.ofShared();
+        boolean ok = false;
+        try {
+            // protocol 0 at creation: receive nothing until bind() picks interface + EtherType
+            fd = Libc.socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+            if (fd < 0) {
+                int errno = Libc.errno();
+                throw permissionAware("socket", errno, "AF_PACKET, SOCK_RAW");
+            }
+            MemorySegment opt = arena.allocate(JAVA_INT);
+            setInt(opt, PACKET_VERSION, v3 ? TPACKET_V3 : TPACKET_V2, "PACKET_VERSION");
+            if (o.qdiscBypass) {
+                setInt(opt, PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS");
+            }
+            if (o.ignoreOutgoing) {
+                setInt(opt, PACKET_IGNORE_OUTGOING, 1, "PACKET_IGNORE_OUTGOING");
+            }
+            if (o.txRing) {
+                // PACKET_LOSS (before any ring: EBUSY after): a malformed TX slot is skipped, not a ring stall
+                setInt(opt, PACKET_LOSS, 1, "PACKET_LOSS");
+            }
+            if (o.sendBufferBytes > 0) {
+                opt.set(JAVA_INT, 0, o.sendBufferBytes);
+                Libc.check(Libc.setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, opt, 4), "setsockopt", "SO_SNDBUFFORCE");
+            }
+
+            long rxBytes = 0;
+            if (o.rxRing) {
+                rxBlockSize = o.rxBlockSize;
+                rxBlockCount = o.rxBlockCount;
+                rxFrameSize = o.rxFrameSize;
+                rxFrameCount = (rxBlockSize / rxFrameSize) * rxBlockCount;
+                MemorySegment req = arena.allocate(28, 4);
+                req.set(JAVA_INT, 0, rxBlockSize);
+                req.set(JAVA_INT, 4, rxBlockCount);
+                req.set(JAVA_INT, 8, rxFrameSize);
+                req.set(JAVA_INT, 12, rxFrameCount);
+                req.set(JAVA_INT, 16, v3 ? o.rxRetireTimeoutMs : 0);
+                Libc.check(Libc.setsockopt(fd, SOL_PACKET, PACKET_RX_RING, req, v3 ? 28 : 16), "setsockopt",
+                        "PACKET_RX_RING block " + rxBlockSize + " x " + rxBlockCount + ", frame " + rxFrameSize);
+                rxBytes = (long) rxBlockSize * rxBlockCount;
+            } else {
+                rxBlockSize = rxBlockCount = rxFrameSize = rxFrameCount = 0;
+            }
+
+            long txBytes = 0;
+            if (o.txRing) {
+                txFrameSize = o.txFrameSize;
+                txBlockSize = txBlockSizeFor(txFrameSize);
+                txFramesPerBlock = txBlockSize / txFrameSize;
+                int blocks = (o.txFrameCount + txFramesPerBlock - 1) / txFramesPerBlock;
+                txFrameCount = blocks * txFramesPerBlock;
+                MemorySegment req = arena.allocate(28, 4);
+                req.set(JAVA_INT, 0, txBlockSize);
+                req.set(JAVA_INT, 4, blocks);
+                req.set(JAVA_INT, 8, txFrameSize);
+                req.set(JAVA_INT, 12, txFrameCount);
+                Libc.check(Libc.setsockopt(fd, SOL_PACKET, PACKET_TX_RING, req, v3 ? 28 : 16), "setsockopt",
+                        "PACKET_TX_RING frame " + txFrameSize + " x " + txFrameCount);
+                txBytes = (long) txBlockSize * blocks;
+                // frame data starts at tp_hdrlen - sizeof(sockaddr_ll) (kernel tpacket_parse_header)
+                txDataOff = (v3 ? TPACKET3_HDRLEN : TPACKET2_HDRLEN) - SOCKADDR_LL_SIZE;
+                txLenOff = v3 ? H3_LEN : H2_LEN;
+                txStatusOff = v3 ? H3_STATUS : H2_STATUS;
+                // the kernel accepts MTU + Ethernet header (+ 4 for a VLAN tag) per frame
+                txMaxFrame = Math.min(txFrameSize - txDataOff, mtu + 14 + 4);
+            } else {
+                txFrameSize = txBlockSize = txFramesPerBlock = txFrameCount = 0;
+                txDataOff = txLenOff = txStatusOff = 0;
+                txMaxFrame = mtu + 14 + 4;
+            }
+
+            long total = rxBytes + txBytes;
+            if (total > 0) {
+                MemorySegment addr = Libc.mmap(MemorySegment.NULL, total, PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_POPULATE, fd, 0);
+                if (addr.address() == Libc.MAP_FAILED) {
+                    throw NativeException.of("mmap", Libc.errno(), "packet rings, " + total + " bytes");
+                }
+                MemorySegment all = addr.reinterpret(total, arena, s -> Libc.munmap(s, total));
+                rxRing = all.asSlice(0, rxBytes);
+                txRing = all.asSlice(rxBytes, txBytes);
+            } else {
+                rxRing = MemorySegment.NULL;
+                txRing = MemorySegment.NULL;
+            }
+
+            MemorySegment sll = arena.allocate(SOCKADDR_LL_SIZE, 4);
+            sll.set(JAVA_SHORT, 0, (short) AF_PACKET);
+            sll.set(JAVA_SHORT, 2, Short.reverseBytes((short) o.protocol)); // network byte order
+            sll.set(JAVA_INT, 4, ifindex);
+            Libc.check(Libc.bind(fd, sll, SOCKADDR_LL_SIZE), "bind",
+                    "interface '" + name + "' (index " + ifindex + "), protocol 0x" + Integer.toHexString(o.protocol));
+
+            if (o.promiscuous) {
+                MemorySegment mreq = arena.allocate(16, 4);
+                mreq.set(JAVA_INT, 0, ifindex);
+                mreq.set(JAVA_SHORT, 4, (short) PACKET_MR_PROMISC);
+                Libc.check(Libc.setsockopt(fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, mreq, 16), "setsockopt",
+                        "PACKET_ADD_MEMBERSHIP PACKET_MR_PROMISC on '" + name + "'");
+            }
+            pollFd = arena.allocate(8, 4);
+            pollFd.set(JAVA_INT, 0, fd);
+            statsBuf = arena.allocate(12, 4);
+            statsLen = arena.allocate(JAVA_INT);
+            ok = true;
+        } finally {
+            if (!ok) {
+                releaseResources();
+            }
+        }
+    }
+
+    /**
+     * Opens a socket on {@code interfaceName} in the calling thread's network namespace.
+     *
+     * @throws NativeException "needs CAP_NET_RAW (run as root)" without privileges; names the
+     *                         interface if it does not exist
+     */
+    public static AfPacketSocket open(String interfaceName, AfPacketOptions options) {
+        return new AfPacketSocket(interfaceName, options);
+    }
+
+    /**
+     * A power-of-two block (the kernel allocates 2^order pages per block anyway) that wastes at most an
+     * eighth of itself on the slack after the last whole frame, up to 128 KiB.
+     */
+    static int txBlockSizeFor(int frameSize) {
+        int block = Math.max(PAGE, Integer.highestOneBit(frameSize - 1) << 1);
+        while (block % frameSize > block / 8 && block < (1 << 17)) {
+            block <<= 1;
+        }
+        return block;
+    }
+
+    /** Opens a socket on {@code interfaceName} with {@link AfPacketOptions#forMtu} of its MTU. */
+    public static AfPacketSocket open(String interfaceName) {
+        return new AfPacketSocket(interfaceName, AfPacketOptions.forMtu(NetInterface.lookup(interfaceName).mtu()));
+    }
+
+    static NativeException permissionAware(String fn, int errno, String ctx) {
+        if (errno == Errno.EPERM || errno == Errno.EACCES) {
+            return new NativeException(fn, errno, fn + "(" + ctx + ") failed: " + Libc.strerror(errno)
+                    + " - AF_PACKET needs CAP_NET_RAW (run as root)");
+        }
+        return NativeException.of(fn, errno, ctx);
+    }
+
+    private void setInt(MemorySegment opt, int name, int value, String what) {
+        opt.set(JAVA_INT, 0, value);
+        Libc.check(Libc.setsockopt(fd, SOL_PACKET, name, opt, 4), "setsockopt", what + "=" + value);
+    }
+
+    // ------------------------------------------------------------------ RX
+
+    /**
+     * Delivers every frame the kernel has handed over, returning each block (V3) or frame (V2) to the
+     * kernel right after its frames; at most one lap of the ring per call. Never blocks.
+     *
+     * @return number of frames delivered
+     */
+    public int receive(FrameHandler handler) {
+        if (rxBlockCount == 0) {
+            throw new IllegalStateException("socket on '" + interfaceName + "' has no RX ring");
+        }
+        return v3 ? receiveV3(handler) : receiveV2(handler);
+    }
+
+    private int receiveV3(FrameHandler handler) {
+        final MemorySegment ring = rxRing;
+        final RxFrame f = frame;
+        f.buffer = ring;
+        int delivered = 0;
+        for (int b = 0; b < rxBlockCount; b++) {
+            long blk = (long) rxCursor * rxBlockSize;
+            int bstatus = (int) INT.getAcquire(ring, blk + BD_STATUS);
+            if ((bstatus & TP_STATUS_USER) == 0) {
+                break;
+            }
+            int n = ring.get(JAVA_INT, blk + BD_NUM_PKTS);
+            long p = blk + Integer.toUnsignedLong(ring.get(JAVA_INT, blk + BD_FIRST_PKT));
+            for (int i = 0; i < n; i++) {
+                f.length = ring.get(JAVA_INT, p + H3_SNAPLEN);
+                f.wireLength = ring.get(JAVA_INT, p + H3_LEN);
+                f.status = ring.get(JAVA_INT, p + H3_STATUS);
+                f.offset = p + Short.toUnsignedInt(ring.get(JAVA_SHORT, p + H3_MAC));
+                f.sec = Integer.toUnsignedLong(ring.get(JAVA_INT, p + H3_SEC));
+                f.nsec = Integer.toUnsignedLong(ring.get(JAVA_INT, p + H3_NSEC));
+                f.vlanTci = ring.get(JAVA_INT, p + H3_VLAN_TCI);
+                f.vlanTpid = Short.toUnsignedInt(ring.get(JAVA_SHORT, p + H3_VLAN_TPID));
+                handler.onFrame(f);
+                delivered++;
+                p += Integer.toUnsignedLong(ring.get(JAVA_INT, p + H3_NEXT));
+            }
+            INT.setRelease(ring, blk + BD_STATUS, TP_STATUS_KERNEL);
+            rxCursor = rxCursor + 1 == rxBlockCount ? 0 : rxCursor + 1;
+        }
+        return delivered;
+    }
+
+    private int receiveV2(FrameHandler handler) {
+        final MemorySegment ring = rxRing;
+        final RxFrame f = frame;
+        f.buffer = ring;
+        final int perBlock = rxBlockSize / rxFrameSize;
+        int delivered = 0;
+        for (int i = 0; i < rxFrameCount; i++) {
+            long p = (long) (rxCursor / perBlock) * rxBlockSize + (long) (rxCursor % perBlock) * rxFrameSize;
+            int status = (int) INT.getAcquire(ring, p + H2_STATUS);
+            if ((status & TP_STATUS_USER) == 0) {
+                break;
+            }
+            f.status = status;
+            f.wireLength = ring.get(JAVA_INT, p + H2_LEN);
+            f.length = ring.get(JAVA_INT, p + H2_SNAPLEN);
+            f.offset = p + Short.toUnsignedInt(ring.get(JAVA_SHORT, p + H2_MAC));
+            f.sec = Integer.toUnsignedLong(ring.get(JAVA_INT, p + H2_SEC));
+            f.nsec = Integer.toUnsignedLong(ring.get(JAVA_INT, p + H2_NSEC));
+            f.vlanTci = Short.toUnsignedInt(ring.get(JAVA_SHORT, p + H2_VLAN_TCI));
+            f.vlanTpid = Short.toUnsignedInt(ring.get(JAVA_SHORT, p + H2_VLAN_TPID));
+            handler.onFrame(f);
+            delivered++;
+            INT.setRelease(ring, p + H2_STATUS, TP_STATUS_KERNEL);
+            rxCursor = rxCursor + 1 == rxFrameCount ? 0 : rxCursor + 1;
+        }
+        return delivered;
+    }
+
+    /**
+     * Copying receive for sockets without an RX ring (recv(2), non-blocking).
+     *
+     * @return frame length (the wire length, may exceed {@code maxLen} if truncated), or -errno
+     *         (-EAGAIN when nothing is queued)
+     */
+    public int receive(MemorySegment buffer, int maxLen) {
+        if (rxBlockCount != 0) {
+            throw new IllegalStateException("socket on '" + interfaceName + "' has an RX ring: use receive(FrameHandler)");
+        }
+        long n = Libc.recv(fd, buffer, maxLen, MSG_DONTWAIT | MSG_TRUNC);
+        return n < 0 ? -Libc.errno() : (int) n;
+    }
+
+    /**
+     * Waits up to {@code timeoutMs} (-1 = forever, 0 = check) for received frames.
+     *
+     * @return true if readable (or an error is pending), false on timeout or EINTR
+     */
+    public boolean pollIn(int timeoutMs) {
+        return poll(POLLIN, timeoutMs);
+    }
+
+    /** Waits up to {@code timeoutMs} until a TX slot is free (or send(2) would not block). */
+    public boolean pollOut(int timeoutMs) {
+        return poll(POLLOUT, timeoutMs);
+    }
+
+    private boolean poll(short events, int timeoutMs) {
+        pollFd.set(JAVA_SHORT, 4, events);
+        pollFd.set(JAVA_SHORT, 6, (short) 0);
+        int rc = Libc.poll(pollFd, 1, timeoutMs);
+        if (rc < 0) {
+            int errno = Libc.errno();
+            if (errno == Errno.EINTR) {
+                return false;
+            }
+            throw NativeException.of("poll", errno, "AF_PACKET on '" + interfaceName + "'");
+        }
+        return rc > 0;
+    }
+
+    // ------------------------------------------------------------------ TX
+
+    /** The mapped TX ring (write frames at {@link #txDataOffset(int)}). */
+    public MemorySegment txBuffer() {
+        return txRing;
+    }
+
+    /**
+     * The next TX slot if the kernel has finished with it, else -1 (ring full: {@link #flush()} and/or
+     * {@link #pollOut(int)}). Calling it again before {@link #txCommit} returns the same slot.
+     */
+    public int txAcquire() {
+        if (txFrameCount == 0) {
+            throw new IllegalStateException("socket on '" + interfaceName + "' has no TX ring");
+        }
+        int status = (int) INT.getAcquire(txRing, slotBase(txHead) + txStatusOff);
+        return status == TP_STATUS_AVAILABLE ? txHead : -1;
+    }
+
+    /** Offset in {@link #txBuffer()} where the frame (Ethernet header first) of {@code slot} goes. */
+    public long txDataOffset(int slot) {
+        return slotBase(slot) + txDataOff;
+    }
+
+    /** Absolute address of {@code slot}'s frame area (e.g. for Agrona's UnsafeBuffer.wrap(address, length)). */
+    public long txDataAddress(int slot) {
+        return txRing.address() + txDataOffset(slot);
+    }
+
+    /** A slice over the frame area of {@code slot} (allocates a segment view; for non-hot paths). */
+    public MemorySegment txSlot(int slot) {
+        return txRing.asSlice(txDataOffset(slot), txMaxFrame);
+    }
+
+    /** Largest frame (Ethernet header included) a slot or the link accepts. */
+    public int txMaxFrameLength() {
+        return txMaxFrame;
+    }
+
+    /** Hands {@code slot} (the one from {@link #txAcquire()}) with a {@code length}-byte frame to the kernel. */
+    public void txCommit(int slot, int length) {
+        if (slot != txHead) {
+            throw new IllegalArgumentException("slot must be the one txAcquire() returned (" + txHead + "), got " + slot);
+        }
+        if (length < 14 || length > txMaxFrame) {
+            throw new IllegalArgumentException("frame length must be in [14, " + txMaxFrame + "], got " + length);
+        }
+        long base = slotBase(slot);
+        txRing.set(JAVA_INT, base + txLenOff, length);
+        if (v3) {
+            txRing.set(JAVA_INT, base + H3_NEXT, 0);
+        }
+        INT.setRelease(txRing, base + txStatusOff, TP_STATUS_SEND_REQUEST);
+        txHead = txHead + 1 == txFrameCount ? 0 : txHead + 1;
+        txUnflushed++;
+    }
+
+    /** Copies a frame into the next TX slot and commits it; false if the ring is full. */
+    public boolean txOffer(MemorySegment src, long srcOffset, int length) {
+        int slot = txAcquire();
+        if (slot < 0) {
+            return false;
+        }
+        if (length < 14 || length > txMaxFrame) {
+            throw new IllegalArgumentException("frame length must be in [14, " + txMaxFrame + "], got " + length);
+        }
+        MemorySegment.copy(src, srcOffset, txRing, txDataOffset(slot), length);
+        txCommit(slot, length);
+        return true;
+    }
+
+    /** Frames committed since the last successful {@link #flush()}. */
+    public int txUnflushed() {
+        return txUnflushed;
+    }
+
+    /**
+     * Asks the kernel to send every committed TX slot (send(fd, NULL, 0, MSG_DONTWAIT)): one syscall
+     * for the whole batch.
+     *
+     * @return bytes queued (>= 0), 0 when the device is busy (EAGAIN/ENOBUFS: call again), or -errno
+     */
+    public long flush() {
+        return flush(false);
+    }
+
+    /** Like {@link #flush()}; with {@code wait} it blocks until the kernel has sent all of them. */
+    public long flush(boolean wait) {
+        long rc = Libc.send(fd, MemorySegment.NULL, 0, wait ? 0 : MSG_DONTWAIT);
+        if (rc < 0) {
+            int errno = Libc.errno();
+            return errno == Errno.EAGAIN || errno == Errno.ENOBUFS ? 0 : -errno;
+        }
+        txUnflushed = 0;
+        return rc;
+    }
+
+    /** True if the kernel has released every TX slot (all frames sent or dropped). */
+    public boolean txIdle() {
+        for (int i = 0; i < txFrameCount; i++) {
+            if ((int) INT.getAcquire(txRing, slotBase(i) + txStatusOff) != TP_STATUS_AVAILABLE) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private long slotBase(int slot) {
+        return (long) (slot / txFramesPerBlock) * txBlockSize + (long) (slot % txFramesPerBlock) * txFrameSize;
+    }
+
+    /**
+     * Sends one frame. Without a TX ring this is send(2) (non-blocking, one copy into the kernel); with a
+     * TX ring it copies into the next slot and flushes (send(2) would ignore the buffer then).
+     *
+     * @return bytes sent, or -errno (-EAGAIN / -ENOBUFS when the device or ring is full)
+     */
+    public long send(MemorySegment frame, int length) {
+        if (length < 14 || length > txMaxFrame || length > frame.byteSize()) {
+            throw new IllegalArgumentException("frame length must be in [14, " + Math.min(txMaxFrame, frame.byteSize())
+                    + "], got " + length);
+        }
+        if (txFrameCount != 0) {
+            if (!txOffer(frame, 0, length)) {
+                flush();
+                return -Errno.ENOBUFS;
+            }
+            long rc = flush();
+            return rc < 0 ? rc : length;
+        }
+        long rc = Libc.send(fd, frame, length, MSG_DONTWAIT);
+        return rc < 0 ? -Libc.errno() : rc;
+    }
+
+    // ------------------------------------------------------------------ misc
+
+    /** Cumulative PACKET_STATISTICS since open (reading resets the kernel's counters, so we add up). */
+    public PacketStatistics statistics() {
+        statsLen.set(JAVA_INT, 0, v3 ? 12 : 8);
+        Libc.check(Libc.getsockopt(fd, SOL_PACKET, PACKET_STATISTICS, statsBuf, statsLen), "getsockopt",
+                "PACKET_STATISTICS");
+        statPackets += Integer.toUnsignedLong(statsBuf.get(JAVA_INT, 0));
+        statDrops += Integer.toUnsignedLong(statsBuf.get(JAVA_INT, 4));
+        if (v3) {
+            statFreeze += Integer.toUnsignedLong(statsBuf.get(JAVA_INT, 8));
+        }
+        return new PacketStatistics(statPackets, statDrops, statFreeze);
+    }
+
+    public int fd() {
+        return fd;
+    }
+
+    public String interfaceName() {
+        return interfaceName;
+    }
+
+    public int interfaceIndex() {
+        return ifindex;
+    }
+
+    /** MTU of the interface when the socket was opened. */
+    public int mtu() {
+        return mtu;
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Unmaps the rings and closes the descriptor; idempotent. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            releaseResources();
+        }
+    }
+
+    private void releaseResources() {
+        try {
+            arena.close();
+        } finally {
+            if (fd >= 0) {
+                Libc.close(fd);
+                fd = -1;
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "AfPacketSocket[" + interfaceName + "#" + ifindex + ", fd " + fd + (v3 ? ", V3" : ", V2")
+                + ", rx " + rxBlockCount + "x" + rxBlockSize + ", tx " + txFrameCount + "x" + txFrameSize + "]";
+    }
+}

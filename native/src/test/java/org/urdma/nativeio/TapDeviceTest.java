@@ -1,0 +1,107 @@
+package org.urdma.nativeio;
+
+import org.junit.jupiter.api.Test;
+import org.urdma.nativeio.netns.Topology;
+import org.urdma.nativeio.netns.junit.RootAssumptions;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static org.junit.jupiter.api.Assertions.*;
+import static org.urdma.nativeio.TestFrames.*;
+
+class TapDeviceTest {
+
+    @Test
+    void twoTapsOnABridgeExchangeFrames() throws Exception {
+        RootAssumptions.assumeRoot();
+        try (Topology t = Topology.create(); Arena arena = Arena.ofConfined()) {
+            String ns = t.namespace("tap");
+            t.bridge(ns, "br0");
+            TapDevice[] taps = t.call(ns, () -> new TapDevice[] {TapDevice.open("tapa"), TapDevice.open("tapb")});
+            try (TapDevice a = taps[0]; TapDevice b = taps[1]) {
+                assertEquals("tapa", a.name());
+                for (TapDevice d : taps) {
+                    t.attach(ns, d.name(), "br0");
+                    t.up(ns, d.name());
+                }
+                byte[] src = {2, 0, 0, 0, 0x7a, 1};
+                byte[] dst = {2, 0, 0, 0, 0x7b, 1}; // unknown to the bridge: flooded to tapb
+                MemorySegment out = arena.allocate(2048);
+                MemorySegment in = arena.allocate(2048);
+                for (int seq = 0; seq < 20; seq++) {
+                    int len = sizeFor(seq, 60, 1514);
+                    write(out, 0, dst, src, seq, len);
+                    assertEquals(len, a.write(out, 0, len));
+                    byte[] got = readTestFrame(b, in);
+                    assertNotNull(got, "frame " + seq + " arrived on tapb");
+                    assertArrayEquals(expected(dst, src, seq, len), got);
+                }
+                assertEquals(-Errno.EAGAIN, drainOthers(b, in), "non-blocking read reports EAGAIN when empty");
+            }
+            t.run(ns, () -> assertFalse(NetInterface.exists("tapa"), "non-persistent TAP disappears on close"));
+        }
+    }
+
+    /** Reads frames until one with the test EtherType (skipping IPv6 noise) or 2 s pass. */
+    private static byte[] readTestFrame(TapDevice d, MemorySegment buf) {
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            int n = d.read(buf, 0, 2048);
+            if (n == -Errno.EAGAIN) {
+                d.pollIn(50);
+                continue;
+            }
+            assertTrue(n > 0, "read returned " + n);
+            if (n >= 14 && Short.toUnsignedInt(buf.get(BE_SHORT, 12)) == ETHERTYPE) {
+                return buf.asSlice(0, n).toArray(JAVA_BYTE);
+            }
+        }
+        return null;
+    }
+
+    private static int drainOthers(TapDevice d, MemorySegment buf) {
+        int n;
+        do {
+            n = d.read(buf, 0, 2048);
+            assertFalse(n > 0 && Short.toUnsignedInt(buf.get(BE_SHORT, 12)) == ETHERTYPE, "no extra test frames");
+        } while (n > 0);
+        return n;
+    }
+
+    @Test
+    void kernelChoosesANameWhenNoneIsGiven() throws Exception {
+        RootAssumptions.assumeRoot();
+        try (Topology t = Topology.create()) {
+            String ns = t.namespace("tap");
+            t.run(ns, () -> {
+                try (TapDevice d = TapDevice.open(null)) {
+                    assertTrue(d.name().startsWith("tap"), d.name());
+                    NetInterface nif = NetInterface.lookup(d.name());
+                    assertEquals(6, nif.mac().length);
+                    NetInterface.setUp(d.name(), true);
+                    assertTrue(NetInterface.lookup(d.name()).isUp());
+                }
+            });
+        }
+    }
+
+    @Test
+    void reopeningAfterCloseDoesNotLeakDescriptors() throws Exception {
+        RootAssumptions.assumeRoot();
+        try (Topology t = Topology.create()) {
+            String ns = t.namespace("tap");
+            t.run(ns, () -> {
+                TapDevice.open("tapz").close();
+                int before = openFds();
+                for (int i = 0; i < 100; i++) {
+                    try (TapDevice d = TapDevice.open("tapz")) {
+                        assertFalse(d.isClosed());
+                    }
+                }
+                assertEquals(before, openFds());
+            });
+        }
+    }
+}
