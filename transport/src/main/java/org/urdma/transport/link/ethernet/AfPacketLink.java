@@ -55,7 +55,11 @@ public final class AfPacketLink implements Link, AutoCloseable {
      */
     public static AfPacketLink open(String interfaceName, EthernetLinkConfig config, AfPacketOptions.Version rx) {
         int mtu = org.urdma.nativeio.NetInterface.lookup(interfaceName).mtu();
-        AfPacketOptions o = AfPacketOptions.forMtu(mtu).protocol(LinuxConstants.ETH_P_ALL).version(rx);
+        // RX: room for ~2000 jumbo frames (16 MiB), so a burst of a few hundred frames waits in the ring
+        // while the engine is busy instead of being dropped; frames hold MTU + tag + TPACKET header room
+        int frame = Math.max(2048, (mtu + 18 + 128 + 15) & ~15);
+        AfPacketOptions o = AfPacketOptions.forMtu(mtu).protocol(LinuxConstants.ETH_P_ALL).version(rx)
+                .rxRing(1 << 20, 16, frame, 1);
         return open(interfaceName, config, o);
     }
 
