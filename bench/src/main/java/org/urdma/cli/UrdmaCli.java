@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = UrdmaCli.Version.class,
         description = "User-space software RDMA: RoCEv1/RoCEv2/PAXI frames, verbs, perftest-style benchmarks.",
-        subcommands = {CommandLine.HelpCommand.class, org.urdma.cli.wire.WireCommand.class, JmhCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, org.urdma.cli.wire.WireCommand.class, JmhCommand.class, org.urdma.bench.perf.PerfCommand.class})
 public final class UrdmaCli implements Runnable {
 
     @CommandLine.Spec

@@ -40,6 +40,11 @@ public final class MemoryFabric {
         static CodecFactory wire(FramingKind kind) {
             return c -> new WireFrameCodec(kind, c.mac(), c.gid().toBytes());
         }
+
+        /** Real frames; {@code paxiIcrc} false drops the optional ICRC of the PAXI formats. */
+        static CodecFactory wire(FramingKind kind, boolean paxiIcrc) {
+            return c -> new WireFrameCodec(kind, paxiIcrc, c.mac(), c.gid().toBytes());
+        }
     }
 
     public MemoryFabric(DeviceConfig configA, DeviceConfig configB, MemoryLink.Config link, CodecFactory codecs,

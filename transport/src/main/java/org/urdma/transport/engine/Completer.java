@@ -21,6 +21,7 @@ final class Completer {
     long lastProgress;
     /** READ response packets received for the WQE at the head. */
     private int readReceived;
+    private int lastOutOfSequence;
     long retries, rnrNaks, timeouts, naks;
 
     Completer(SoftQp qp) {
@@ -231,6 +232,10 @@ final class Completer {
         int d = Psn.diff(r, expected);
         if (d < 0) return; // duplicate
         if (d > 0) { // a response was lost
+            // PSNs going backwards while still missing one: the responder restarted for our retry and the
+            // restart's first packet was lost too, so retry again now rather than wait for the ACK timeout
+            if (retrying && Psn.before(r, lastOutOfSequence)) retrying = false;
+            lastOutOfSequence = r;
             startRetry(expected, now, false);
             return;
         }

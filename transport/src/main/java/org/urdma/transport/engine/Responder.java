@@ -370,8 +370,7 @@ final class Responder {
                         && Psn.before(p.psn, Psn.add(r.psn, r.packets))) {
                     r.sending = true;
                     r.sendPsn = p.psn;
-                    r.sendOffset = Psn.diff(p.psn, r.psn) * qp.mtu;
-                    r.seq = resSeq++;
+                    r.sendOffset = Psn.diff(p.psn, r.psn) * qp.mtu; // keeps its place: responses go out in PSN order
                     return;
                 }
             }

@@ -335,6 +335,24 @@ public final class SoftQp implements QueuePair {
         }
     }
 
+    /** Packets this QP sent again (go-back retransmissions). */
+    public long retransmittedPackets() {
+        return requester.retransmittedPackets;
+    }
+
+    public long packetsSent() {
+        return requester.packetsSent;
+    }
+
+    /** Retransmission rounds started (NAK, implicit NAK or timeout) and ACK timeouts among them. */
+    public long retries() {
+        return completer.retries;
+    }
+
+    public long timeouts() {
+        return completer.timeouts;
+    }
+
     @Override
     public String toString() {
         return type + " qp " + qpn + " (" + state + ")";

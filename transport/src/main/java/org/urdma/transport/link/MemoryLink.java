@@ -121,8 +121,10 @@ public final class MemoryLink implements Link {
             return true;
         }
         if (imp.corrupt() > 0 && random.nextDouble() < imp.corrupt()) {
-            int bit = random.nextInt(len * 8);
-            int at = off + (bit >>> 3);
+            // past the 14-byte Ethernet header: a frame damaged there fails the receiving NIC's FCS and is
+            // simply lost; corruption after it (e.g. in a switch buffer) is what the ICRC exists to catch
+            int bit = random.nextInt((len - 14) * 8);
+            int at = off + 14 + (bit >>> 3);
             tx.buffer.putByte(at, (byte) (tx.buffer.getByte(at) ^ (1 << (bit & 7))));
             corruptedFrames++;
         }

@@ -28,7 +28,12 @@ public final class WireFrameCodec implements FrameCodec {
      * @param localGid the port's GID (16 bytes; for RoCEv2 an IPv4-mapped GID gives the IP address)
      */
     public WireFrameCodec(FramingKind kind, byte[] localMac, byte[] localGid) {
-        this.framing = Framings.of(kind);
+        this(kind, true, localMac, localGid);
+    }
+
+    /** @param paxiIcrc whether PAXI Standard/AFH1/AFH2 frames carry the optional ICRC (RoCE always does) */
+    public WireFrameCodec(FramingKind kind, boolean paxiIcrc, byte[] localMac, byte[] localGid) {
+        this.framing = Framings.of(kind, paxiIcrc);
         this.localMac = mac(localMac, 0);
         this.localGidHi = be64(localGid, 0);
         this.localGidLo = be64(localGid, 8);

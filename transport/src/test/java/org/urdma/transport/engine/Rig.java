@@ -33,12 +33,16 @@ final class Rig implements AutoCloseable {
     }
 
     Rig(Impairment aToB, Impairment bToA, Reliability rel, MemoryLink.Config link) {
-        this(aToB, bToA, rel, link, MemoryFabric.CodecFactory.wire(FramingKind.ROCE2));
+        this(aToB, bToA, rel, link, 512);
     }
 
-    Rig(Impairment aToB, Impairment bToA, Reliability rel, MemoryLink.Config link, MemoryFabric.CodecFactory codec) {
-        fabric = new MemoryFabric(DeviceConfig.named("a", 1).withReliability(rel), DeviceConfig.named("b", 2).withReliability(rel),
-                link, codec, aToB, bToA, 42, START);
+    Rig(Impairment aToB, Impairment bToA, Reliability rel, MemoryLink.Config link, int window) {
+        this(aToB, bToA, rel, link, window, MemoryFabric.CodecFactory.wire(FramingKind.ROCE2));
+    }
+
+    Rig(Impairment aToB, Impairment bToA, Reliability rel, MemoryLink.Config link, int window, MemoryFabric.CodecFactory codec) {
+        fabric = new MemoryFabric(DeviceConfig.named("a", 1).withReliability(rel).withWindow(window),
+                DeviceConfig.named("b", 2).withReliability(rel).withWindow(window), link, codec, aToB, bToA, 42, START);
         sim = new SimulatedDriver(START, fabric.a, fabric.b);
         pdA = fabric.a.allocPd();
         pdB = fabric.b.allocPd();
@@ -48,7 +52,12 @@ final class Rig implements AutoCloseable {
     }
 
     QueuePair[] connect(QpType type, MemoryFabric.Connection c) {
-        return fabric.connect(pdA, MemoryFabric.init(type, cqA, 512), pdB, MemoryFabric.init(type, cqB, 512), c, 100, 0xFFFFF0);
+        return connect(type, c, 512);
+    }
+
+    QueuePair[] connect(QpType type, MemoryFabric.Connection c, int depth) {
+        // PSNs near the 2^24 wrap on one side, so every test crosses it
+        return fabric.connect(pdA, MemoryFabric.init(type, cqA, depth), pdB, MemoryFabric.init(type, cqB, depth), c, 100, 0xFFFFF0);
     }
 
     QueuePair[] rc() {

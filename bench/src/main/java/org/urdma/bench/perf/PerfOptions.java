@@ -1,0 +1,51 @@
+package org.urdma.bench.perf;
+
+import picocli.CommandLine.Option;
+
+/** perftest's common flags (ib_write_bw, ib_send_lat, …) plus urdma's link and driver choices. */
+public final class PerfOptions {
+    @Option(names = {"-s", "--size"}, description = "Message size in bytes (default: ${DEFAULT-VALUE})")
+    int size = -1;
+
+    @Option(names = {"-a", "--all"}, description = "Run sizes from 2 up to 2^23 bytes")
+    boolean all;
+
+    @Option(names = {"-n", "--iters"}, description = "Iterations (default: 5000 for bw, 1000 for lat)")
+    int iters = -1;
+
+    @Option(names = {"-m", "--mtu"}, description = "Path MTU: 256..4096 (default: ${DEFAULT-VALUE})")
+    int mtu = 4096;
+
+    @Option(names = {"-t", "--tx-depth"}, description = "Outstanding send requests (default: ${DEFAULT-VALUE})")
+    int txDepth = 128;
+
+    @Option(names = {"-c", "--connection"}, description = "RC or UC (default: ${DEFAULT-VALUE})")
+    String connection = "RC";
+
+    @Option(names = "--link", description = "Link: memory (two devices in this JVM) (default: ${DEFAULT-VALUE})")
+    String link = "memory";
+
+    @Option(names = "--framing", description = "Wire format: roce1, roce2, paxi-standard, … (default: ${DEFAULT-VALUE})")
+    String framing = "roce2";
+
+    @Option(names = "--paxi-icrc", negatable = true, description = "PAXI Standard/AFH1/AFH2 frames carry the optional ICRC (default: ${DEFAULT-VALUE})")
+    boolean paxiIcrc = true;
+
+    @Option(names = "--driver", description = "inline: this thread runs both engines; agent: one Agrona agent thread per device (default: ${DEFAULT-VALUE})")
+    String driver = "inline";
+
+    @Option(names = "--idle", description = "Agent idle strategy: busy-spin or backoff (default: ${DEFAULT-VALUE})")
+    String idle = "backoff";
+
+    @Option(names = "--loss", description = "Frame loss probability on the data direction (default: ${DEFAULT-VALUE})")
+    double loss = 0;
+
+    @Option(names = "--reliability", description = "go-back-n or go-back-0 (default: ${DEFAULT-VALUE})")
+    String reliability = "go-back-n";
+
+    @Option(names = "--report_gbits", description = "Report bandwidth in Gbit/s instead of MB/s")
+    boolean gbits;
+
+    @Option(names = "--no-copy-baseline", description = "write-bw: skip the MemorySegment.copy baseline")
+    boolean noCopyBaseline;
+}

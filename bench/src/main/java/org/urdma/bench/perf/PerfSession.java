@@ -1,0 +1,98 @@
+package org.urdma.bench.perf;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.ValueLayout;
+import org.urdma.transport.driver.MemoryFabric;
+import org.urdma.transport.driver.RealTimeDriver;
+import org.urdma.transport.engine.DeviceConfig;
+import org.urdma.transport.link.Impairment;
+import org.urdma.transport.link.MemoryLink;
+import org.urdma.transport.reliability.Reliability;
+import org.urdma.transport.wire.FramingKind;
+import org.urdma.verbs.AccessFlags;
+import org.urdma.verbs.CompletionQueue;
+import org.urdma.verbs.MemoryRegion;
+import org.urdma.verbs.PathMtu;
+import org.urdma.verbs.ProtectionDomain;
+import org.urdma.verbs.QpType;
+import org.urdma.verbs.QueuePair;
+
+/**
+ * Client and server of a perftest run in one JVM: two soft devices on a MemoryLink, one connected QP pair,
+ * one buffer per side. With the inline driver the calling thread advances both engines between posts and
+ * polls; with the agent driver each device runs on its own Agrona agent thread.
+ */
+final class PerfSession implements AutoCloseable {
+    final MemoryFabric fabric;
+    final Arena arena = Arena.ofShared();
+    final ProtectionDomain pdA, pdB;
+    final CompletionQueue cqA, cqB;
+    final QueuePair client, server;
+    final MemoryRegion bufA, bufB;
+    final QpType type;
+    private final RealTimeDriver driverA, driverB;
+
+    PerfSession(PerfOptions o, int bufferSize, int depth) {
+        if (!o.link.equalsIgnoreCase("memory")) {
+            throw new IllegalArgumentException("--link: only 'memory' is available in this build, was '" + o.link + "'");
+        }
+        type = QpType.valueOf(o.connection.toUpperCase(java.util.Locale.ROOT));
+        if (type == QpType.UD) throw new IllegalArgumentException("--connection: RC or UC, was UD");
+        Reliability rel = Reliability.named(o.reliability);
+        FramingKind kind = FramingKind.parse(o.framing);
+        PathMtu mtu = PathMtu.ofBytes(o.mtu);
+        MemoryLink.Config link = MemoryLink.Config.defaults().withLatency(0).withSlots(2048);
+        Impairment loss = o.loss > 0 ? Impairment.random(o.loss, 0, 0, 1) : Impairment.NONE;
+        fabric = new MemoryFabric(DeviceConfig.named("urdma0", 1).withReliability(rel),
+                DeviceConfig.named("urdma1", 2).withReliability(rel), link, MemoryFabric.CodecFactory.wire(kind, o.paxiIcrc),
+                loss, Impairment.NONE, System.nanoTime(), System.nanoTime());
+        boolean agents = switch (o.driver.toLowerCase(java.util.Locale.ROOT)) {
+            case "inline" -> false;
+            case "agent" -> true;
+            default -> throw new IllegalArgumentException("--driver: inline or agent, was '" + o.driver + "'");
+        };
+        RealTimeDriver.Idle idle = switch (o.idle.toLowerCase(java.util.Locale.ROOT)) {
+            case "busy-spin", "busy", "spin" -> RealTimeDriver.Idle.BUSY_SPIN;
+            case "backoff" -> RealTimeDriver.Idle.BACKOFF;
+            default -> throw new IllegalArgumentException("--idle: busy-spin or backoff, was '" + o.idle + "'");
+        };
+        driverA = agents ? new RealTimeDriver(fabric.a, idle) : null;
+        driverB = agents ? new RealTimeDriver(fabric.b, idle) : null;
+        pdA = fabric.a.allocPd();
+        pdB = fabric.b.allocPd();
+        cqA = fabric.a.createCq(depth * 2, null);
+        cqB = fabric.b.createCq(depth * 2, null);
+        MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withMtu(mtu).withTimeout(14);
+        QueuePair[] qps = fabric.connect(pdA, MemoryFabric.init(type, cqA, depth), pdB, MemoryFabric.init(type, cqB, depth),
+                c, 0x2c6fc0, 0x1a2b3c);
+        client = qps[0];
+        server = qps[1];
+        bufA = pdA.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
+        bufB = pdB.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
+        for (long i = 0; i + 8 <= bufferSize; i += 8) bufA.segment().set(ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
+    }
+
+    boolean inline() {
+        return driverA == null;
+    }
+
+    /** Inline driver: one pass of both engines. No-op with agent threads. */
+    void progress() {
+        if (driverA == null) {
+            long now = System.nanoTime();
+            fabric.a.doWork(now);
+            fabric.b.doWork(now);
+        }
+    }
+
+    String deviceName() {
+        return fabric.a.name();
+    }
+
+    @Override
+    public void close() {
+        if (driverA != null) driverA.close();
+        if (driverB != null) driverB.close();
+        arena.close();
+    }
+}

@@ -1,0 +1,104 @@
+package org.urdma.transport.link;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.urdma.transport.engine.TransportPacket;
+import org.urdma.transport.wire.FramingKind;
+import org.urdma.verbs.Gid;
+
+class MemoryLinkTest {
+    static final byte[] MAC_A = {2, 0, 0, 0, 0, 1}, MAC_B = {2, 0, 0, 0, 0, 2};
+
+    static MemoryLink[] pair(Impairment ab) {
+        return MemoryLink.pair(MemoryLink.Config.defaults().withLatency(100),
+                new WireFrameCodec(FramingKind.ROCE2, MAC_A, Gid.fromMac(MAC_A).toBytes()),
+                new WireFrameCodec(FramingKind.ROCE2, MAC_B, Gid.fromMac(MAC_B).toBytes()), ab, Impairment.NONE);
+    }
+
+    static List<Integer> sendAndCollect(MemoryLink[] l, int n) {
+        UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+        TransportPacket p = new TransportPacket();
+        List<Integer> got = new ArrayList<>();
+        long now = 0;
+        for (int i = 0; i < n; i++) {
+            p.clear();
+            p.opcode = 0x04; // RC SEND_ONLY
+            p.destQp = 0x12;
+            p.psn = i;
+            payload.putInt(0, i);
+            p.payload = payload;
+            p.payloadLength = 256;
+            System.arraycopy(MAC_B, 0, p.dstMac, 0, 6);
+            assertTrue(l[0].send(p, now));
+            now += 10;
+            l[0].flush(now);
+            l[1].receive(now, (q, t) -> {
+                assertEquals(q.psn, q.payload.getInt(q.payloadOffset), "payload travels with its header");
+                got.add(q.psn);
+            }, 100);
+        }
+        for (int k = 0; k < 100; k++) {
+            now += 100_000;
+            l[0].flush(now);
+            l[1].receive(now, (q, t) -> got.add(q.psn), 100);
+        }
+        return got;
+    }
+
+    @Test
+    void framesArriveInOrderAfterTheLatencyAndNotBefore() {
+        MemoryLink[] l = pair(Impairment.NONE);
+        TransportPacket p = new TransportPacket();
+        p.opcode = 0x11;
+        p.destQp = 5;
+        p.psn = 77;
+        assertTrue(l[0].send(p, 1000));
+        int[] n = {0};
+        assertEquals(0, l[1].receive(1099, (q, t) -> n[0]++, 10));
+        assertEquals(1, l[1].receive(1100, (q, t) -> { n[0]++; assertEquals(77, q.psn); }, 10));
+        assertEquals(1, n[0]);
+        assertEquals(List.of(0, 1, 2, 3, 4), sendAndCollect(pair(Impairment.NONE), 5));
+    }
+
+    @Test
+    void impairmentIsSeededAndDoesWhatItSays() {
+        Impairment imp = new Impairment(0.05, 0.05, 0, 0.05, 2, 1_000, 0, 99);
+        List<Integer> a = sendAndCollect(pair(imp), 2000);
+        List<Integer> b = sendAndCollect(pair(imp), 2000);
+        assertEquals(a, b, "same seed, same outcome");
+        long distinct = a.stream().distinct().count();
+        assertTrue(distinct < 2000 && distinct > 1800, "about 5% lost: " + distinct);
+        assertTrue(a.size() > distinct, "duplicates present");
+        boolean reordered = false;
+        for (int i = 1; i < a.size(); i++) reordered |= a.get(i) < a.get(i - 1);
+        assertTrue(reordered);
+    }
+
+    @Test
+    void corruptedFramesFailTheIcrcAndAreCountedNotDelivered() {
+        MemoryLink[] l = pair(Impairment.NONE.withCorrupt(0.2).withSeed(5));
+        List<Integer> got = sendAndCollect(l, 1000);
+        assertTrue(l[0].corruptedFrames() > 150);
+        // the ICRC and IP checksum catch everything but flips in the (unchecked, zero) UDP checksum field
+        assertTrue(l[1].malformedFrames() >= l[0].corruptedFrames() * 97 / 100, l[1].malformedFrames() + " of " + l[0].corruptedFrames());
+        assertEquals(1000 - l[1].malformedFrames(), got.size());
+    }
+
+    @Test
+    void dropEveryNthIsDeterministic() {
+        MemoryLink[] l = pair(Impairment.dropEvery(4));
+        List<Integer> got = sendAndCollect(l, 12);
+        assertEquals(List.of(0, 1, 2, 4, 5, 6, 8, 9, 10), got);
+    }
+
+    @Test
+    void badImpairmentNamesTheField() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Impairment.random(1.5, 0, 0, 1));
+        assertTrue(e.getMessage().startsWith("loss"), e.getMessage());
+    }
+}
