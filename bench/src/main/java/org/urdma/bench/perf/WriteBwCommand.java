@@ -25,11 +25,15 @@ public final class WriteBwCommand implements Callable<Integer> {
     @Mixin
     PerfOptions o = new PerfOptions();
 
+    @Mixin
+    NetOptions net = new NetOptions();
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
+        if (NetOptions.isNetwork(o)) return NetPerf.writeBw(o, net, System.out); // two processes over a real link
         PrintStream out = spec.commandLine().getOut() == null ? System.out : new PrintStream(System.out);
         int[] sizes = PerfCommand.sizes(o, 65536);
         int iters = o.iters > 0 ? o.iters : 5000;

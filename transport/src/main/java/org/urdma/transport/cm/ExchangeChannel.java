@@ -18,6 +18,9 @@ public interface ExchangeChannel extends AutoCloseable {
     /** Blocks until exactly {@code length} bytes arrived; fails on close, error or timeout. */
     byte[] read(int length, String step);
 
+    /** Changes how long each later {@link #read} waits (e.g. longer while the peer runs a benchmark). */
+    void readTimeout(java.time.Duration timeout);
+
     /** One lock-step round: the client writes then reads, the server reads then writes. */
     default byte[] swap(byte[] mine, int theirLength, String step) {
         if (isClient()) {

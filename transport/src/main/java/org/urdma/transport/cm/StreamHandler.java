@@ -20,7 +20,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter implements Exchan
     static final int MAX_UNREAD = 1 << 20;
     private final boolean client;
     private final String peer;
-    private final Duration readTimeout;
+    private volatile Duration readTimeout;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition arrived = lock.newCondition();
     private final ByteBuf unread = Unpooled.buffer(256);
@@ -87,6 +87,12 @@ final class StreamHandler extends ChannelInboundHandlerAdapter implements Exchan
     }
 
     @Override
+    public void readTimeout(Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("readTimeout: must be > 0");
+        this.readTimeout = timeout;
+    }
+
+    @Override
     public boolean isClient() {
         return client;
     }
@@ -111,6 +117,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter implements Exchan
 
     @Override
     public byte[] read(int length, String step) {
+        Duration readTimeout = this.readTimeout;
         long deadline = System.nanoTime() + readTimeout.toNanos();
         lock.lock();
         try {
