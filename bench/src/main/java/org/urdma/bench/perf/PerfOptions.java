@@ -25,6 +25,9 @@ public final class PerfOptions {
     @Option(names = "--link", description = "Link: memory (two devices in this JVM), afpacket:IF or tap:IF (this side only; the peer is another process) (default: ${DEFAULT-VALUE})")
     String link = "memory";
 
+    @Option(names = "--link-slots", description = "Frames the memory link holds per direction, a power of two (default: ${DEFAULT-VALUE}; small keeps the frames in cache)")
+    int linkSlots = 64;
+
     @Option(names = "--framing", description = "Wire format: roce1, roce2, paxi-standard, … (default: ${DEFAULT-VALUE})")
     String framing = "roce2";
 

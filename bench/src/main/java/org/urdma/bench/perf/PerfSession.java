@@ -41,7 +41,7 @@ final class PerfSession implements AutoCloseable {
         Reliability rel = Reliability.named(o.reliability);
         FramingKind kind = FramingKind.parse(o.framing);
         PathMtu mtu = PathMtu.ofBytes(o.mtu);
-        MemoryLink.Config link = MemoryLink.Config.defaults().withLatency(0).withSlots(2048);
+        MemoryLink.Config link = MemoryLink.Config.defaults().withLatency(0).withSlots(o.linkSlots);
         Impairment loss = o.loss > 0 ? Impairment.random(o.loss, 0, 0, 1) : Impairment.NONE;
         fabric = new MemoryFabric(DeviceConfig.named("urdma0", 1).withReliability(rel),
                 DeviceConfig.named("urdma1", 2).withReliability(rel), link, MemoryFabric.CodecFactory.wire(kind, o.paxiIcrc),

@@ -58,20 +58,17 @@ final class Completer {
         int s = sq.slot(idx);
         int err = req().startError[s];
         if (err != 0) {
-            qp.completeSend(s, STATUS[err - 1], 0);
-            sq.retired.lazySet(idx + 1);
+            qp.retireSend(idx, STATUS[err - 1], 0);
             qp.enterError(now);
             return;
         }
         if (WrOpcode.of(sq.opcode[s]) == WrOpcode.LOCAL_INV) {
             boolean ok = qp.device.keys().invalidateRkey(sq.invalidateRkey[s], qp.pd);
-            qp.completeSend(s, ok ? WcStatus.SUCCESS : WcStatus.LOC_PROT_ERR, 0);
-            sq.retired.lazySet(idx + 1);
+            qp.retireSend(idx, ok ? WcStatus.SUCCESS : WcStatus.LOC_PROT_ERR, 0);
             if (!ok) qp.enterError(now);
             return;
         }
-        qp.completeSend(s, WcStatus.SUCCESS, sq.length[s]);
-        sq.retired.lazySet(idx + 1);
+        qp.retireSend(idx, WcStatus.SUCCESS, sq.length[s]);
     }
 
     /** Retires zero-packet WQEs (LOCAL_INV, failed-at-start) that reached the head. */
@@ -92,8 +89,7 @@ final class Completer {
         int s = sq.slot(idx);
         WrOpcode op = WrOpcode.of(sq.opcode[s]);
         if (op.writesLocalMemory()) req().rdAtomicOutstanding--;
-        qp.completeSend(s, status, byteLen);
-        sq.retired.lazySet(idx + 1);
+        qp.retireSend(idx, status, byteLen);
         readReceived = 0;
         if (status != WcStatus.SUCCESS) qp.enterError(now);
     }

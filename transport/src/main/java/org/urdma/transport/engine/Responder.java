@@ -27,7 +27,13 @@ final class Responder {
     private int lastOp = NO_OP;
     private int msgStartPsn;
     // SEND in progress
-    private int recvSlot = -1;
+    /** The receive WQE taken for the message in progress: dequeued at once (an SRQ is shared), kept here. */
+    private boolean haveRecv;
+    private long recvWrId;
+    private int recvNumSge;
+    private final long[] recvAddr = new long[16];
+    private final int[] recvLen = new int[16];
+    private final int[] recvLkey = new int[16];
     private long recvOffset;
     // WRITE in progress
     private RegisteredMemory writeMr;
@@ -75,8 +81,8 @@ final class Responder {
         msn = 0;
         nakSent = false;
         lastOp = NO_OP;
-        recvSlot = -1;
         recvOffset = 0;
+        haveRecv = false;
         writeMr = null;
         ackPending = false;
         ucDropping = false;
@@ -181,9 +187,8 @@ final class Responder {
     /** SEND packet in sequence. Returns false when it was not accepted (RNR, error). */
     private boolean onSend(TransportPacket p, int o, long now, boolean reliable) {
         if (Op.isStart(o)) {
-            if (recvSlot < 0) {
-                recvSlot = recvQ.peek();
-                if (recvSlot < 0) {
+            if (!haveRecv) {
+                if (!takeRecv()) {
                     if (reliable) sendRnrNak(p.psn, now);
                     else ucDropping = true;
                     return false;
@@ -191,8 +196,7 @@ final class Responder {
             }
             recvOffset = 0;
         }
-        int base = recvSlot * recvQ.maxSge;
-        int st = Dma.scatter(keys, qp.pd, recvQ.sgeAddr, recvQ.sgeLen, recvQ.sgeLkey, base, recvQ.numSge[recvSlot],
+        int st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge,
                 recvOffset, p.payload, p.payloadOffset, p.payloadLength);
         if (st != Dma.OK) {
             WcStatus local = st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR;
@@ -226,22 +230,38 @@ final class Responder {
         return true;
     }
 
-    private void completeRecv(WcStatus st, WcOpcode op, int len, int imm, int inv, int flags, boolean solicited) {
-        int slot = recvSlot;
-        if (slot < 0) {
-            slot = recvQ.peek();
-            if (slot < 0) return;
-        }
-        qp.recvCq.push(recvQ.wrId[slot], st, op, len, imm, inv, qp.qpNum(), qp.destQpn, flags, solicited);
+    /** Dequeues the next receive into this responder; false when none is posted. */
+    private boolean takeRecv() {
+        int slot = recvQ.peek();
+        if (slot < 0) return false;
+        recvWrId = recvQ.wrId[slot];
+        recvNumSge = recvQ.numSge[slot];
+        int base = slot * recvQ.maxSge;
+        System.arraycopy(recvQ.sgeAddr, base, recvAddr, 0, recvNumSge);
+        System.arraycopy(recvQ.sgeLen, base, recvLen, 0, recvNumSge);
+        System.arraycopy(recvQ.sgeLkey, base, recvLkey, 0, recvNumSge);
         recvQ.consume();
-        recvSlot = -1;
+        haveRecv = true;
         recvOffset = 0;
         if (qp.srq != null) qp.srq.afterConsume();
+        return true;
+    }
+
+    private void completeRecv(WcStatus st, WcOpcode op, int len, int imm, int inv, int flags, boolean solicited) {
+        if (!haveRecv) return;
+        haveRecv = false;
+        recvOffset = 0;
+        qp.recvCq.push(recvWrId, st, op, len, imm, inv, qp.qpNum(), qp.destQpn, flags, solicited);
+    }
+
+    /** ERR: a receive taken for a message that never finished is flushed with the rest. */
+    void flushTaken() {
+        if (haveRecv) completeRecv(WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
     }
 
     /** WRITE packet in sequence; false when not accepted. */
     private boolean onWrite(TransportPacket p, int o, long now, boolean reliable) {
-        if (Op.hasImm(o) && recvQ.peek() < 0) { // need a receive for the immediate before placing anything
+        if (Op.hasImm(o) && !haveRecv && recvQ.peek() < 0) { // need a receive for the immediate before placing anything
             if (reliable) sendRnrNak(p.psn, now);
             else ucDropping = true;
             return false;
@@ -270,7 +290,7 @@ final class Responder {
         writeRemaining -= len;
         if (end) {
             if (Op.hasImm(o)) {
-                recvSlot = recvQ.peek();
+                if (!haveRecv) takeRecv();
                 completeRecv(WcStatus.SUCCESS, WcOpcode.RECV_RDMA_WITH_IMM, (int) writeTotal, p.immData, 0,
                         WorkCompletion.WITH_IMM, p.solicited);
             }
@@ -384,7 +404,7 @@ final class Responder {
     /** Class C/D error: NAK the request, fail any receive in progress, and move the QP to ERR (as rxe). */
     private void classC(int nakCode, int psn, WcStatus recvStatus, long now) {
         sendAckOrNak(Op.AETH_NAK | nakCode, psn, now);
-        if (recvStatus != null && recvSlot >= 0) completeRecv(recvStatus, WcOpcode.RECV, 0, 0, 0, 0, false);
+        if (recvStatus != null && haveRecv) completeRecv(recvStatus, WcOpcode.RECV, 0, 0, 0, 0, false);
         qp.enterError(now);
     }
 
@@ -464,12 +484,10 @@ final class Responder {
             qkeyViolations++;
             return;
         }
-        int slot = recvQ.peek();
-        if (slot < 0) {
+        if (!haveRecv && !takeRecv()) {
             udDropped++;
             return;
         }
-        recvSlot = slot;
         // 40-byte GRH space first, as verbs deliver UD receives
         grh.setMemory(0, 40, (byte) 0);
         grh.putByte(0, (byte) (0x60 | ((p.trafficClass >> 4) & 0x0F)));
@@ -480,11 +498,9 @@ final class Responder {
         grh.putByte(7, (byte) p.hopLimit);
         grh.putBytes(8, p.srcGid);
         grh.putBytes(24, p.dstGid);
-        int base = slot * recvQ.maxSge;
-        int n = recvQ.numSge[slot];
-        int st = Dma.scatter(keys, qp.pd, recvQ.sgeAddr, recvQ.sgeLen, recvQ.sgeLkey, base, n, 0, grh, 0, 40);
+        int st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge, 0, grh, 0, 40);
         if (st == Dma.OK) {
-            st = Dma.scatter(keys, qp.pd, recvQ.sgeAddr, recvQ.sgeLen, recvQ.sgeLkey, base, n, 40, p.payload,
+            st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge, 40, p.payload,
                     p.payloadOffset, p.payloadLength);
         }
         if (st != Dma.OK) {
@@ -492,11 +508,9 @@ final class Responder {
             return;
         }
         int flags = WorkCompletion.GRH | (o == Op.SEND_ONLY_IMM ? WorkCompletion.WITH_IMM : 0);
-        qp.recvCq.push(recvQ.wrId[slot], WcStatus.SUCCESS, WcOpcode.RECV, 40 + p.payloadLength, p.immData, 0,
+        haveRecv = false;
+        qp.recvCq.push(recvWrId, WcStatus.SUCCESS, WcOpcode.RECV, 40 + p.payloadLength, p.immData, 0,
                 qp.qpNum(), p.srcQp, flags, p.solicited);
-        recvQ.consume();
-        recvSlot = -1;
-        if (qp.srq != null) qp.srq.afterConsume();
     }
 
     // ---------------------------------------------------------------- transmit

@@ -57,6 +57,10 @@ public final class SoftDevice implements Device, PacketSink {
         this.link = link;
         this.random = random;
         this.keys = new MemoryKeyTable(random, config.maxMr());
+        this.keys.engineExecutor(r -> control(() -> {
+            r.run();
+            return null;
+        }));
         this.timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, startNanos, TICK_NANOS, 1024);
         this.now = startNanos;
         this.nextQpn = 0x11 + random.nextInt(0x1000);

@@ -56,6 +56,7 @@ public final class SoftQp implements QueuePair {
     final Completer completer;
     final Responder responder;
 
+    private boolean drainedRaised;
     long retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
     long retryDeadline = Long.MAX_VALUE;
     long rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
@@ -176,7 +177,7 @@ public final class SoftQp implements QueuePair {
             throw new IllegalArgumentException("max_dest_rd_atomic: " + a.maxDestRdAtomic() + " exceeds device max_qp_rd_atom " + device.config().maxRdAtomic());
         }
         attrs.apply(a, mask);
-        mtu = type == QpType.UD ? device.link().maxPayload() : attrs.pathMtu().bytes();
+        mtu = type == QpType.UD ? Math.min(4096, device.link().maxPayload()) : attrs.pathMtu().bytes();
         destQpn = attrs.destQpn();
         qkey = attrs.qkey();
         accessFlags = attrs.accessFlags();
@@ -203,6 +204,7 @@ public final class SoftQp implements QueuePair {
                 enterError(now());
                 return;
             }
+            case SQD -> drainedRaised = false;
             default -> { }
         }
         state = next;
@@ -239,19 +241,22 @@ public final class SoftQp implements QueuePair {
         long p = sq.producer.get();
         for (long i = sq.retired.get(); i < p; i++) {
             int s = sq.slot(i);
-            sendCq.push(sq.wrId[s], WcStatus.WR_FLUSH_ERR, WrOpcode.of(sq.opcode[s]).completion(), 0, 0, 0, qpn, 0, 0, false);
+            long id = sq.wrId[s];
+            WcOpcode op = WrOpcode.of(sq.opcode[s]).completion();
+            sq.retired.lazySet(i + 1);
+            sendCq.push(id, WcStatus.WR_FLUSH_ERR, op, 0, 0, 0, qpn, 0, 0, false);
             n++;
         }
-        sq.retired.lazySet(p);
         requester.afterFlush();
+        responder.flushTaken();
         if (rq != null) {
             long rp = rq.producer.get();
             for (long i = rq.consumer.get(); i < rp; i++) {
-                int s = (int) (i & rq.mask);
-                recvCq.push(rq.wrId[s], WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, qpn, 0, 0, false);
+                long id = rq.wrId[(int) (i & rq.mask)];
+                rq.consumer.lazySet(i + 1);
+                recvCq.push(id, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, qpn, 0, 0, false);
                 n++;
             }
-            rq.consumer.lazySet(rp);
         }
         return n;
     }
@@ -262,6 +267,10 @@ public final class SoftQp implements QueuePair {
         if (s == QpState.RESET || s == QpState.INIT) return 0;
         int work = responder.progress(now);
         if (s == QpState.RTS || s == QpState.SQD) work += requester.progress(now, s == QpState.SQD);
+        if (s == QpState.SQD && !drainedRaised && sq.retired.get() == requester.startedIndex) {
+            drainedRaised = true; // everything started before SQD has completed
+            device.raise(AsyncEventType.SQ_DRAINED, this);
+        }
         return work;
     }
 
@@ -327,11 +336,18 @@ public final class SoftQp implements QueuePair {
         }
     }
 
-    /** Send-side completion (engine). Unsignaled successes are retired silently. */
-    void completeSend(int slot, WcStatus status, int byteLen) {
+    /**
+     * Retires the send WQE at {@code idx} (the oldest) and reports it; unsignaled successes are silent. The slot is
+     * read first and released before the completion is visible, so a poster woken by it always finds room.
+     */
+    void retireSend(long idx, WcStatus status, int byteLen) {
+        int slot = sq.slot(idx);
         boolean signaled = sqSigAll || (sq.flags[slot] & SendFlags.SIGNALED) != 0;
+        long id = sq.wrId[slot];
+        WcOpcode op = WrOpcode.of(sq.opcode[slot]).completion();
+        sq.retired.lazySet(idx + 1);
         if (status != WcStatus.SUCCESS || signaled) {
-            sendCq.push(sq.wrId[slot], status, WrOpcode.of(sq.opcode[slot]).completion(), byteLen, 0, 0, qpn, 0, 0, false);
+            sendCq.push(id, status, op, byteLen, 0, 0, qpn, 0, 0, false);
         }
     }
 

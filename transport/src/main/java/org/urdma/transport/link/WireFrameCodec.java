@@ -16,7 +16,10 @@ import org.urdma.transport.wire.Packet;
  */
 public final class WireFrameCodec implements FrameCodec {
     private final Framing framing;
-    private final Packet wire = new Packet();
+    /** Encode holder: every field the engine drives is set on each packet; the rest keep their defaults. */
+    private final Packet out = new Packet();
+    /** Decode holder: separate, so nothing a received frame sets can leak into a frame we send. */
+    private final Packet in = new Packet();
     private final long localMac;
     private final int localIp;
     private final long localGidHi;
@@ -55,7 +58,7 @@ public final class WireFrameCodec implements FrameCodec {
 
     @Override
     public int encode(TransportPacket t, MutableDirectBuffer frame, int offset) {
-        Packet p = wire.reset();
+        Packet p = out;
         p.srcMac = localMac;
         p.dstMac = mac(t.dstMac, 0);
         p.sgidHi = localGidHi;
@@ -100,7 +103,7 @@ public final class WireFrameCodec implements FrameCodec {
 
     @Override
     public boolean decode(DirectBuffer frame, int offset, int length, TransportPacket t) {
-        Packet p = wire;
+        Packet p = in;
         if (framing.decode(frame, offset, length, p) != DecodeStatus.OK) {
             decodeErrors++;
             return false;

@@ -20,6 +20,8 @@ public final class MemoryKeyTable {
     private final RandomGenerator keys;
     private final int maxRegions;
     private int lastFailure;
+    /** Runs table changes requested from application threads on the engine thread (set by the device). */
+    private java.util.function.Consumer<Runnable> onEngine = Runnable::run;
 
     public MemoryKeyTable(RandomGenerator keys, int maxRegions) {
         this.keys = keys;
@@ -52,7 +54,17 @@ public final class MemoryKeyTable {
         return k;
     }
 
+    /** How to run a change on the engine thread; the device installs its control path here. */
+    public void engineExecutor(java.util.function.Consumer<Runnable> executor) {
+        this.onEngine = executor;
+    }
+
     void deregister(RegisteredMemory mr) {
+        mr.invalidate(); // stop new accesses at once, from any thread
+        onEngine.accept(() -> remove(mr));
+    }
+
+    private void remove(RegisteredMemory mr) {
         if (byLkey.get(mr.lkey()) == mr) byLkey.remove(mr.lkey());
         if (byRkey.get(mr.rkey()) == mr) byRkey.remove(mr.rkey());
         mr.invalidate();
@@ -62,7 +74,8 @@ public final class MemoryKeyTable {
     public boolean invalidateRkey(int rkey, ProtectionDomain pd) {
         RegisteredMemory mr = byRkey.get(rkey);
         if (mr == null || mr.pd() != pd) return false;
-        deregister(mr);
+        mr.invalidate();
+        remove(mr);
         return true;
     }
 

@@ -57,7 +57,7 @@ final class Rig implements AutoCloseable {
 
     QueuePair[] connect(QpType type, MemoryFabric.Connection c, int depth) {
         // PSNs near the 2^24 wrap on one side, so every test crosses it
-        return fabric.connect(pdA, MemoryFabric.init(type, cqA, depth), pdB, MemoryFabric.init(type, cqB, depth), c, 100, 0xFFFFF0);
+        return fabric.connect(pdA, MemoryFabric.init(type, cqA, depth), pdB, MemoryFabric.init(type, cqB, depth), c, 0xFFFFF0, 100);
     }
 
     QueuePair[] rc() {

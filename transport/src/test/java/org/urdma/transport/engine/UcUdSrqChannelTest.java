@@ -223,4 +223,34 @@ class UcUdSrqChannelTest {
             assertEquals(WcStatus.REM_ACCESS_ERR, r.awaitA(1, MS).get(0).status);
         }
     }
+
+    @Test
+    void interleavedMultiPacketSendsOnTwoQpsNeverShareAnSrqBuffer() {
+        try (Rig r = new Rig()) {
+            int len = 100 * 1024; // 100 packets each: more than one engine pass, so the two QPs interleave
+            SharedReceiveQueue srq = r.pdB.createSrq(16, 1, 0);
+            MemoryRegion dst = r.mrB(2L * len, AccessFlags.LOCAL_WRITE);
+            srq.postRecv(new ReceiveWorkRequest().wrId(0).addSge(dst, 0, len));
+            srq.postRecv(new ReceiveWorkRequest().wrId(1).addSge(dst, len, len));
+            MemoryFabric.Connection c = MemoryFabric.Connection.defaults();
+            QueuePair[] q1 = r.fabric.connect(r.pdA, MemoryFabric.init(QpType.RC, r.cqA, 16), r.pdB,
+                    MemoryFabric.init(QpType.RC, r.cqB, 16).srq(srq), c, 1, 2);
+            QueuePair[] q2 = r.fabric.connect(r.pdA, MemoryFabric.init(QpType.RC, r.cqA, 16), r.pdB,
+                    MemoryFabric.init(QpType.RC, r.cqB, 16).srq(srq), c, 3, 4);
+            MemoryRegion s1 = r.mrA(len, AccessFlags.LOCAL_WRITE), s2 = r.mrA(len, AccessFlags.LOCAL_WRITE);
+            s1.segment().fill((byte) 0x11);
+            s2.segment().fill((byte) 0x22);
+            q1[0].postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).addSge(s1, 0, len));
+            q2[0].postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.SEND).addSge(s2, 0, len));
+            List<WorkCompletion> got = r.awaitB(2, 10 * MS);
+            for (WorkCompletion w : got) {
+                assertEquals(WcStatus.SUCCESS, w.status);
+                byte expect = w.qpNum == q1[1].qpNum() ? (byte) 0x11 : (byte) 0x22;
+                var buf = dst.segment().asSlice(w.wrId * len, len);
+                for (long i = 0; i < len; i += 997) assertEquals(expect, buf.get(ValueLayout.JAVA_BYTE, i), "buffer " + w.wrId);
+                assertEquals(expect, buf.get(ValueLayout.JAVA_BYTE, len - 1));
+            }
+            assertNotEquals(got.get(0).qpNum, got.get(1).qpNum);
+        }
+    }
 }

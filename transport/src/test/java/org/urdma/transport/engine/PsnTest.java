@@ -1,0 +1,30 @@
+package org.urdma.transport.engine;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import org.junit.jupiter.api.Test;
+
+class PsnTest {
+    @Test
+    void arithmeticWrapsAt2To24() {
+        assertEquals(0, Psn.add(0xFFFFFF, 1));
+        assertEquals(0xFFFFFF, Psn.add(0, -1));
+        assertTrue(Psn.after(0, 0xFFFFFF));
+        assertTrue(Psn.before(0xFFFFF0, 5));
+        assertEquals(21, Psn.diff(5, 0xFFFFF0));
+        assertEquals(-21, Psn.diff(0xFFFFF0, 5));
+        assertTrue(Psn.atOrAfter(7, 7));
+        // half the circle away is "after" (the spec's (a - b) << 8 > 0 rule)
+        assertTrue(Psn.after(0x7FFFFF, 0));
+        assertFalse(Psn.after(0x800000, 0));
+    }
+
+    @Test
+    void timerTables() {
+        assertEquals(655_360_000L, Timing.rnrNanos(0));
+        assertEquals(10_000L, Timing.rnrNanos(1));
+        assertEquals(491_520_000L, Timing.rnrNanos(31));
+        assertEquals(Long.MAX_VALUE, Timing.ackTimeoutNanos(0));
+        assertEquals(4096L << 14, Timing.ackTimeoutNanos(14));
+    }
+}

@@ -1,0 +1,139 @@
+package org.urdma.transport.engine;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.urdma.transport.driver.MemoryFabric;
+import org.urdma.transport.link.Impairment;
+import org.urdma.transport.link.MemoryLink;
+import org.urdma.transport.reliability.Reliability;
+import org.urdma.verbs.AccessFlags;
+import org.urdma.verbs.MemoryRegion;
+import org.urdma.verbs.QpType;
+import org.urdma.verbs.QueuePair;
+import org.urdma.verbs.SendFlags;
+import org.urdma.verbs.SendWorkRequest;
+import org.urdma.verbs.WcStatus;
+import org.urdma.verbs.WorkCompletion;
+import org.urdma.verbs.WrOpcode;
+
+class ResponderResourcesTest {
+    static final long MS = 1_000_000L;
+
+    @Test
+    void everyRequestDuplicatedStillExecutesAtomicsOnceAndReadsCorrectly() {
+        Impairment allDup = new Impairment(0, 1.0, 0, 0, 1, 0, 0, 3);
+        try (Rig r = new Rig(allDup, allDup, Reliability.goBackN(), MemoryLink.Config.defaults())) {
+            QueuePair[] qp = r.rc();
+            MemoryRegion local = r.mrA(1 << 16, AccessFlags.LOCAL_WRITE);
+            MemoryRegion remote = r.mrB(1 << 16, AccessFlags.ALL);
+            for (int i = 0; i < 1 << 16; i += 8) remote.segment().set(ValueLayout.JAVA_LONG, i, i);
+            remote.segment().set(ValueLayout.JAVA_LONG, 0, 0);
+            for (int i = 0; i < 20; i++) {
+                qp[0].postSend(new SendWorkRequest().wrId(i).opcode(WrOpcode.ATOMIC_FETCH_AND_ADD).flags(SendFlags.SIGNALED)
+                        .addSge(local, 8L * i, 8).remote(remote.address(), remote.rkey()).atomic(1, 0));
+                qp[0].postSend(new SendWorkRequest().wrId(100 + i).opcode(WrOpcode.RDMA_READ).flags(SendFlags.SIGNALED)
+                        .addSge(local, 4096 + 1024L * i, 3000).remote(remote.address() + 8192, remote.rkey()));
+            }
+            List<WorkCompletion> wcs = r.awaitA(40, 100 * MS);
+            for (WorkCompletion w : wcs) assertEquals(WcStatus.SUCCESS, w.status, w.toString());
+            assertEquals(20L, remote.segment().get(ValueLayout.JAVA_LONG, 0), "each atomic executed once despite duplicates");
+            for (int i = 0; i < 20; i++) assertEquals(i, local.segment().get(ValueLayout.JAVA_LONG, 8L * i), "original values in order");
+            assertEquals(-1, remote.segment().asSlice(8192, 3000 - 1024 * 0).mismatch(local.segment().asSlice(4096 + 1024L * 19, 3000)));
+            assertTrue(((SoftQp) qp[1]).responder.duplicates >= 40, "duplicates were seen and replayed");
+        }
+    }
+
+    @Test
+    void maxRdAtomicOfOneStillCompletesManyReadsInOrder() {
+        try (Rig r = new Rig()) {
+            MemoryFabric.Connection c = new MemoryFabric.Connection(org.urdma.verbs.PathMtu.MTU_1024, 14, 7, 7, 12, 1, AccessFlags.ALL);
+            QueuePair[] qp = r.connect(QpType.RC, c);
+            MemoryRegion local = r.mrA(1 << 16, AccessFlags.LOCAL_WRITE);
+            MemoryRegion remote = r.mrB(1 << 16, AccessFlags.ALL);
+            remote.segment().fill((byte) 4);
+            for (int i = 0; i < 16; i++) {
+                qp[0].postSend(new SendWorkRequest().wrId(i).opcode(WrOpcode.RDMA_READ).flags(SendFlags.SIGNALED)
+                        .addSge(local, 4096L * i, 4096).remote(remote.address() + 4096L * i, remote.rkey()));
+            }
+            List<WorkCompletion> wcs = r.awaitA(16, 100 * MS);
+            for (int i = 0; i < 16; i++) {
+                assertEquals(WcStatus.SUCCESS, wcs.get(i).status);
+                assertEquals(i, wcs.get(i).wrId);
+            }
+            assertEquals(-1, local.segment().mismatch(remote.segment()));
+        }
+    }
+
+    @Test
+    void fencedWriteWaitsForThePriorRead() {
+        try (Rig r = new Rig()) {
+            QueuePair[] qp = r.rc();
+            MemoryRegion local = r.mrA(8192, AccessFlags.LOCAL_WRITE);
+            MemoryRegion remote = r.mrB(8192, AccessFlags.ALL);
+            remote.segment().fill((byte) 1);
+            local.segment().asSlice(4096, 4096).fill((byte) 2);
+            // READ remote[0..4096) then a fenced WRITE over the same bytes: the READ must see the old bytes
+            qp[0].postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.RDMA_READ).flags(SendFlags.SIGNALED)
+                    .addSge(local, 0, 4096).remote(remote.address(), remote.rkey()));
+            qp[0].postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED | SendFlags.FENCE)
+                    .addSge(local, 4096, 4096).remote(remote.address(), remote.rkey()));
+            List<WorkCompletion> wcs = r.awaitA(2, 10 * MS);
+            assertEquals(WcStatus.SUCCESS, wcs.get(0).status);
+            assertEquals(WcStatus.SUCCESS, wcs.get(1).status);
+            assertEquals(1, local.segment().get(ValueLayout.JAVA_BYTE, 100));
+            assertEquals(2, remote.segment().get(ValueLayout.JAVA_BYTE, 100));
+        }
+    }
+
+    @Test
+    void deregisteredRegionRefusesRemoteAccess() {
+        try (Rig r = new Rig()) {
+            QueuePair[] qp = r.rc();
+            MemoryRegion local = r.mrA(64, AccessFlags.LOCAL_WRITE);
+            MemoryRegion remote = r.mrB(64, AccessFlags.ALL);
+            remote.deregister();
+            assertFalse(remote.isValid());
+            qp[0].postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                    .addSge(local, 0, 8).remote(remote.address(), remote.rkey()));
+            assertEquals(WcStatus.REM_ACCESS_ERR, r.awaitA(1, 10 * MS).get(0).status);
+        }
+    }
+
+    @Test
+    void registrationRulesNameTheField() {
+        try (Rig r = new Rig()) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> r.pdA.registerMemory(java.lang.foreign.MemorySegment.ofArray(new byte[64]), AccessFlags.LOCAL_WRITE));
+            assertTrue(e.getMessage().startsWith("segment: must be off-heap"), e.getMessage());
+            e = assertThrows(IllegalArgumentException.class, () -> r.pdA.registerMemory(r.segment(64), AccessFlags.REMOTE_WRITE));
+            assertTrue(e.getMessage().contains("requires LOCAL_WRITE"), e.getMessage());
+            MemoryRegion a = r.mrA(64, AccessFlags.LOCAL_WRITE), b = r.mrA(64, AccessFlags.LOCAL_WRITE);
+            assertNotEquals(a.rkey(), b.rkey());
+            assertNotEquals(a.lkey(), a.rkey(), "lkey and rkey are drawn independently");
+        }
+    }
+
+    @Test
+    void sqdStopsNewRequestsRaisesDrainedAndRtsResumes() {
+        try (Rig r = new Rig()) {
+            QueuePair[] qp = r.rc();
+            MemoryRegion local = r.mrA(4096, AccessFlags.LOCAL_WRITE);
+            MemoryRegion remote = r.mrB(4096, AccessFlags.ALL);
+            qp[0].modify(new org.urdma.verbs.QpAttributes().state(org.urdma.verbs.QpState.SQD), org.urdma.verbs.QpAttrMask.STATE);
+            qp[0].postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                    .addSge(local, 0, 64).remote(remote.address(), remote.rkey()));
+            r.run(10 * MS);
+            assertTrue(r.pendingA().isEmpty(), "nothing new starts in SQD");
+            assertEquals(0, r.fabric.linkA.sentFrames());
+            org.urdma.verbs.AsyncEvent e = new org.urdma.verbs.AsyncEvent();
+            boolean drained = false;
+            while (r.fabric.a.pollAsyncEvent(e)) drained |= e.type == org.urdma.verbs.AsyncEventType.SQ_DRAINED && e.element == qp[0];
+            assertTrue(drained);
+            qp[0].modify(new org.urdma.verbs.QpAttributes().state(org.urdma.verbs.QpState.RTS), org.urdma.verbs.QpAttrMask.STATE);
+            assertEquals(WcStatus.SUCCESS, r.awaitA(1, 10 * MS).get(0).status);
+        }
+    }
+}
