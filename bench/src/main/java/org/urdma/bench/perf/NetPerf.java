@@ -74,7 +74,8 @@ final class NetPerf {
                 }
                 out.printf(" remote memory verified: %d bytes match the client's pattern%n", maxSize);
                 out.println(PerfCommand.LINE);
-                out.printf(" link: %s%n", s.datapath.counters());
+                out.printf(" link: %s%s%n", s.datapath.counters(), s.link instanceof org.urdma.transport.link.ethernet.AfPacketLink a
+                        ? "; kernel " + a.kernelStatistics() : "");
                 return 0;
             }
             s.fillPattern(maxSize);
@@ -92,7 +93,8 @@ final class NetPerf {
                 out.printf(" packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d%n", q.packetsSent(),
                         q.retransmittedPackets(), q.retries(), q.timeouts());
             }
-            out.printf(" link: %s%n", s.datapath.counters());
+            out.printf(" link: %s%s%n", s.datapath.counters(), s.link instanceof org.urdma.transport.link.ethernet.AfPacketLink a
+                        ? "; kernel " + a.kernelStatistics() : "");
             s.format.barrier(s.channel, s.local, "end of the run");
             s.format.finish(s.channel);
             return 0;
@@ -186,7 +188,8 @@ final class NetPerf {
                 }
             }
             out.println(PerfCommand.LINE);
-            out.printf(" link: %s%n", s.datapath.counters());
+            out.printf(" link: %s%s%n", s.datapath.counters(), s.link instanceof org.urdma.transport.link.ethernet.AfPacketLink a
+                        ? "; kernel " + a.kernelStatistics() : "");
             s.format.barrier(s.channel, s.local, "end of the run");
             s.format.finish(s.channel);
             return 0;

@@ -31,7 +31,8 @@ public final class AfPacketLink implements Link, AutoCloseable {
     private final FrameHandler onFrame = this::onFrame;
     private long rxBase;
     private int unflushed;
-    private boolean flushPending;
+    /** Bytes committed to the TX ring that the kernel has not taken yet (a flush stops early when the send buffer is full). */
+    private long pendingBytes;
     // per receive() call
     private PacketSink sink;
     private long now;
@@ -58,8 +59,10 @@ public final class AfPacketLink implements Link, AutoCloseable {
         // RX: room for ~2000 jumbo frames (16 MiB), so a burst of a few hundred frames waits in the ring
         // while the engine is busy instead of being dropped; frames hold MTU + tag + TPACKET header room
         int frame = Math.max(2048, (mtu + 18 + 128 + 15) & ~15);
+        // TX: a send buffer of 4 MiB lets one syscall take a whole batch of jumbo frames (the default ~200 KiB
+        // stops after ~50 4-KiB frames)
         AfPacketOptions o = AfPacketOptions.forMtu(mtu).protocol(LinuxConstants.ETH_P_ALL).version(rx)
-                .rxRing(1 << 20, 16, frame, 1);
+                .rxRing(1 << 20, 16, frame, 1).sendBuffer(4 << 20);
         return open(interfaceName, config, o);
     }
 
@@ -106,6 +109,7 @@ public final class AfPacketLink implements Link, AutoCloseable {
         int len = datapath.encode(packet, txView, off, txMax, now);
         if (len < 0) return true; // cannot be framed: counted and dropped, like a NIC would
         socket.txCommit(slot, len);
+        pendingBytes += len;
         if (++unflushed >= flushBatch) flushNow();
         return true;
     }
@@ -118,6 +122,7 @@ public final class AfPacketLink implements Link, AutoCloseable {
         txView.putBytes(off, frame, offset, length);
         socket.txCommit(slot, length);
         datapath.sentRaw(txView, off, length, now);
+        pendingBytes += length;
         unflushed++;
         flushNow();
         return true;
@@ -127,7 +132,7 @@ public final class AfPacketLink implements Link, AutoCloseable {
     public int flush(long now) {
         this.now = now;
         int work = datapath.arp().poll(now);
-        if (unflushed > 0 || flushPending) {
+        if (pendingBytes > 0) {
             flushNow();
             work++;
         }
@@ -135,18 +140,19 @@ public final class AfPacketLink implements Link, AutoCloseable {
     }
 
     private void flushNow() {
+        if (pendingBytes == 0) return;
         long rc = socket.flush();
+        unflushed = 0;
         if (rc < 0) {
-            counters.txErrors++; // e.g. ENETDOWN: the kernel dropped the batch
-            unflushed = 0;
-            flushPending = false;
-        } else if (rc == 0 && unflushed > 0) {
-            counters.txFlushRetries++; // device busy: slots stay queued, retried on the next pass
-            flushPending = true;
+            counters.txErrors++; // e.g. ENETDOWN: the kernel dropped what it could not send
+            pendingBytes = 0;
+        } else if (rc == 0) {
+            counters.txFlushRetries++; // device or socket buffer busy: the slots stay queued, retried on the next pass
         } else {
             counters.txFlushes++;
-            unflushed = 0;
-            flushPending = false;
+            // the kernel stops at a full socket send buffer and returns what it took: the rest waits for the next pass
+            pendingBytes = Math.max(0, pendingBytes - rc);
+            if (pendingBytes > 0) counters.txFlushRetries++;
         }
     }
 
@@ -166,6 +172,11 @@ public final class AfPacketLink implements Link, AutoCloseable {
         }
         if (f.losing()) counters.rxRingLosses++;
         datapath.onFrame(rxView, (int) f.offset(), f.length(), f.wireLength(), f.vlanValid() ? f.vlanTci() & 0xFFFF : -1, now, sink);
+    }
+
+    /** The kernel's PACKET_STATISTICS for this socket (frames it handed to the RX ring, frames it dropped: ring full). */
+    public org.urdma.nativeio.PacketStatistics kernelStatistics() {
+        return socket.statistics();
     }
 
     /** Waits up to {@code timeoutMs} for a received frame (for drivers that park instead of spinning). */

@@ -44,7 +44,7 @@ public final class LinkCounters {
 
     @Override
     public String toString() {
-        return "tx " + txFrames + " frames/" + txBytes + " B in " + txFlushes + " flushes (backpressure " + txBackPressure
+        return "tx " + txFrames + " frames/" + txBytes + " B in " + txFlushes + " flushes (retries " + txFlushRetries + ", backpressure " + txBackPressure
                 + ", too long " + txTooLong + ", unencodable " + txUnencodable + ", errors " + txErrors + "); rx " + rxFrames
                 + " frames/" + rxBytes + " B (malformed " + rxMalformed + ", truncated " + rxTruncated + ", ignored " + rxIgnored
                 + ", not for us " + rxNotForUs + ", arp " + rxArp + ", ring losses " + rxRingLosses + ")";
