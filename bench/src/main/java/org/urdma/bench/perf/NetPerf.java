@@ -116,9 +116,13 @@ final class NetPerf {
         long start = System.nanoTime();
         long peakStart = start, peakDone = 0;
         double peak = 0;
+        // like perftest: moderation never above the depth, or the window would wait for a completion never asked for
+        int moderation = Math.max(1, Math.min(WriteBwCommand.CQ_MODERATION, depth));
+        long stallLimit = Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
+        long lastProgress = start;
         while (completed < iters) {
             while (posted < iters && posted - completed < depth) {
-                boolean signal = (posted + 1) % WriteBwCommand.CQ_MODERATION == 0 || posted + 1 == iters;
+                boolean signal = (posted + 1) % moderation == 0 || posted + 1 == iters;
                 wr.reset().wrId(posted).opcode(WrOpcode.RDMA_WRITE).flags(signal ? SendFlags.SIGNALED : 0)
                         .addSge(s.buf, 0, size).remote(s.remote.va(), s.remote.rkey());
                 s.qp.postSend(wr);
@@ -133,8 +137,15 @@ final class NetPerf {
                 peakStart = now;
                 peakDone = upTo;
                 completed = upTo;
+                lastProgress = now;
             }
-            if (k == 0) Thread.onSpinWait();
+            if (k == 0) {
+                Thread.onSpinWait();
+                if (System.nanoTime() - lastProgress > stallLimit) {
+                    throw new CompletionError("no completion for " + s.n.cmTimeoutSeconds + " s (" + completed + " of " + iters
+                            + " WRITEs done); link " + s.datapath.counters());
+                }
+            }
         }
         long el = System.nanoTime() - start;
         double avg = (double) iters * size * 1e9 / el;
