@@ -43,6 +43,7 @@ final class NetPerf {
         out.printf(" GID index       : %d%n", s.datapath.gids().indexOf(s.local.gid()));
         out.printf(" Max inline data : 0[B]%n");
         out.printf(" CM              : %s exchange over TCP (%s), port %d%n", s.format.name(), s.cm.transport(), s.n.port);
+        out.printf(" Engine driver   : %s%n", s.driverName());
         out.println(PerfCommand.LINE);
         out.printf(" local address: QPN 0x%04x PSN 0x%06x RKey 0x%08x VAddr 0x%014x%n", s.local.qpn(), s.local.psn(),
                 s.local.rkey(), s.local.va());
@@ -128,6 +129,7 @@ final class NetPerf {
                 s.qp.postSend(wr);
                 posted++;
             }
+            s.progress();
             int k = s.cq.poll(wcs);
             for (int i = 0; i < k; i++) {
                 if (wcs[i].status != WcStatus.SUCCESS) throw failed(s, wcs[i], posted);
@@ -148,6 +150,7 @@ final class NetPerf {
             }
         }
         long el = System.nanoTime() - start;
+        s.settle();
         double avg = (double) iters * size * 1e9 / el;
         return new WriteBwCommand.Result(avg, Math.max(peak, avg), iters * 1e9 / el);
     }
@@ -163,6 +166,7 @@ final class NetPerf {
         long flushed = 0;
         long end = System.nanoTime() + 2_000_000_000L;
         while (System.nanoTime() < end) {
+            s.progress();
             int k = s.cq.poll(wcs);
             for (int i = 0; i < k; i++) if (wcs[i].status == WcStatus.WR_FLUSH_ERR) flushed++;
             if (k == 0) {
@@ -229,12 +233,14 @@ final class NetPerf {
                 h.recordValue(Math.max(1, (System.nanoTime() - t0) / 2));
             }
         }
+        s.settle();
         return h;
     }
 
     private static void awaitRecv(NetPerfSession s, WorkCompletion[] wc, long i) {
         long deadline = System.nanoTime() + Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
         while (true) {
+            s.progress();
             if (s.cq.poll(wc, 1) == 1) {
                 if (wc[0].status != WcStatus.SUCCESS) throw failed(s, wc[0], i);
                 if (wc[0].opcode == WcOpcode.RECV) return;

@@ -52,7 +52,10 @@ final class NetPerfSession implements AutoCloseable {
     final Link link;
     final EthernetDatapath datapath;
     final SoftDevice device;
-    final RealTimeDriver driver;
+    private RealTimeDriver driver;
+    private final boolean latencyTest;
+    /** After connection setup the calling thread runs the engine (--driver inline): one spinning thread per process. */
+    private boolean drivenInline;
     final ProtectionDomain pd;
     final CompletionQueue cq;
     final QueuePair qp;
@@ -69,6 +72,7 @@ final class NetPerfSession implements AutoCloseable {
         this.o = o;
         this.n = n;
         this.server = n.peer == null;
+        this.latencyTest = latencyTest;
         QpType type = QpType.valueOf(o.connection.toUpperCase(Locale.ROOT));
         if (type == QpType.UD) throw new IllegalArgumentException("--connection: RC or UC, was UD");
         FramingKind kind = FramingKind.parse(o.framing);
@@ -151,6 +155,30 @@ final class NetPerfSession implements AutoCloseable {
             channel = cm.connect(new InetSocketAddress(n.peer, n.port));
         }
         remote = QpHandshake.connect(channel, format, device, datapath, qp, local, connection(), 0x11111111, 2_000_000_000L);
+        // the agent answered ARP and ran the handshake; with --driver inline the benchmark thread now drives the
+        // engine itself, unless this side only waits (the write-bw server), whose engine must keep running
+        if (o.driver.equalsIgnoreCase("inline") && (!server || latencyTest)) {
+            driver.close();
+            driver = null;
+            drivenInline = true;
+        }
+    }
+
+    /** One engine pass when this thread drives the engine; nothing when the agent thread does. */
+    void progress() {
+        if (drivenInline) device.doWork(System.nanoTime());
+    }
+
+    /** Inline: a few more engine passes until it is idle, so the last frames (a final answer, ACKs) leave the TX ring. */
+    void settle() {
+        if (!drivenInline) return;
+        long end = System.nanoTime() + 50_000_000L;
+        int idle = 0;
+        while (idle < 100 && System.nanoTime() < end) idle = device.doWork(System.nanoTime()) == 0 ? idle + 1 : 0;
+    }
+
+    String driverName() {
+        return drivenInline ? "inline (benchmark thread)" : "agent (" + o.idle + ")";
     }
 
     /** The deterministic pattern the client sends and the server checks (remote memory verification). */
@@ -178,7 +206,7 @@ final class NetPerfSession implements AutoCloseable {
             if (channel != null) channel.close();
         } finally {
             cm.close();
-            driver.close();
+            if (driver != null) driver.close();
             datapath.closeCapture();
             if (link instanceof AutoCloseable c) {
                 try {
