@@ -50,7 +50,9 @@ final class StreamHandler extends ChannelInboundHandlerAdapter implements Exchan
         ByteBuf b = (ByteBuf) msg;
         lock.lock();
         try {
-            if (unread.readableBytes() + b.readableBytes() > MAX_UNREAD) {
+            if (unread.refCnt() == 0) {
+                // closed by this side already: drop what still arrives
+            } else if (unread.readableBytes() + b.readableBytes() > MAX_UNREAD) {
                 error = new ConnectionException("exchange: " + peer + " sent more than " + MAX_UNREAD + " unread bytes (not a CM peer?)");
                 ctx.close();
             } else {
@@ -121,6 +123,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter implements Exchan
         long deadline = System.nanoTime() + readTimeout.toNanos();
         lock.lock();
         try {
+            if (unread.refCnt() == 0) throw new ConnectionException(step + ": the channel to " + peer + " was closed by this side");
             while (unread.readableBytes() < length) {
                 if (error != null) {
                     if (error instanceof ConnectionException ce) throw ce;
@@ -153,5 +156,12 @@ final class StreamHandler extends ChannelInboundHandlerAdapter implements Exchan
     public void close() {
         Channel ch = channel;
         if (ch != null) ch.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
+        lock.lock();
+        try {
+            closed = true;
+            if (unread.refCnt() > 0) unread.release();
+        } finally {
+            lock.unlock();
+        }
     }
 }
