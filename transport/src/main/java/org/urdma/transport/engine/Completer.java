@@ -22,7 +22,7 @@ final class Completer {
     /** READ response packets received for the WQE at the head. */
     private int readReceived;
     private int lastOutOfSequence;
-    long retries, rnrNaks, timeouts, naks;
+    long retries, rnrNaks, timeouts, naks, implicitNaks, readGaps;
 
     Completer(SoftQp qp) {
         this.qp = qp;
@@ -89,6 +89,7 @@ final class Completer {
         int s = sq.slot(idx);
         WrOpcode op = WrOpcode.of(sq.opcode[s]);
         if (op.writesLocalMemory()) req().rdAtomicOutstanding--;
+        if (op == WrOpcode.RDMA_READ) req().readResponsePsns -= sq.packets[s] - 1;
         qp.retireSend(idx, status, byteLen);
         readReceived = 0;
         if (status != WcStatus.SUCCESS) qp.enterError(now);
@@ -143,6 +144,7 @@ final class Completer {
             WrOpcode op = WrOpcode.of(sq.opcode[s]);
             if (op.writesLocalMemory()) {
                 if (implicitNak && Psn.atOrAfter(a, first)) {
+                    implicitNaks++;
                     startRetry(Psn.add(first, readReceived), now, false);
                 }
                 break;
@@ -232,6 +234,7 @@ final class Completer {
             // restart's first packet was lost too, so retry again now rather than wait for the ACK timeout
             if (retrying && Psn.before(r, lastOutOfSequence)) retrying = false;
             lastOutOfSequence = r;
+            readGaps++;
             startRetry(expected, now, false);
             return;
         }

@@ -28,12 +28,13 @@ final class RecvQueue {
         sgeLkey = new int[size * maxSge];
     }
 
-    void put(ReceiveWorkRequest wr, String owner) {
+    /** Posts a receive; {@code qpn} names the owner in errors (-1 for an SRQ). */
+    void put(ReceiveWorkRequest wr, int qpn) {
         if (wr.numSge() > maxSge) {
-            throw new IllegalArgumentException("num_sge: " + wr.numSge() + " exceeds max_recv_sge=" + maxSge + " of the " + owner);
+            throw new IllegalArgumentException("num_sge: " + wr.numSge() + " exceeds max_recv_sge=" + maxSge + " of " + owner(qpn));
         }
         long p = producer.get();
-        if (p - consumer.get() >= size) throw new IllegalStateException("rq: " + owner + " full, " + size + " receives posted");
+        if (p - consumer.get() >= size) throw new IllegalStateException("rq: " + owner(qpn) + " is full, " + size + " receives posted");
         int s = (int) (p & mask);
         wrId[s] = wr.wrId();
         int n = wr.numSge();
@@ -46,6 +47,10 @@ final class RecvQueue {
             sgeLkey[base + i] = e.lkey();
         }
         producer.lazySet(p + 1);
+    }
+
+    private static String owner(int qpn) {
+        return qpn < 0 ? "the SRQ" : "QP " + qpn;
     }
 
     /** Slot of the next receive, or -1 when none is posted (engine). */

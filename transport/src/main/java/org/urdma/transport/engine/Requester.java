@@ -29,6 +29,8 @@ final class Requester {
     int txOffset;       // bytes of WQE txIndex already sent
     int nextPsn;        // first PSN never assigned
     int rdAtomicOutstanding;
+    /** PSNs beyond the request packet held by started, unretired READs. */
+    int readResponsePsns;
     boolean rnrWait;
     /** A WQE failed to start: send nothing more; the completer reports it and moves the QP to ERR. */
     boolean stalled;
@@ -52,6 +54,7 @@ final class Requester {
         txIndex = startedIndex = sq.retired.get();
         txOffset = 0;
         rdAtomicOutstanding = 0;
+        readResponsePsns = 0;
         rnrWait = false;
         stalled = false;
         sinceAckReq = 0;
@@ -63,6 +66,7 @@ final class Requester {
         txIndex = startedIndex = sq.retired.get();
         txOffset = 0;
         rdAtomicOutstanding = 0;
+        readResponsePsns = 0;
     }
 
     boolean hasPendingWork() {
@@ -88,7 +92,7 @@ final class Requester {
                 if (drained) break; // SQD: finish what started, start nothing new
                 if ((sq.flags[s] & SendFlags.FENCE) != 0 && sq.retired.get() != idx) break;
                 if (op.writesLocalMemory() && op.supportedOn(qp.type) && rdAtomicOutstanding >= qp.maxRdAtomic) break;
-                if (qp.type == QpType.RC && Psn.diff(txPsn, qp.completer.compPsn) >= window) break;
+                if (qp.type == QpType.RC && windowFull(window)) break;
                 if (!startWqe(s, op)) {
                     work++;
                     stalled = true;
@@ -101,13 +105,21 @@ final class Requester {
                     work++;
                     continue;
                 }
-            } else if (qp.type == QpType.RC && Psn.diff(txPsn, qp.completer.compPsn) >= window) {
+            } else if (qp.type == QpType.RC && windowFull(window)) {
                 break;
             }
             if (!sendPacket(s, op, now)) break;
             sent++;
         }
         return work + sent;
+    }
+
+    /**
+     * The window bounds packets we sent and are not yet acknowledged. READ response PSNs are not packets we
+     * send (max_rd_atomic bounds READs), so a big READ does not hold back the SENDs and WRITEs behind it.
+     */
+    private boolean windowFull(int window) {
+        return Psn.diff(txPsn, qp.completer.compPsn) - readResponsePsns >= window;
     }
 
     /** Assigns PSNs and resolves local keys; false when the WQE fails before sending (error recorded). */
@@ -142,6 +154,7 @@ final class Requester {
         }
         sq.packets[s] = packets;
         if (op.writesLocalMemory()) rdAtomicOutstanding++;
+        if (op == WrOpcode.RDMA_READ) readResponsePsns += packets - 1;
         nextPsn = Psn.add(txPsn, packets);
         txOffset = 0;
         return true;

@@ -62,6 +62,8 @@ final class Responder {
         int length;
         long orig;
         boolean sending;
+        /** Sending only because a duplicate request asked again: may give way to a new request. */
+        boolean replay;
         int sendPsn;
         int sendOffset;
         long seq;
@@ -366,12 +368,16 @@ final class Responder {
 
     private Resource allocResource() {
         int n = Math.min(res.length, qp.maxDestRdAtomic);
-        for (int i = 0; i < n; i++) {
-            Resource r = res[(resNext + i) % n];
-            if (!r.sending) {
-                resNext = (resNext + i + 1) % n;
-                r.valid = true;
-                return r;
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < n; i++) {
+                Resource r = res[(resNext + i) % n];
+                // first pass: an idle slot; second: one only replaying a duplicate (the requester resends if it needs it)
+                if (!r.sending || (pass == 1 && r.replay)) {
+                    resNext = (resNext + i + 1) % n;
+                    r.valid = true;
+                    r.replay = false;
+                    return r;
+                }
             }
         }
         return null; // more outstanding READ/atomics than max_dest_rd_atomic
@@ -383,11 +389,13 @@ final class Responder {
             for (Resource r : res) {
                 if (!r.valid) continue;
                 if (r.atomic && o != Op.READ_REQUEST && r.psn == p.psn) {
+                    if (!r.sending) r.replay = true;
                     r.sending = true; // replay the stored result, do not execute again
                     return;
                 }
                 if (!r.atomic && o == Op.READ_REQUEST && Psn.atOrAfter(p.psn, r.psn)
                         && Psn.before(p.psn, Psn.add(r.psn, r.packets))) {
+                    if (!r.sending) r.replay = true;
                     r.sending = true;
                     r.sendPsn = p.psn;
                     r.sendOffset = Psn.diff(p.psn, r.psn) * qp.mtu; // keeps its place: responses go out in PSN order
@@ -519,16 +527,19 @@ final class Responder {
     int progress(long now) {
         if (qp.type != QpType.RC) return 0;
         int sent = 0;
-        if (ackPending) {
-            flushAck(now);
-            if (!ackPending) sent++;
-        }
         int burst = qp.device.config().txBurst();
+        Resource r = null;
         while (sent < burst) {
-            Resource r = nextSending();
+            r = nextSending();
             if (r == null) break;
             if (!sendResponse(r, now)) break;
             sent++;
+        }
+        // Responses leave in PSN order: a coalesced ACK for a later request waits until the READ responses
+        // and atomic ACKs before it are out, or the requester would take it as an implicit NAK of the READ.
+        if (ackPending && nextSending() == null) {
+            flushAck(now);
+            if (!ackPending) sent++;
         }
         return sent;
     }

@@ -56,7 +56,7 @@ public final class SoftCq implements CompletionQueue {
     void push(long id, WcStatus st, WcOpcode op, int len, int immData, int inv, int qp, int src, int fl, boolean solicited) {
         long t = tail.get();
         if (t - head.get() >= size) {
-            overruns++;
+            if (overruns++ == 0) device.raise(org.urdma.verbs.AsyncEventType.CQ_ERR, this); // as ibv: CQ overrun
             return;
         }
         int s = (int) (t & mask);

@@ -33,6 +33,7 @@ import org.urdma.verbs.QueuePair;
 public final class SoftDevice implements Device, PacketSink {
     /** Timer wheel tick: 1.024 µs, finer than the 4.096 µs ACK timeout unit. */
     static final long TICK_NANOS = 1024;
+    static final int WHEEL_TICKS = 1024;
 
     private final DeviceConfig config;
     private final Link link;
@@ -50,7 +51,7 @@ public final class SoftDevice implements Device, PacketSink {
     private int nextQpn;
     private long now;
     // counters
-    long rxUnknownQp, rxDropped, txBackPressure;
+    long rxUnknownQp, rxDropped, rxBadPkey, txBackPressure;
 
     public SoftDevice(DeviceConfig config, Link link, RandomGenerator random, long startNanos) {
         this.config = config;
@@ -61,7 +62,7 @@ public final class SoftDevice implements Device, PacketSink {
             r.run();
             return null;
         }));
-        this.timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, startNanos, TICK_NANOS, 1024);
+        this.timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, startNanos, TICK_NANOS, WHEEL_TICKS);
         this.now = startNanos;
         this.nextQpn = 0x11 + random.nextInt(0x1000);
     }
@@ -77,8 +78,9 @@ public final class SoftDevice implements Device, PacketSink {
             t.run();
             work++;
         }
-        work += pollTimers(now);
+        // arrivals first: an ACK already waiting must count before a timer judges the QP silent
         work += link.receive(now, this, 256);
+        work += pollTimers(now);
         work += link.flush(now);
         SoftQp[] list = qps;
         for (SoftQp qp : list) {
@@ -93,9 +95,13 @@ public final class SoftDevice implements Device, PacketSink {
             if (timers.currentTickTime() <= now) timers.currentTickTime(now);
             return 0;
         }
+        // Catch up tick by tick, but at most one rotation: that visits every spoke, so every due timer fires;
+        // after a long gap (a virtual-clock jump, a GC pause) the wheel then jumps straight to now.
+        int passes = 0;
         do {
             n += timers.poll(now, onTimer, 64);
-        } while (timers.currentTickTime() <= now);
+        } while (timers.currentTickTime() <= now && ++passes <= WHEEL_TICKS);
+        if (timers.currentTickTime() <= now) timers.currentTickTime(now);
         return n;
     }
 
@@ -135,6 +141,10 @@ public final class SoftDevice implements Device, PacketSink {
 
     @Override
     public void onPacket(TransportPacket p, long now) {
+        if ((p.pkey & 0x7FFF) != 0x7FFF) { // only the default partition exists on this port
+            rxBadPkey++;
+            return;
+        }
         SoftQp qp = qpsByNum.get(p.destQp);
         if (qp == null) {
             rxUnknownQp++;
@@ -344,6 +354,11 @@ public final class SoftDevice implements Device, PacketSink {
 
     public long rxUnknownQp() {
         return rxUnknownQp;
+    }
+
+    /** Packets whose P_Key is not the default partition's (dropped). */
+    public long rxBadPkey() {
+        return rxBadPkey;
     }
 
     public long rxDropped() {

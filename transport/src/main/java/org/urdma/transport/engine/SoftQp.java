@@ -154,7 +154,7 @@ public final class SoftQp implements QueuePair {
         if (wr == null) throw new IllegalArgumentException("wr: must not be null");
         if (srq != null) throw new IllegalArgumentException("qp: uses an SRQ; post receives to the SRQ");
         if (state == QpState.RESET) throw new IllegalStateException("qp_state: postRecv needs INIT or later; QP " + qpn + " is RESET");
-        rq.put(wr, "qp " + qpn);
+        rq.put(wr, qpn);
     }
 
     @Override
@@ -201,7 +201,7 @@ public final class SoftQp implements QueuePair {
                 if (cur == QpState.RTR) requester.start(attrs.sqPsn());
             }
             case ERR -> {
-                enterError(now());
+                moveToError(false);
                 return;
             }
             case SQD -> drainedRaised = false;
@@ -228,10 +228,15 @@ public final class SoftQp implements QueuePair {
 
     /** Moves to ERR: the failing request already completed with its status; everything else flushes. */
     void enterError(long now) {
+        moveToError(true);
+    }
+
+    /** {@code fatal}: the engine found the error (raises QP_FATAL); a modify to ERR does not. */
+    private void moveToError(boolean fatal) {
         if (state == QpState.ERR) return;
         state = QpState.ERR;
         cancelTimers();
-        device.raise(AsyncEventType.QP_FATAL, this);
+        if (fatal) device.raise(AsyncEventType.QP_FATAL, this);
         flush();
     }
 

@@ -23,7 +23,7 @@ public final class SoftSrq implements SharedReceiveQueue {
 
     @Override
     public void postRecv(ReceiveWorkRequest wr) {
-        rq.put(wr, "srq");
+        rq.put(wr, -1);
     }
 
     @Override

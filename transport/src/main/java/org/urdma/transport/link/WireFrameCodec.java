@@ -15,7 +15,9 @@ import org.urdma.transport.wire.Packet;
  * One instance per link end and thread. The payload is copied once, by the framing, into the frame.
  */
 public final class WireFrameCodec implements FrameCodec {
+    /** Two framings: each keeps a cached view of the one buffer it works on (TX ring vs RX ring), no churn. */
     private final Framing framing;
+    private final Framing decoder;
     /** Encode holder: every field the engine drives is set on each packet; the rest keep their defaults. */
     private final Packet out = new Packet();
     /** Decode holder: separate, so nothing a received frame sets can leak into a frame we send. */
@@ -37,6 +39,7 @@ public final class WireFrameCodec implements FrameCodec {
     /** @param paxiIcrc whether PAXI Standard/AFH1/AFH2 frames carry the optional ICRC (RoCE always does) */
     public WireFrameCodec(FramingKind kind, boolean paxiIcrc, byte[] localMac, byte[] localGid) {
         this.framing = Framings.of(kind, paxiIcrc);
+        this.decoder = Framings.of(kind, paxiIcrc);
         this.localMac = mac(localMac, 0);
         this.localGidHi = be64(localGid, 0);
         this.localGidLo = be64(localGid, 8);
@@ -104,7 +107,7 @@ public final class WireFrameCodec implements FrameCodec {
     @Override
     public boolean decode(DirectBuffer frame, int offset, int length, TransportPacket t) {
         Packet p = in;
-        if (framing.decode(frame, offset, length, p) != DecodeStatus.OK) {
+        if (decoder.decode(frame, offset, length, p) != DecodeStatus.OK) {
             decodeErrors++;
             return false;
         }
@@ -148,6 +151,11 @@ public final class WireFrameCodec implements FrameCodec {
         t.payloadOffset = p.payloadOffset;
         t.payloadLength = p.payloadLength;
         return true;
+    }
+
+    /** The framing that decodes received frames; its counters break the rejects down by reason. */
+    public Framing decoder() {
+        return decoder;
     }
 
     /** Frames this codec rejected (bad ICRC, truncated, …); the framing's counters break them down. */

@@ -9,12 +9,20 @@ abstract class AbstractFraming implements Framing
     protected final FramingKind kind;
     protected final boolean icrcEnabled;
     protected final DecodeCounters counters = new DecodeCounters();
-    protected final Icrc icrc = new Icrc();
+    protected final Icrc icrc;
 
-    AbstractFraming(final FramingKind kind, final boolean icrcEnabled)
+    AbstractFraming(final FramingKind kind, final boolean icrcEnabled, final boolean inPlaceIcrc)
     {
         this.kind = kind;
         this.icrcEnabled = icrcEnabled;
+        this.icrc = new Icrc(inPlaceIcrc);
+    }
+
+    /** Checks the ICRC stored at {@code end} (in place on writable frames unless the framing was built without). */
+    protected final boolean icrcValid(
+        final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
+    {
+        return icrc.verify(b, netOffset, net, bth, end);
     }
 
     @Override
@@ -109,6 +117,25 @@ abstract class AbstractFraming implements Framing
     }
 
     /** Zero fill up to the 60-byte minimum; returns the frame length. */
+    /**
+     * Ends an encode: appends the ICRC over {@code [icrcFrom, end)} when this framing carries one, pads to the
+     * minimum frame and records the length in {@code p}. Returns the frame length.
+     */
+    final int finish(
+        final Packet p, final MutableDirectBuffer b, final int offset, final int icrcFrom, final int net,
+        final boolean bth, final int end)
+    {
+        int last = end;
+        if (icrcEnabled)
+        {
+            Icrc.put(b, end, icrc.computeInPlace(b, icrcFrom, net, bth, end));
+            last += Icrc.LENGTH;
+        }
+        final int len = fill(b, offset, last);
+        p.frameLength = len;
+        return len;
+    }
+
     static int fill(final MutableDirectBuffer b, final int start, final int end)
     {
         final int len = end - start;

@@ -21,9 +21,9 @@ final class AfhFraming extends AbstractFraming
 {
     private final boolean gen2;
 
-    AfhFraming(final FramingKind kind, final boolean icrcEnabled)
+    AfhFraming(final FramingKind kind, final boolean icrcEnabled, final boolean inPlaceIcrc)
     {
-        super(kind, icrcEnabled);
+        super(kind, icrcEnabled, inPlaceIcrc);
         this.gen2 = kind == FramingKind.PAXI_AFH2;
     }
 
@@ -52,15 +52,8 @@ final class AfhFraming extends AbstractFraming
         }
         Bytes.u16(b, pos, EthernetHeader.TYPE_PAXI_AFH);
         final int rh = pos + 2;
-        int end = TransportCodec.encode(p, mask, false, b, rh);
-        if (icrcEnabled)
-        {
-            Icrc.put(b, end, icrc.compute(b, rh, Icrc.NET_NONE, false, end));
-            end += Icrc.LENGTH;
-        }
-        final int len = fill(b, offset, end);
-        p.frameLength = len;
-        return len;
+        final int end = TransportCodec.encode(p, mask, false, b, rh);
+        return finish(p, b, offset, rh, Icrc.NET_NONE, false, end);
     }
 
     @Override
@@ -114,8 +107,7 @@ final class AfhFraming extends AbstractFraming
             {
                 return s;
             }
-            return icrc.compute(b, rh, Icrc.NET_NONE, false, icrcAt) == Icrc.get(b, icrcAt) ?
-                DecodeStatus.OK : DecodeStatus.BAD_ICRC;
+            return icrcValid(b, rh, Icrc.NET_NONE, false, icrcAt) ? DecodeStatus.OK : DecodeStatus.BAD_ICRC;
         }
         // short frame: find where the ICRC sits
         icrc.start(b, rh, Icrc.NET_NONE, false);

@@ -17,6 +17,7 @@ public interface Framing
      * payload (copied once from {@link Packet#payloadBuffer}), PadCnt zero bytes, ICRC and zero fill to 60 bytes.
      * Computes lengths, the IPv4 checksum, PadCnt (also stored back into {@code p.padCnt}) and the ICRC.
      *
+     * @param dst    needs {@link #maxFrameLength(int)} bytes from {@code offset}.
      * @return the frame length in bytes.
      * @throws IllegalArgumentException if the opcode is not carried by this framing or a field is out of range
      *                                  (a programming error, not bad input).
@@ -27,10 +28,18 @@ public interface Framing
      * Decodes the frame {@code src[offset, offset + length)} into {@code out} (reset first). The payload is left
      * pointing into {@code src}. Never throws for any content or length; the result is also counted in
      * {@link #counters()}.
+     *
+     * <p>When {@code src} is a {@link MutableDirectBuffer} the ICRC check by default runs in place: it briefly
+     * writes 1s over the variant header fields and the 8 bytes before the network header and puts the original
+     * bytes back before returning, so the frame is unchanged afterwards but must not be read by another thread
+     * meanwhile nor live in read-only memory (else use {@link Framings#of(FramingKind, boolean, boolean)}).
      */
     DecodeStatus decode(DirectBuffer src, int offset, int length, Packet out);
 
-    /** Bytes before the payload for {@code opcode} with/without VLAN tag and without URDMA headers. */
+    /**
+     * Bytes before the payload for {@code opcode} with/without VLAN tag and without URDMA headers (RoCEv2 and PAXI
+     * Standard: over IPv4; add 20 for IPv6).
+     */
     int headerLength(int opcode, boolean vlan);
 
     /** Bytes after the payload: pad (up to 3) plus ICRC, if any. */

@@ -7,12 +7,14 @@ import java.util.zip.CRC32;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * Invariant CRC (WIRE.md §6) with {@link CRC32}, without copying the frame: the masked prefix (8 x 0xFF, the
- * network and UDP headers and the BTH, at most 68 bytes) goes through a small scratch array with the variant
- * fields set to 1s; everything after it is fed straight from the frame's memory (array range, a cached
- * {@link ByteBuffer} view of the frame's direct buffer, or a cached view of its raw address).
+ * Invariant CRC (WIRE.md §6) with {@link CRC32}, without copying the frame: either in place on frames of 512
+ * bytes and more (variant fields and the 8 bytes before the network header briefly set to 1s, one CRC pass, then
+ * restored) or through a small scratch array holding the masked prefix (8 x 0xFF, the network and UDP headers and
+ * the BTH, under 100 bytes). The rest is fed straight from the frame's memory: an array range, or for off-heap
+ * frames a cached {@link ByteBuffer} view of the 1 GiB window around the frame's address.
  * The value is stored least significant byte first. One instance per thread.
  */
 public final class Icrc
@@ -25,13 +27,41 @@ public final class Icrc
     public static final int NET_IPV6_UDP = 2;
     public static final int NET_GRH = 3;
 
+    /** CRC-32 of any message followed by its own CRC stored least significant byte first. */
+    public static final int RESIDUE = 0x2144DF1C;
+
+    private static final int IN_PLACE_MIN = 512;
+    private static final long WINDOW = 1L << 30;
+    /** Largest ByteBuffer view the JDK makes (its soft maximum array length), ~2 GiB: a window plus any frame. */
+    private static final long WINDOW_VIEW = Integer.MAX_VALUE - 8;
+
     private final CRC32 crc = new CRC32();
-    private final byte[] scratch = new byte[8 + Ipv6Header.LENGTH + UdpHeader.LENGTH + Bth.LENGTH];
-    private ByteBuffer viewSource;
-    private ByteBuffer view;
-    private long rawAddress;
-    private int rawCapacity;
-    private ByteBuffer rawView;
+    private final byte[] scratch = new byte[8 + Ipv6Header.LENGTH + UdpHeader.LENGTH + Bth.LENGTH + 16];
+    private final UnsafeBuffer scratchBuffer = new UnsafeBuffer(scratch);
+    private long windowBase0 = -1;
+    private long windowBase1 = -1;
+    private ByteBuffer window0;
+    private ByteBuffer window1;
+
+    private final boolean inPlace;
+
+    /** An ICRC engine that works in place on writable buffers (see {@link #Icrc(boolean)}). */
+    public Icrc()
+    {
+        this(true);
+    }
+
+    /**
+     * @param inPlace when true, {@link #compute} and {@link #verify} on a {@link MutableDirectBuffer} use
+     *                {@link #computeInPlace} for frames of 512 bytes and more (one CRC pass, about 10 % faster
+     *                on 4 KiB frames): the frame is briefly written and restored, so it must not be read by other
+     *                threads meanwhile nor be read-only memory. When false they never write to the frame.
+     */
+    public Icrc(final boolean inPlace)
+    {
+        this.inPlace = inPlace;
+        java.util.Arrays.fill(scratch, 0, 8, (byte)0xFF);    // the LRH stand-in never changes
+    }
 
     /**
      * CRC over the frame section from the network header at {@code netOffset} (or the RH/BTH when
@@ -41,9 +71,113 @@ public final class Icrc
      */
     public int compute(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
     {
-        start(b, netOffset, net, bth);
+        // in place pays off on long frames (one bulk CRC run); short ones are mostly header and gain nothing
+        if (inPlace && end - netOffset >= IN_PLACE_MIN && netOffset >= 8 && b instanceof MutableDirectBuffer m)
+        {
+            return computeInPlace(m, netOffset, net, bth, end);
+        }
+        return computeCopying(b, netOffset, net, bth, end);
+    }
+
+    /** {@link #compute} through a copied, masked header prefix; never writes to {@code b}. */
+    public int computeCopying(
+        final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
+    {
         final int covered = netOffset + prefixLength(net, bth);
-        update(b, covered, end - covered);
+        // take up to 15 more bytes into the prefix so the bulk run starts 16-byte aligned (CRC32's intrinsic
+        // handles an unaligned head byte by byte)
+        final int extra = Math.min((int)(-(b.addressOffset() + covered) & 15), end - covered);
+        prefix(b, netOffset, net, bth, extra);
+        update(b, covered + extra, end - covered - extra);
+        return (int)crc.getValue();
+    }
+
+    /**
+     * True when the 4-byte ICRC stored at {@code end} matches. Runs the CRC over the ICRC too and compares with
+     * CRC-32's residue constant, so the bulk run ends where the frame does, as a plain CRC of the frame would
+     * (CRC32's intrinsic handles the last bytes of a run one at a time).
+     */
+    public boolean verify(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
+    {
+        return compute(b, netOffset, net, bth, end + LENGTH) == RESIDUE;
+    }
+
+    /**
+     * Same value as {@link #compute}, in one pass over a frame the caller owns (the encoder's own output): the
+     * variant fields and the 8 bytes before the network header (part of the link header) are set to 1s in place,
+     * the CRC runs once over {@code [netOffset - 8, end)}, then the saved bytes are put back. Needs 8 bytes before
+     * {@code netOffset}, which every framing's link header provides. Not for frames other threads may be reading.
+     */
+    public int computeInPlace(
+        final MutableDirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
+    {
+        final int lrh = netOffset - 8;
+        final long savedLink = b.getLong(lrh);
+        final int t;
+        long savedNet = 0;
+        int savedUdp = 0;
+        switch (net)
+        {
+            case NET_IPV4_UDP ->
+            {
+                savedNet = b.getLong(netOffset + 4);                    // id, flags, TTL, proto, checksum
+                final int tos = b.getByte(netOffset + 1);
+                savedUdp = b.getShort(netOffset + 26) & 0xFFFF | (tos & 0xFF) << 16;
+                b.putByte(netOffset + 1, (byte)0xFF);
+                b.putByte(netOffset + 8, (byte)0xFF);
+                b.putShort(netOffset + 10, (short)0xFFFF);
+                b.putShort(netOffset + 26, (short)0xFFFF);
+                t = netOffset + Ipv4Header.LENGTH + UdpHeader.LENGTH;
+            }
+            case NET_IPV6_UDP, NET_GRH ->
+            {
+                savedNet = b.getLong(netOffset);                        // version..flow label, length, next, hop
+                b.putByte(netOffset, (byte)(b.getByte(netOffset) | 0x0F));
+                b.putByte(netOffset + 1, (byte)0xFF);
+                b.putShort(netOffset + 2, (short)0xFFFF);
+                b.putByte(netOffset + 7, (byte)0xFF);
+                t = netOffset + Ipv6Header.LENGTH + (net == NET_IPV6_UDP ? UdpHeader.LENGTH : 0);
+                if (net == NET_IPV6_UDP)
+                {
+                    savedUdp = b.getShort(t - 2) & 0xFFFF;
+                    b.putShort(t - 2, (short)0xFFFF);
+                }
+            }
+            default -> t = netOffset;
+        }
+        final byte savedBth4 = bth ? b.getByte(t + 4) : 0;
+        if (bth)
+        {
+            b.putByte(t + 4, (byte)0xFF);
+        }
+        b.putLong(lrh, -1L);
+        crc.reset();
+        update(b, lrh, end - lrh);
+        b.putLong(lrh, savedLink);
+        if (bth)
+        {
+            b.putByte(t + 4, savedBth4);
+        }
+        switch (net)
+        {
+            case NET_IPV4_UDP ->
+            {
+                b.putLong(netOffset + 4, savedNet);
+                b.putByte(netOffset + 1, (byte)(savedUdp >>> 16));
+                b.putShort(netOffset + 26, (short)savedUdp);
+            }
+            case NET_IPV6_UDP, NET_GRH ->
+            {
+                b.putLong(netOffset, savedNet);
+                if (net == NET_IPV6_UDP)
+                {
+                    b.putShort(t - 2, (short)savedUdp);
+                }
+            }
+            default ->
+            {
+            }
+        }
         return (int)crc.getValue();
     }
 
@@ -53,13 +187,36 @@ public final class Icrc
      */
     public int start(final DirectBuffer b, final int netOffset, final int net, final boolean bth)
     {
+        prefix(b, netOffset, net, bth, 0);
+        return netOffset + prefixLength(net, bth);
+    }
+
+    /** Resets the CRC and feeds 8 x 0xFF, the masked headers and {@code extra} unmasked bytes after them. */
+    private void prefix(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int extra)
+    {
         final byte[] s = scratch;
-        for (int i = 0; i < 8; i++)
-        {
-            s[i] = (byte)0xFF;
-        }
         final int len = prefixLength(net, bth);
-        b.getBytes(netOffset, s, 8, len);
+        // copy by longs: cheaper than getBytes for these few dozen bytes
+        final UnsafeBuffer sb = scratchBuffer;
+        int i = 0;
+        for (; i + 8 <= len; i += 8)
+        {
+            sb.putLong(8 + i, b.getLong(netOffset + i));
+        }
+        if (i < len)
+        {
+            sb.putInt(8 + i, b.getInt(netOffset + i));     // every prefix length is a multiple of 4
+            i += 4;
+        }
+        final int total = len + extra;
+        for (; i + 4 <= total; i += 4)
+        {
+            sb.putInt(8 + i, b.getInt(netOffset + i));
+        }
+        for (; i < total; i++)
+        {
+            sb.putByte(8 + i, b.getByte(netOffset + i));
+        }
         int t = 8;
         switch (net)
         {
@@ -97,8 +254,7 @@ public final class Icrc
             s[t + 4] = (byte)0xFF;              // FECN, BECN, resv6
         }
         crc.reset();
-        crc.update(s, 0, 8 + len);
-        return netOffset + len;
+        crc.update(s, 0, 8 + len + extra);
     }
 
     /** Feeds {@code b[index, index + length)} without copying. */
@@ -114,36 +270,39 @@ public final class Icrc
             crc.update(array, b.wrapAdjustment() + index, length);
             return;
         }
-        final ByteBuffer v;
-        final int base;
-        final ByteBuffer bb = b.byteBuffer();
-        if (bb != null)
-        {
-            if (bb != viewSource)
-            {
-                viewSource = bb;
-                view = bb.duplicate();
-            }
-            v = view;
-            base = b.wrapAdjustment();
-        }
-        else
-        {
-            final long address = b.addressOffset();
-            final int capacity = b.capacity();
-            if (rawView == null || address != rawAddress || capacity != rawCapacity)
-            {
-                rawView = MemorySegment.ofAddress(address).reinterpret(capacity).asByteBuffer();
-                rawAddress = address;
-                rawCapacity = capacity;
-            }
-            v = rawView;
-            base = 0;
-        }
+        // off-heap (direct ByteBuffer, raw address such as a ring slot): a cached ByteBuffer view over the 1 GiB
+        // aligned window holding the bytes, so re-wrapped slots and slices cost no allocation
+        final long address = b.addressOffset() + index;
+        final long base = address & ~(WINDOW - 1);
+        final ByteBuffer v = window(base);
+        final int position = (int)(address - base);
         v.clear();
-        v.position(base + index);
-        v.limit(base + index + length);
+        v.position(position);
+        v.limit(position + length);
         crc.update(v);
+    }
+
+    /** View of {@code [base, base + 2 GiB)}; two kept, for frames on both sides of a window boundary. */
+    @SuppressWarnings("restricted")
+    private ByteBuffer window(final long base)
+    {
+        if (base == windowBase0)
+        {
+            return window0;
+        }
+        if (base != windowBase1)
+        {
+            windowBase1 = base;
+            window1 = MemorySegment.ofAddress(base).reinterpret(WINDOW_VIEW).asByteBuffer();
+        }
+        // most recent first
+        final long b = windowBase0;
+        final ByteBuffer w = window0;
+        windowBase0 = windowBase1;
+        window0 = window1;
+        windowBase1 = b;
+        window1 = w;
+        return window0;
     }
 
     /** Current CRC value (as {@link CRC32#getValue()}, truncated to int). */

@@ -14,9 +14,9 @@ final class IpUdpFraming extends AbstractFraming
     private final boolean bth;
     private final int udpChecksum;
 
-    IpUdpFraming(final FramingKind kind, final boolean icrcEnabled)
+    IpUdpFraming(final FramingKind kind, final boolean icrcEnabled, final boolean inPlaceIcrc)
     {
-        super(kind, kind == FramingKind.ROCE2 || icrcEnabled);
+        super(kind, kind == FramingKind.ROCE2 || icrcEnabled, inPlaceIcrc);
         this.bth = kind == FramingKind.ROCE2;
         this.udpChecksum = bth ? UdpHeader.CHECKSUM_ROCE : UdpHeader.CHECKSUM_PAXI;
     }
@@ -58,15 +58,8 @@ final class IpUdpFraming extends AbstractFraming
         }
         UdpHeader.put(b, udp, p.udpSrcPort, UdpHeader.ROCE_PORT, udpLen, udpChecksum);
         p.udpChecksum = udpChecksum;
-        int end = TransportCodec.encode(p, mask, bth, b, udp + UdpHeader.LENGTH);
-        if (icrcEnabled)
-        {
-            Icrc.put(b, end, icrc.compute(b, net, p.ipv6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, bth, end));
-            end += Icrc.LENGTH;
-        }
-        final int len = fill(b, offset, end);
-        p.frameLength = len;
-        return len;
+        final int end = TransportCodec.encode(p, mask, bth, b, udp + UdpHeader.LENGTH);
+        return finish(p, b, offset, net, p.ipv6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, bth, end);
     }
 
     @Override
@@ -173,7 +166,7 @@ final class IpUdpFraming extends AbstractFraming
         {
             return s;
         }
-        final int computed = icrc.compute(b, net, out.ipv6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, bth, sectionEnd);
-        return computed == Icrc.get(b, sectionEnd) ? DecodeStatus.OK : DecodeStatus.BAD_ICRC;
+        return icrcValid(b, net, out.ipv6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, bth, sectionEnd) ?
+            DecodeStatus.OK : DecodeStatus.BAD_ICRC;
     }
 }

@@ -13,15 +13,16 @@ import org.agrona.MutableDirectBuffer;
  * <li>The payload is every byte after the AFH2 (and tag). Frames are padded with zeros to 60 bytes, so a payload
  *     shorter than 48 bytes (44 when tagged) arrives zero-extended to that length; LITE users that need exact
  *     lengths carry them in their payload.</li>
- * <li>A tag is recognised by TPID 0x8100 at byte 12, so the encoder refuses an untagged payload that starts with
- *     0x81 0x00.</li>
+ * <li>The RCLINK AFH spec (seeds/004) says AFH_Lite has no VLAN; the optional tag here is a project extension so
+ *     every framing can be tagged. It is recognised by TPID 0x8100 at byte 12, so the encoder refuses an untagged
+ *     payload that starts with 0x81 0x00. Untagged LITE frames are exactly the spec's.</li>
  * </ul>
  */
 final class LiteFraming extends AbstractFraming
 {
     LiteFraming()
     {
-        super(FramingKind.PAXI_LITE, false);
+        super(FramingKind.PAXI_LITE, false, false);
     }
 
     @Override
@@ -65,6 +66,7 @@ final class LiteFraming extends AbstractFraming
         {
             throw new IllegalArgumentException("payload: an untagged paxi-lite payload must not start with 0x8100");
         }
+        TransportCodec.checkRanges(p, 0, kind);
         AfhHeader.putGen2(b, offset, p.dstMac, p.afhTc, p.srcXpu, p.opFlags, p.dstQpid);
         int pos = offset + AfhHeader.LENGTH;
         if (p.vlan)

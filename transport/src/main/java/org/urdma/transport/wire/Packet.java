@@ -54,6 +54,10 @@ public final class Packet
     public int afhTc;
     public int srcXpu;
     public int opFlags;
+    /**
+     * AFH2 DST_QPID (16 bits). Convention: the low 16 bits of the RH DestQP, which is what
+     * {@link AnyFrameDecoder} relies on to tell AFH2 from AFH1 in auto mode. LITE's only QP field.
+     */
     public int dstQpid;
 
     // ---- BTH / RH ----
@@ -194,10 +198,14 @@ public final class Packet
         aethExtT3 = 0;
         aethExtTs = 0;
         aethExtPsn = 0;
+        // ranges beyond sackCount are never read or written; clear only the ones in use
+        for (int i = Math.min(Math.max(sackCount, 0), SackEth.MAX_RANGES) - 1; i >= 0; i--)
+        {
+            sackRangeStart[i] = 0;
+            sackRangeLength[i] = 0;
+        }
         sackCount = 0;
         sackCumulativePsn = 0;
-        java.util.Arrays.fill(sackRangeStart, 0);
-        java.util.Arrays.fill(sackRangeLength, 0);
         fecBasePsn = 0;
         fecM = 0;
         fecR = 0;

@@ -9,9 +9,9 @@ import org.agrona.MutableDirectBuffer;
  */
 final class RoceV1Framing extends AbstractFraming
 {
-    RoceV1Framing()
+    RoceV1Framing(final boolean inPlaceIcrc)
     {
-        super(FramingKind.ROCE1, true);
+        super(FramingKind.ROCE1, true, inPlaceIcrc);
     }
 
     @Override
@@ -29,10 +29,7 @@ final class RoceV1Framing extends AbstractFraming
         Ipv6Header.put(b, grh, p.trafficClass, p.flowLabel, section + Icrc.LENGTH, Ipv6Header.NEXT_HEADER_IB,
             p.hopLimit, p.sgidHi, p.sgidLo, p.dgidHi, p.dgidLo);
         final int end = TransportCodec.encode(p, mask, true, b, grh + Ipv6Header.LENGTH);
-        Icrc.put(b, end, icrc.compute(b, grh, Icrc.NET_GRH, true, end));
-        final int len = fill(b, offset, end + Icrc.LENGTH);
-        p.frameLength = len;
-        return len;
+        return finish(p, b, offset, grh, Icrc.NET_GRH, true, end);
     }
 
     @Override
@@ -86,7 +83,6 @@ final class RoceV1Framing extends AbstractFraming
         {
             return s;
         }
-        return icrc.compute(b, grh, Icrc.NET_GRH, true, icrcAt) == Icrc.get(b, icrcAt) ?
-            DecodeStatus.OK : DecodeStatus.BAD_ICRC;
+        return icrcValid(b, grh, Icrc.NET_GRH, true, icrcAt) ? DecodeStatus.OK : DecodeStatus.BAD_ICRC;
     }
 }

@@ -40,6 +40,7 @@ final class TransportCodec
         {
             throw new IllegalArgumentException("sackCount: must be 0.." + SackEth.MAX_RANGES + ", was " + p.sackCount);
         }
+        checkRanges(p, mask, kind);
         if (p.payloadLength < 0 || (p.payloadLength > 0 && p.payloadBuffer == null))
         {
             throw new IllegalArgumentException("payload: length " + p.payloadLength + " without a buffer");
@@ -50,6 +51,105 @@ final class TransportCodec
                 p.payloadLength);
         }
         return mask;
+    }
+
+    /** Throws naming the first field that does not fit its wire width. */
+    static void checkRanges(final Packet p, final int mask, final FramingKind kind)
+    {
+        bits("dstMac", p.dstMac, 48);
+        bits("srcMac", p.srcMac, 48);
+        if (p.vlan)
+        {
+            bits("pcp", p.pcp, 3);
+            bits("vid", p.vid, 12);
+        }
+        if (kind == FramingKind.ROCE2 || kind == FramingKind.PAXI_STANDARD)
+        {
+            bits("udpSrcPort", p.udpSrcPort, 16);
+            if (!p.ipv6)
+            {
+                bits("tos", p.tos, 8);
+                bits("ttl", p.ttl, 8);
+                bits("ipId", p.ipId, 16);
+                bits("ipFlagsFragment", p.ipFlagsFragment, 16);
+            }
+        }
+        if (kind == FramingKind.ROCE1 || p.ipv6)
+        {
+            bits("trafficClass", p.trafficClass, 8);
+            bits("flowLabel", p.flowLabel, 20);
+            bits("hopLimit", p.hopLimit, 8);
+        }
+        if (kind == FramingKind.PAXI_AFH1 || kind == FramingKind.PAXI_AFH2 || kind == FramingKind.PAXI_LITE)
+        {
+            bits("afhTc", p.afhTc, 8);
+            bits("srcXpu", p.srcXpu, 16);
+            bits("opFlags", p.opFlags, 8);
+            bits("dstQpid", p.dstQpid, 16);
+        }
+        bits("destQp", p.destQp, 24);
+        bits("psn", p.psn, 24);
+        if (kind.usesBth())
+        {
+            bits("pkey", p.pkey, 16);
+            bits("tver", p.tver, 4);
+            bits("resv6", p.resv6, 6);
+            bits("resv7", p.resv7, 7);
+        }
+        else
+        {
+            bits("vc", p.vc, 3);
+        }
+        if ((mask & OpcodeTable.HDR_UETH) != 0)
+        {
+            bits("uethFlags", p.uethFlags, 8);
+        }
+        if ((mask & OpcodeTable.HDR_DETH) != 0)
+        {
+            bits("dethSrcQp", p.dethSrcQp, 24);
+        }
+        if ((mask & OpcodeTable.HDR_AETH) != 0)
+        {
+            bits("aethSyndrome", p.aethSyndrome, 8);
+            bits("aethMsn", p.aethMsn, 24);
+        }
+        if ((mask & OpcodeTable.HDR_AETH_EXT) != 0)
+        {
+            bits("aethExtPsn", p.aethExtPsn, 24);
+        }
+        if ((mask & OpcodeTable.HDR_SACK) != 0)
+        {
+            bits("sackCumulativePsn", p.sackCumulativePsn, 24);
+            for (int i = 0; i < p.sackCount; i++)
+            {
+                bits("sackRangeStart", p.sackRangeStart[i], 24);
+                bits("sackRangeLength", p.sackRangeLength[i], 8);
+            }
+        }
+        if ((mask & OpcodeTable.HDR_FEC_ETH) != 0)
+        {
+            bits("fecBasePsn", p.fecBasePsn, 24);
+            bits("fecM", p.fecM, 8);
+            bits("fecR", p.fecR, 8);
+            bits("fecIndex", p.fecIndex, 8);
+            bits("fecLengthXor", p.fecLengthXor, 16);
+        }
+        if ((mask & OpcodeTable.HDR_CBFC) != 0)
+        {
+            for (int vc = 0; vc < CbfcEth.VCS; vc++)
+            {
+                bits("cbfcCredits", p.cbfcCredits[vc], 16);
+            }
+        }
+    }
+
+    private static void bits(final String field, final long value, final int bits)
+    {
+        if (value < 0 || value >>> bits != 0)
+        {
+            throw new IllegalArgumentException(field + ": must fit in " + bits + " bits (0.." + ((1L << bits) - 1) +
+                "), was " + value);
+        }
     }
 
     /** Bytes of the transport section for {@code p}: header, extended headers, payload and pad. */

@@ -32,11 +32,30 @@ public final class UdpHeader
         Bytes.u16(b, o + 6, checksum);
     }
 
-    /** Linux rxe's RoCEv2 source port for a QPN: 0xC000 + hash & 0x3FFF (any value in 0xC000..0xFFFF is valid). */
+    /**
+     * Linux's RoCEv2 source port for a connected QP ({@code rdma_get_udp_sport}): the flow label, or when it is 0
+     * one computed from the two QPNs ({@code rdma_calc_flow_label}), folded into 0xC000..0xFFFF. rxe uses it for
+     * RC/UC once the address vector is set, which is what the reference vectors show (QPN 0x11 to 0x11 gives
+     * 0xC121).
+     */
+    public static int roceSourcePort(final int localQpn, final int remoteQpn, final int flowLabel)
+    {
+        int fl = flowLabel & 0xF_FFFF;
+        if (fl == 0)
+        {
+            long v = (localQpn & 0xFFFF_FFFFL) * (remoteQpn & 0xFFFF_FFFFL);
+            v ^= v >>> 20;
+            v ^= v >>> 40;
+            fl = (int)(v & 0xF_FFFF);
+        }
+        int low = fl & 0x3FFF;
+        low ^= (fl & 0xF_C000) >>> 14;
+        return 0xC000 | low;
+    }
+
+    /** Source port for a QP without a peer (UD): rxe's {@code 0xC000 + hash_32(qpn, 14)}. */
     public static int roceSourcePort(final int qpn)
     {
-        int h = qpn * 0x9E37_79B1;
-        h ^= h >>> 16;
-        return 0xC000 | (h & 0x3FFF);
+        return 0xC000 | ((qpn * 0x61C8_8647) >>> 18);
     }
 }

@@ -136,4 +136,23 @@ class ResponderResourcesTest {
             assertEquals(WcStatus.SUCCESS, r.awaitA(1, 10 * MS).get(0).status);
         }
     }
+
+    @Test
+    void aBigReadDoesNotHoldBackTheWritesBehindIt() {
+        try (Rig r = new Rig(org.urdma.transport.link.Impairment.NONE, org.urdma.transport.link.Impairment.NONE,
+                Reliability.goBackN(), MemoryLink.Config.defaults().withLatency(50_000).withGbps(10), 64)) {
+            QueuePair[] qp = r.rc();
+            MemoryRegion local = r.mrA(4 << 20, AccessFlags.LOCAL_WRITE);
+            MemoryRegion remote = r.mrB(4 << 20, AccessFlags.ALL);
+            qp[0].postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.RDMA_READ).flags(SendFlags.SIGNALED)
+                    .addSge(local, 0, 1 << 20).remote(remote.address(), remote.rkey()));   // 1024 response PSNs
+            qp[0].postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                    .addSge(local, 2 << 20, 8192).remote(remote.address() + (2 << 20), remote.rkey()));
+            r.run(10_000); // well before the READ's 1 MB can come back at 10 Gbit/s
+            assertEquals(1 + 8, r.fabric.linkA.sentFrames(), "the READ request and all 8 WRITE packets are out");
+            List<WorkCompletion> wcs = r.awaitA(2, 100 * MS);
+            assertEquals(1, wcs.get(0).wrId);
+            assertEquals(WcStatus.SUCCESS, wcs.get(1).status);
+        }
+    }
 }

@@ -19,6 +19,7 @@ class RxeVectorsTest
         final List<byte[]> frames = Vectors.frames("rxe-vectors.pcap");
         assertEquals(792, frames.size());
         final Framing roce2 = Framings.of(FramingKind.ROCE2);
+        final Framing readOnly = Framings.of(FramingKind.ROCE2, true, false);
         final Packet p = new Packet();
         final Packet copy = new Packet();
         final UnsafeBuffer out = new UnsafeBuffer(new byte[10000]);
@@ -27,8 +28,18 @@ class RxeVectorsTest
         for (int i = 0; i < frames.size(); i++)
         {
             final byte[] f = frames.get(i);
+            final byte[] pristine = f.clone();
             final DecodeStatus s = roce2.decode(new UnsafeBuffer(f), 0, f.length, p);
             assertEquals(DecodeStatus.OK, s, "frame " + (i + 1));
+            assertArrayEquals(pristine, f, "in-place ICRC check must leave the frame as it was");
+            assertEquals(DecodeStatus.OK, readOnly.decode(new UnsafeBuffer(f), 0, f.length, copy), "frame " + (i + 1));
+            // a flipped bit anywhere the ICRC covers (payload, transport headers) is caught
+            final int th = p.transportOffset;
+            final int bit = (th + 12) * 8 + (i * 7919) % ((f.length - 4 - th - 12) * 8);
+            f[bit >> 3] ^= (byte)(1 << (bit & 7));
+            assertEquals(DecodeStatus.BAD_ICRC, roce2.decode(new UnsafeBuffer(f), 0, f.length, copy), "frame " + (i + 1));
+            assertEquals(DecodeStatus.BAD_ICRC, readOnly.decode(new UnsafeBuffer(f), 0, f.length, copy), "frame " + (i + 1));
+            f[bit >> 3] ^= (byte)(1 << (bit & 7));
             opcodes.add(p.opcode);
             ipv6 += p.ipv6 ? 1 : 0;
             copy.copyFrom(p);
@@ -38,6 +49,12 @@ class RxeVectorsTest
             assertArrayEquals(f, re, "frame " + (i + 1) + " " + p);
         }
         assertEquals(60, ipv6);
+        final AnyFrameDecoder any = new AnyFrameDecoder();
+        for (final byte[] f : frames)
+        {
+            assertEquals(FrameClass.ROCE2, any.classify(new UnsafeBuffer(f), 0, f.length));
+            assertEquals(DecodeStatus.OK, any.decode(new UnsafeBuffer(f), 0, f.length, p));
+        }
         assertEquals(36, opcodes.size(), "distinct opcodes in the vectors");
     }
 
