@@ -42,7 +42,7 @@ public class FramingBenchmark
     public int payloadBytes;
 
     private Framing codec;
-    private final Packet tx = new Packet();
+    private Packet tx;
     private final Packet rx = new Packet();
     private UnsafeBuffer frame;
 
@@ -52,26 +52,10 @@ public class FramingBenchmark
         final FramingKind kind = FramingKind.parse(framing);
         codec = Framings.of(kind);
         frame = new UnsafeBuffer(ByteBuffer.allocateDirect(payloadBytes + 256));
-        final UnsafeBuffer mr = new UnsafeBuffer(ByteBuffer.allocateDirect(payloadBytes));
-        for (int i = 0; i < payloadBytes; i++)
-        {
-            mr.putByte(i, (byte)i);
-        }
-        tx.dstMac = 0x02_00_00_00_00_02L;
-        tx.srcMac = 0x02_00_00_00_00_01L;
-        tx.ipSrc = 0xC612_0001;
-        tx.ipDst = 0xC612_0002;
-        tx.sgidHi = 0xFE80_0000_0000_0000L;
-        tx.sgidLo = 0x0000_00FF_FE00_0001L;
-        tx.dgidHi = 0xFE80_0000_0000_0000L;
-        tx.dgidLo = 0x0000_00FF_FE00_0002L;
-        tx.opcode = Opcode.RC_RDMA_WRITE_ONLY;
-        tx.destQp = 0x11;
-        tx.ackReq = true;
+        tx = BenchPackets.rc(Opcode.RC_RDMA_WRITE_ONLY, payloadBytes);
         tx.rethVa = 0x7f00_0000_1000L;
         tx.rethRkey = 0x1234;
         tx.rethDmaLength = Math.min(payloadBytes, kind.isPaxi() ? 1344 : payloadBytes);
-        tx.payloadBuffer = mr;
         tx.payloadLength = tx.rethDmaLength;
     }
 

@@ -57,21 +57,7 @@ public class IcrcBenchmark
     /** Writes a RoCEv2 RC SEND_ONLY frame of at most {@code maxBytes}; returns its length. */
     static int encodeSendOnly(final UnsafeBuffer frame, final int maxBytes)
     {
-        final Packet p = new Packet();
-        final UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(8192));
-        for (int i = 0; i < payload.capacity(); i++)
-        {
-            payload.putByte(i, (byte)(i * 31 + 7));
-        }
-        p.dstMac = 0x02_00_00_00_00_02L;
-        p.srcMac = 0x02_00_00_00_00_01L;
-        p.ipSrc = 0xC612_0001;
-        p.ipDst = 0xC612_0002;
-        p.opcode = Opcode.RC_SEND_ONLY;
-        p.destQp = 0x11;
-        p.psn = 0x123456;
-        p.ackReq = true;
-        p.payloadBuffer = payload;
+        final Packet p = BenchPackets.rc(Opcode.RC_SEND_ONLY, 8192);
         p.payloadLength = Math.max(0, (maxBytes - 58) & ~3);
         return Framings.of(FramingKind.ROCE2).encode(p, frame, 0);
     }

@@ -1,0 +1,76 @@
+package org.urdma.interop;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A namespace with bridge br0 (10.77.0.1/24) and guests at 10.77.0.11, .12, ... each on its own TAP,
+ * booted in parallel. Closing powers the guests off and deletes the namespace.
+ */
+final class TwoGuestFixture implements AutoCloseable {
+
+    static final String BRIDGE = "br0";
+    static final String HOST_IP = "10.77.0.1";
+
+    final Netns ns;
+    final List<QemuGuest> guests = new ArrayList<>();
+    final List<Duration> bootTimes = new ArrayList<>();
+    final Path workDir;
+
+    private TwoGuestFixture(Netns ns, Path workDir) {
+        this.ns = ns;
+        this.workDir = workDir;
+    }
+
+    static String guestIp(int i) {
+        return "10.77.0." + (11 + i);
+    }
+
+    /** Boots {@code count} guests with the given MTU on guests, TAPs and bridge. */
+    static TwoGuestFixture start(int count, int mtu, Path workDir) throws IOException, InterruptedException {
+        return start(count, mtu, mtu, workDir);
+    }
+
+    /**
+     * Boots {@code count} guests whose eth0 starts at {@code guestMtu}, on TAPs and a bridge of
+     * {@code linkMtu} (≥ guestMtu, so a guest can later raise its MTU, e.g. to 4200 for active_mtu 4096).
+     */
+    static TwoGuestFixture start(int count, int guestMtu, int linkMtu, Path workDir)
+            throws IOException, InterruptedException {
+        int mtu = guestMtu;
+        GuestImage image = GuestImage.get();
+        Netns ns = Netns.create();
+        TwoGuestFixture f = new TwoGuestFixture(ns, workDir);
+        try {
+            ns.addBridge(BRIDGE, HOST_IP + "/24", linkMtu);
+            for (int i = 0; i < count; i++) {
+                String tap = "tap" + i;
+                ns.addTap(tap, BRIDGE, linkMtu);
+                f.guests.add(QemuGuest.boot(ns, image, "g" + i, tap, String.format("52:54:00:77:00:%02x", 11 + i),
+                        guestIp(i) + "/24", mtu, workDir));
+            }
+            for (QemuGuest g : f.guests) {
+                f.bootTimes.add(g.awaitReady(Duration.ofSeconds(180)));
+            }
+            return f;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            f.close();
+            throw e;
+        }
+    }
+
+    QemuGuest guest(int i) {
+        return guests.get(i);
+    }
+
+    @Override
+    public void close() {
+        for (QemuGuest g : guests) {
+            g.close();
+        }
+        ns.close();
+    }
+}
