@@ -117,8 +117,7 @@ final class NetPerf {
         long start = System.nanoTime();
         long peakStart = start, peakDone = 0;
         double peak = 0;
-        // like perftest: moderation never above the depth, or the window would wait for a completion never asked for
-        int moderation = Math.max(1, Math.min(WriteBwCommand.CQ_MODERATION, depth));
+        int moderation = WriteBwCommand.moderation(depth);
         long stallLimit = Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
         long lastProgress = start;
         while (completed < iters) {
