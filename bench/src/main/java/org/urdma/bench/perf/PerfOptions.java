@@ -22,7 +22,7 @@ public final class PerfOptions {
     @Option(names = {"-c", "--connection"}, description = "RC or UC (default: ${DEFAULT-VALUE})")
     String connection = "RC";
 
-    @Option(names = "--link", description = "Link: memory (two devices in this JVM) (default: ${DEFAULT-VALUE})")
+    @Option(names = "--link", description = "Link: memory (two devices in this JVM), afpacket:IF or tap:IF (this side only; the peer is another process) (default: ${DEFAULT-VALUE})")
     String link = "memory";
 
     @Option(names = "--link-slots", description = "Frames the memory link holds per direction, a power of two (default: ${DEFAULT-VALUE}; small keeps the frames in cache)")

@@ -20,8 +20,12 @@ public final class SendLatCommand implements Callable<Integer> {
     @Mixin
     PerfOptions o = new PerfOptions();
 
+    @Mixin
+    NetOptions net = new NetOptions();
+
     @Override
     public Integer call() {
+        if (NetOptions.isNetwork(o)) return NetPerf.sendLat(o, net, System.out); // two processes over a real link
         PrintStream out = System.out;
         int[] sizes = PerfCommand.sizes(o, 2);
         int iters = o.iters > 0 ? o.iters : 1000;

@@ -25,11 +25,15 @@ public final class WriteBwCommand implements Callable<Integer> {
     @Mixin
     PerfOptions o = new PerfOptions();
 
+    @Mixin
+    NetOptions net = new NetOptions();
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() {
+        if (NetOptions.isNetwork(o)) return NetPerf.writeBw(o, net, System.out); // two processes over a real link
         PrintStream out = spec.commandLine().getOut() == null ? System.out : new PrintStream(System.out);
         int[] sizes = PerfCommand.sizes(o, 65536);
         int iters = o.iters > 0 ? o.iters : 5000;
@@ -67,6 +71,11 @@ public final class WriteBwCommand implements Callable<Integer> {
         return o.gbits ? bytesPerSec * 8 / 1e9 : bytesPerSec / (1 << 20);
     }
 
+    /** Like perftest: never signal less often than the depth, or the window would wait for a completion never asked for. */
+    static int moderation(int depth) {
+        return Math.max(1, Math.min(CQ_MODERATION, depth));
+    }
+
     record Result(double avgBytesPerSec, double peakBytesPerSec, double msgRate) {}
 
     static Result run(PerfSession s, int size, int iters, int depth) {
@@ -77,9 +86,10 @@ public final class WriteBwCommand implements Callable<Integer> {
         long start = System.nanoTime();
         long peakWindowStart = start, peakWindowDone = 0;
         double peak = 0;
+        int moderation = moderation(depth);
         while (completed < iters) {
             while (posted < iters && posted - completed < depth) {
-                boolean signal = (posted + 1) % CQ_MODERATION == 0 || posted + 1 == iters;
+                boolean signal = (posted + 1) % moderation == 0 || posted + 1 == iters;
                 wr.reset().wrId(posted).opcode(WrOpcode.RDMA_WRITE).flags(signal ? SendFlags.SIGNALED : 0)
                         .addSge(s.bufA, 0, size).remote(s.bufB.address(), s.bufB.rkey());
                 s.client.postSend(wr);

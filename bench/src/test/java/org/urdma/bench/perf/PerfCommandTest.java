@@ -31,6 +31,14 @@ class PerfCommandTest {
     }
 
     @Test
+    void writeBwCompletesWithATxDepthBelowTheCompletionModeration() {
+        // Every 100th WRITE is signaled; with -t 16 the window must still get completions to move on.
+        String out = assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
+                () -> run("perf", "write-bw", "-n", "500", "-s", "4096", "-t", "16", "--no-copy-baseline"));
+        assertTrue(out.matches("(?s).*\\n 4096\\s+500\\s+.*"), out);
+    }
+
+    @Test
     void sendLatPrintsPercentiles() {
         String out = run("perf", "send-lat", "-n", "200", "-s", "8", "--link", "memory");
         assertTrue(out.contains("t_typical[usec]"), out);

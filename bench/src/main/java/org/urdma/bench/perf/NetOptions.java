@@ -1,0 +1,49 @@
+package org.urdma.bench.perf;
+
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * What {@code urdma perf} needs on a real link (--link afpacket:IF or tap:IF): the port's own address, the
+ * out-of-band TCP port, the peer (none = server), capture and RX ring choice. Like perftest, both sides are
+ * started with the same test flags.
+ */
+public final class NetOptions {
+    @Parameters(arity = "0..1", paramLabel = "PEER", description = "Server's address for the out-of-band exchange; none = act as the server")
+    String peer;
+
+    @Option(names = {"-p", "--port"}, description = "TCP port of the out-of-band exchange (default: ${DEFAULT-VALUE})")
+    int port = 18515;
+
+    @Option(names = "--ip", paramLabel = "A.B.C.D/NN", description = "This port's own IPv4 address (RoCEv2; not one the kernel owns on the interface)")
+    String ip;
+
+    @Option(names = "--mac", description = "This port's MAC (default: the interface's for afpacket, a fixed local one for tap)")
+    String mac;
+
+    @Option(names = "--pcap", paramLabel = "FILE", description = "Capture every frame this side sends and receives")
+    String pcap;
+
+    @Option(names = "--rx-ring", description = "AF_PACKET RX ring: v2 (per-frame, latency) or v3 (per-block, throughput); default: v2 for latency tests, v3 for bandwidth tests")
+    String rxRing;
+
+    @Option(names = "--vlan", description = "802.1Q VLAN id for every frame (0 = priority tag only); default untagged")
+    int vlan = -1;
+
+    @Option(names = "--pcp", description = "802.1Q priority with --vlan (default: ${DEFAULT-VALUE})")
+    int pcp = 0;
+
+    @Option(names = "--cm-timeout", description = "Seconds to wait for the peer at each out-of-band step (default: ${DEFAULT-VALUE})")
+    int cmTimeoutSeconds = 30;
+
+    @Option(names = "--timeout", description = "Local ACK timeout code: 4.096 us x 2^code (default: ${DEFAULT-VALUE})")
+    int ackTimeout = 14;
+
+    @Option(names = "--retry", description = "Retry count before RETRY_EXC_ERR (default: ${DEFAULT-VALUE})")
+    int retryCnt = 7;
+
+    /** Whether the options ask for a real link rather than the in-memory one. */
+    static boolean isNetwork(PerfOptions o) {
+        return o.link.startsWith("afpacket:") || o.link.startsWith("tap:");
+    }
+}

@@ -1,0 +1,221 @@
+package org.urdma.bench.perf;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import org.urdma.nativeio.AfPacketOptions;
+import org.urdma.nativeio.NetInterface;
+import org.urdma.nativeio.TapDevice;
+import org.urdma.transport.cm.ConnectionManager;
+import org.urdma.transport.cm.ExchangeChannel;
+import org.urdma.transport.cm.ExchangeFormat;
+import org.urdma.transport.cm.QpConnector;
+import org.urdma.transport.cm.QpEndpoint;
+import org.urdma.transport.cm.QpHandshake;
+import org.urdma.transport.cm.UrdmaExchangeFormat;
+import org.urdma.transport.driver.MemoryFabric;
+import org.urdma.transport.driver.RealTimeDriver;
+import org.urdma.transport.engine.DeviceConfig;
+import org.urdma.transport.engine.SoftDevice;
+import org.urdma.transport.link.Link;
+import org.urdma.transport.link.ethernet.AfPacketLink;
+import org.urdma.transport.link.ethernet.EthernetDatapath;
+import org.urdma.transport.link.ethernet.EthernetLinkConfig;
+import org.urdma.transport.link.ethernet.TapLink;
+import org.urdma.transport.pcap.PcapWriter;
+import org.urdma.transport.port.PortIdentity;
+import org.urdma.transport.reliability.Reliability;
+import org.urdma.transport.wire.FramingKind;
+import org.urdma.verbs.AccessFlags;
+import org.urdma.verbs.CompletionQueue;
+import org.urdma.verbs.MemoryRegion;
+import org.urdma.verbs.PathMtu;
+import org.urdma.verbs.ProtectionDomain;
+import org.urdma.verbs.QpType;
+import org.urdma.verbs.QueuePair;
+
+/**
+ * One side of a perftest run across a real link, as perftest's own process is: a device on an AF_PACKET or TAP
+ * port run by its agent thread, one QP and one buffer, connected to the peer process over the out-of-band TCP
+ * exchange (this side connects when a peer is given, else it listens).
+ */
+final class NetPerfSession implements AutoCloseable {
+    final PerfOptions o;
+    final NetOptions n;
+    final boolean server;
+    final Link link;
+    final EthernetDatapath datapath;
+    final SoftDevice device;
+    private RealTimeDriver driver;
+    private final boolean latencyTest;
+    /** After connection setup the calling thread runs the engine (--driver inline): one spinning thread per process. */
+    private boolean drivenInline;
+    final ProtectionDomain pd;
+    final CompletionQueue cq;
+    final QueuePair qp;
+    final MemoryRegion buf;
+    final Arena arena = Arena.ofShared();
+    final ConnectionManager cm;
+    final ExchangeFormat format = new UrdmaExchangeFormat();
+    final QpEndpoint local;
+    final String transportName;
+    ExchangeChannel channel;
+    QpEndpoint remote;
+
+    NetPerfSession(PerfOptions o, NetOptions n, int bufferSize, int depth, boolean latencyTest) {
+        this.o = o;
+        this.n = n;
+        this.server = n.peer == null;
+        this.latencyTest = latencyTest;
+        QpType type = QpType.valueOf(o.connection.toUpperCase(Locale.ROOT));
+        if (type == QpType.UD) throw new IllegalArgumentException("--connection: RC or UC, was UD");
+        FramingKind kind = FramingKind.parse(o.framing);
+        String spec = o.link;
+        String ifname = spec.substring(spec.indexOf(':') + 1);
+        if (ifname.isEmpty()) throw new IllegalArgumentException("--link: give an interface, e.g. afpacket:eth0 or tap:tap0");
+        boolean tap = spec.startsWith("tap:");
+        Link l;
+        EthernetDatapath dp;
+        if (tap) {
+            byte[] mac = n.mac != null ? PortIdentity.parseMac(n.mac) : PortIdentity.parseMac("02:75:72:64:6d:61");
+            TapDevice dev = TapDevice.open(ifname);
+            NetInterface.setUp(ifname, true);
+            TapLink t = new TapLink(dev, config(kind, mac), NetInterface.lookup(ifname).mtu(), true);
+            l = t;
+            dp = t.datapath();
+            transportName = "TAP " + ifname;
+        } else {
+            NetInterface nif = NetInterface.lookup(ifname);
+            byte[] mac = n.mac != null ? PortIdentity.parseMac(n.mac) : nif.mac();
+            String ring = n.rxRing != null ? n.rxRing : latencyTest ? "v2" : "v3";
+            AfPacketOptions.Version v = switch (ring.toLowerCase(Locale.ROOT)) {
+                case "v2" -> AfPacketOptions.Version.V2;
+                case "v3" -> AfPacketOptions.Version.V3;
+                default -> throw new IllegalArgumentException("--rx-ring: v2 or v3, was '" + ring + "'");
+            };
+            AfPacketLink a = AfPacketLink.open(ifname, config(kind, mac), v);
+            l = a;
+            dp = a.datapath();
+            transportName = "AF_PACKET " + ifname + " (TPACKET_" + v + " RX)";
+        }
+        this.link = l;
+        this.datapath = dp;
+        if (n.pcap != null) {
+            try {
+                dp.capture(new PcapWriter(Path.of(n.pcap)), System.currentTimeMillis() * 1_000_000 - System.nanoTime());
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--pcap: cannot write " + n.pcap + ": " + e.getMessage());
+            }
+        }
+        DeviceConfig dc = new DeviceConfig("urdma0", dp.config().port().mac(), 64, Math.max(4096, depth * 2), 16,
+                Math.max(8192, depth * 4), 1024, 16, 256, 512, 64, Reliability.named(o.reliability));
+        long seed = System.nanoTime();
+        this.device = new SoftDevice(dc, l, new SplittableRandom(seed), System.nanoTime());
+        RealTimeDriver.Idle idle = o.idle.toLowerCase(Locale.ROOT).startsWith("busy") || o.idle.equalsIgnoreCase("spin")
+                ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
+        this.driver = new RealTimeDriver(device, idle);
+        this.pd = device.allocPd();
+        this.cq = device.createCq(Math.max(64, depth * 2), null);
+        this.qp = pd.createQp(MemoryFabric.init(type, cq, depth));
+        this.buf = pd.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
+        PathMtu mtu = PathMtu.ofBytes(Math.min(o.mtu, l.maxPayload()));
+        this.local = new QpEndpoint(0, qp.qpNum(), new SplittableRandom(seed ^ 0x5DEECE66DL).nextInt(1 << 24),
+                dp.gids().gidFor(kind), dp.config().port().mac(), mtu, buf.rkey(), buf.address(), buf.length(), 16,
+                QpEndpoint.Features.ALL);
+        this.cm = new ConnectionManager(new ConnectionManager.Config(Duration.ofSeconds(n.cmTimeoutSeconds),
+                Duration.ofSeconds(n.cmTimeoutSeconds)));
+    }
+
+    private EthernetLinkConfig config(FramingKind kind, byte[] mac) {
+        EthernetLinkConfig c = EthernetLinkConfig.of(kind, PortIdentity.of(mac, n.ip));
+        if (n.vlan >= 0) c = c.withVlan(n.vlan, n.pcp);
+        return c;
+    }
+
+    MemoryFabric.Connection connection() {
+        return MemoryFabric.Connection.defaults().withMtu(local.mtu()).withTimeout(n.ackTimeout).withRetryCnt(n.retryCnt);
+    }
+
+    /** Connects (client) or accepts (server) and brings the QP to RTS; prints where it waits. */
+    void establish(java.io.PrintStream out) {
+        if (qp.state() == org.urdma.verbs.QpState.RESET) QpConnector.toInit(qp, connection(), 0x11111111);
+        if (server) {
+            try (ConnectionManager.Listener l = cm.listen(new InetSocketAddress(n.port))) {
+                out.printf("%n************************************%n* Waiting for client to connect... *%n************************************%n");
+                out.flush();
+                channel = l.accept(Duration.ofSeconds(Math.max(n.cmTimeoutSeconds, 60)));
+            }
+        } else {
+            channel = cm.connect(new InetSocketAddress(n.peer, n.port));
+        }
+        remote = QpHandshake.connect(channel, format, device, datapath, qp, local, connection(), 0x11111111, 2_000_000_000L);
+        // the agent answered ARP and ran the handshake; with --driver inline the benchmark thread now drives the
+        // engine itself, unless this side only waits (the write-bw server), whose engine must keep running
+        if (o.driver.equalsIgnoreCase("inline") && (!server || latencyTest)) {
+            driver.close();
+            driver = null;
+            drivenInline = true;
+        }
+    }
+
+    /** One engine pass when this thread drives the engine; nothing when the agent thread does. */
+    void progress() {
+        if (drivenInline) device.doWork(System.nanoTime());
+    }
+
+    /** Inline: a few more engine passes until it is idle, so the last frames (a final answer, ACKs) leave the TX ring. */
+    void settle() {
+        if (!drivenInline) return;
+        long end = System.nanoTime() + 50_000_000L;
+        int idle = 0;
+        while (idle < 100 && System.nanoTime() < end) idle = device.doWork(System.nanoTime()) == 0 ? idle + 1 : 0;
+    }
+
+    String driverName() {
+        return drivenInline ? "inline (benchmark thread)" : "agent (" + o.idle + ")";
+    }
+
+    /** The deterministic pattern the client sends and the server checks (remote memory verification). */
+    static long pattern(long i) {
+        return i * 0x9E3779B97F4A7C15L + 0x1234567;
+    }
+
+    void fillPattern(long bytes) {
+        MemorySegment s = buf.segment();
+        for (long i = 0; i + 8 <= bytes; i += 8) s.set(ValueLayout.JAVA_LONG, i, pattern(i));
+    }
+
+    /** Offset of the first mismatch with the pattern in the first {@code bytes}, or -1. */
+    long verifyPattern(long bytes) {
+        MemorySegment s = buf.segment();
+        for (long i = 0; i + 8 <= bytes; i += 8) {
+            if (s.get(ValueLayout.JAVA_LONG, i) != pattern(i)) return i;
+        }
+        return -1;
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (channel != null) channel.close();
+        } finally {
+            cm.close();
+            if (driver != null) driver.close();
+            datapath.closeCapture();
+            if (link instanceof AutoCloseable c) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    System.err.println("urdma perf: closing the link: " + e.getMessage());
+                }
+            }
+            arena.close();
+        }
+    }
+}

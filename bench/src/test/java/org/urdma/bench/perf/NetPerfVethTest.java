@@ -1,0 +1,141 @@
+package org.urdma.bench.perf;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.urdma.nativeio.netns.Netns;
+import org.urdma.nativeio.netns.Topology;
+import org.urdma.nativeio.netns.junit.RootAssumptions;
+import org.urdma.transport.pcap.PcapReader;
+import org.urdma.transport.wire.AnyFrameDecoder;
+import org.urdma.transport.wire.DecodeStatus;
+import org.urdma.transport.wire.Packet;
+import picocli.CommandLine;
+
+/**
+ * {@code urdma perf} as two sides in two namespaces joined by a veth pair (one thread per side, each inside its
+ * namespace, as two processes would be): the server is the side without a peer address.
+ */
+class NetPerfVethTest {
+    @BeforeAll
+    static void root() {
+        RootAssumptions.assumeRoot();
+    }
+
+    record Side(int exit, String out) {
+    }
+
+    static Side side(String ns, Object command, Function<Object, Integer> run, String... args) throws Exception {
+        new CommandLine(command).parseArgs(args);
+        return Netns.call(ns, () -> {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            int rc;
+            try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
+                rc = run.apply(out);
+            }
+            return new Side(rc, buf.toString(StandardCharsets.UTF_8));
+        });
+    }
+
+    /** Runs server and client of one test; returns {server, client}. */
+    static Side[] run(String test, String framing, Path pcap, String... extra) throws Exception {
+        try (Topology t = Topology.create()) {
+            String a = t.namespace("a"), b = t.namespace("b");
+            t.veth(a, "eth0", b, "eth0", Topology.LinkOptions.mtu(9000));
+            t.disableIpv6(a);
+            t.disableIpv6(b);
+            t.addAddress(a, "eth0", "10.82.0.1/24");
+            t.addAddress(b, "eth0", "10.82.0.2/24");
+            CompletableFuture<Side> server = CompletableFuture.supplyAsync(() -> call(b, test, framing, "10.82.0.12/24", null, null, extra));
+            Side client = call(a, test, framing, "10.82.0.11/24", "10.82.0.2", pcap, extra);
+            return new Side[] {server.get(60, TimeUnit.SECONDS), client};
+        }
+    }
+
+    static Side call(String ns, String test, String framing, String ip, String peer, Path pcap, String... extra) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--link", "afpacket:eth0", "--framing", framing,
+                "--ip", ip));
+        if (!java.util.List.of(extra).contains("--cm-timeout")) args.addAll(java.util.List.of("--cm-timeout", "20"));
+        args.addAll(java.util.List.of(extra));
+        if (pcap != null) args.addAll(java.util.List.of("--pcap", pcap.toString()));
+        if (peer != null) args.add(peer);
+        String[] a = args.toArray(String[]::new);
+        try {
+            if (test.equals("write-bw")) {
+                WriteBwCommand c = new WriteBwCommand();
+                return side(ns, c, out -> NetPerf.writeBw(c.o, c.net, (PrintStream) out), a);
+            }
+            SendLatCommand c = new SendLatCommand();
+            return side(ns, c, out -> NetPerf.sendLat(c.o, c.net, (PrintStream) out), a);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"roce1", "roce2"})
+    void writeBwBetweenTwoNamespacesVerifiesTheServersMemory(String framing, @TempDir Path dir) throws Exception {
+        Path pcap = dir.resolve("c.pcap");
+        Side[] s = run("write-bw", framing, pcap, "-s", "65536", "-n", "200", "-t", "32");
+        assertEquals(0, s[1].exit(), s[1].out());
+        assertEquals(0, s[0].exit(), s[0].out());
+        assertTrue(s[1].out().matches("(?s).*\\n 65536\\s+200\\s+[0-9.]+\\s+[0-9.]+\\s+[0-9.]+\\n.*"), s[1].out());
+        assertTrue(s[0].out().contains("remote memory verified: 65536 bytes"), s[0].out());
+        assertTrue(s[1].out().contains("Transport type : urdma (" + framing + " on AF_PACKET eth0"), s[1].out());
+        // the capture is valid RoCE with good ICRCs
+        AnyFrameDecoder d = new AnyFrameDecoder();
+        Packet p = new Packet();
+        int ok = 0;
+        try (PcapReader r = new PcapReader(pcap)) {
+            while (r.next()) {
+                UnsafeBuffer b = r.buffer();
+                if (d.classify(b, 0, r.capturedLength()).framing() == null) continue;
+                assertEquals(DecodeStatus.OK, d.decode(b, 0, r.capturedLength(), p));
+                ok++;
+            }
+        }
+        assertTrue(ok >= 200 * 16, "RDMA frames in the capture: " + ok);
+    }
+
+    @Test
+    void sendLatBetweenTwoNamespacesPrintsPercentiles() throws Exception {
+        Side[] s = run("send-lat", "roce2", null, "-s", "8", "-n", "300");
+        assertEquals(0, s[1].exit(), s[1].out());
+        assertEquals(0, s[0].exit(), s[0].out());
+        assertTrue(s[1].out().matches("(?s).*\\n 8\\s+300\\s+[0-9.]+\\s+[0-9.]+.*"), s[1].out());
+        assertTrue(s[1].out().contains("99.9% percentile[usec]"), s[1].out());
+    }
+
+    @Test
+    void aClientWithNoServerFailsWithAClearMessage() throws Exception {
+        try (Topology t = Topology.create()) {
+            String a = t.namespace("a"), b = t.namespace("b");
+            t.veth(a, "eth0", b, "eth0", Topology.LinkOptions.mtu(1500));
+            t.addAddress(a, "eth0", "10.83.0.1/24");
+            t.addAddress(b, "eth0", "10.83.0.2/24");
+            java.io.PrintStream oldErr = System.err;
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            Side c;
+            try {
+                c = call(a, "write-bw", "roce2", "10.83.0.11/24", "10.83.0.2", null, "-n", "10", "--cm-timeout", "1");
+            } finally {
+                System.setErr(oldErr);
+            }
+            assertEquals(1, c.exit());
+            assertTrue(err.toString(StandardCharsets.UTF_8).contains("connect: no urdma/perftest server at"), err.toString(StandardCharsets.UTF_8));
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package org.urdma.transport.cm;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The out-of-band TCP side of connection setup on Netty: io_uring when its native library loads, else epoll,
+ * else NIO. Gives blocking, time-bounded {@link ExchangeChannel}s to run an {@link ExchangeFormat} over.
+ * Sockets are created on the calling thread, so a thread inside a network namespace (Netns.run) listens or
+ * connects inside it. Control path only.
+ */
+public final class ConnectionManager implements AutoCloseable {
+    /** perftest's default port. */
+    public static final int DEFAULT_PORT = 18515;
+
+    /** Timeouts: connecting (refused connections are retried until then), and each read of the exchange. */
+    public record Config(Duration connectTimeout, Duration readTimeout) {
+        public Config {
+            if (connectTimeout == null || connectTimeout.isNegative() || connectTimeout.isZero()) {
+                throw new IllegalArgumentException("connectTimeout: must be > 0");
+            }
+            if (readTimeout == null || readTimeout.isNegative() || readTimeout.isZero()) {
+                throw new IllegalArgumentException("readTimeout: must be > 0");
+            }
+        }
+
+        public static Config defaults() {
+            return new Config(Duration.ofSeconds(10), Duration.ofSeconds(10));
+        }
+    }
+
+    private final Config config;
+    private final EventLoopGroup group;
+    private final String transport;
+    private final Supplier<Channel> clientChannels;
+    private final Supplier<ServerChannel> serverChannels;
+
+    public ConnectionManager(Config config) {
+        this.config = config;
+        String t;
+        IoHandlerFactory f;
+        Supplier<Channel> cc;
+        Supplier<ServerChannel> sc;
+        if (available("io.netty.channel.uring.IoUring")) {
+            t = "io_uring";
+            f = io.netty.channel.uring.IoUringIoHandler.newFactory();
+            cc = io.netty.channel.uring.IoUringSocketChannel::new;
+            sc = io.netty.channel.uring.IoUringServerSocketChannel::new;
+        } else if (available("io.netty.channel.epoll.Epoll")) {
+            t = "epoll";
+            f = io.netty.channel.epoll.EpollIoHandler.newFactory();
+            cc = io.netty.channel.epoll.EpollSocketChannel::new;
+            sc = io.netty.channel.epoll.EpollServerSocketChannel::new;
+        } else {
+            t = "nio";
+            f = NioIoHandler.newFactory();
+            cc = NioSocketChannel::new;
+            sc = NioServerSocketChannel::new;
+        }
+        this.transport = t;
+        this.clientChannels = cc;
+        this.serverChannels = sc;
+        this.group = new MultiThreadIoEventLoopGroup(1, f);
+    }
+
+    public ConnectionManager() {
+        this(Config.defaults());
+    }
+
+    /** Whether a Netty native transport's {@code isAvailable()} says its library loaded. */
+    private static boolean available(String cls) {
+        try {
+            return (Boolean) Class.forName(cls).getMethod("isAvailable").invoke(null);
+        } catch (Throwable e) {
+            return false;
+        }
+    }
+
+    /** "io_uring", "epoll" or "nio". */
+    public String transport() {
+        return transport;
+    }
+
+    public Config config() {
+        return config;
+    }
+
+    /** Connects to {@code peer}, retrying refused connections until the connect timeout (the server may start later). */
+    public ExchangeChannel connect(InetSocketAddress peer) {
+        long deadline = System.nanoTime() + config.connectTimeout().toNanos();
+        Throwable last = null;
+        while (System.nanoTime() - deadline < 0) {
+            StreamHandler h = new StreamHandler(true, peer.toString(), config.readTimeout());
+            long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+            Bootstrap b = new Bootstrap().group(group).channelFactory(clientChannels::get)
+                    .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, left))
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .handler(h);
+            ChannelFuture f = b.connect(peer);
+            boolean done = f.awaitUninterruptibly(left + 100, TimeUnit.MILLISECONDS);
+            if (done && f.isSuccess()) return h;
+            f.channel().close();
+            last = f.cause();
+            if (!done) break;
+            if (!(rootCause(last) instanceof ConnectException)) break; // refused → retry; unreachable etc. → give up
+            sleepMillis(Math.min(100, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+        }
+        throw new ConnectionException("connect: no urdma/perftest server at " + peer + " within "
+                + config.connectTimeout().toMillis() + " ms" + (last == null ? "" : " (" + rootCause(last).getMessage() + ")"), last);
+    }
+
+    /** Listens on {@code bind} (e.g. new InetSocketAddress(18515) for all addresses of the current namespace). */
+    public Listener listen(InetSocketAddress bind) {
+        Listener l = new Listener();
+        ServerBootstrap b = new ServerBootstrap().group(group).channelFactory(serverChannels::get)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        StreamHandler h = new StreamHandler(false, String.valueOf(ch.remoteAddress()), config.readTimeout());
+                        ch.pipeline().addLast(h);
+                        l.accepted.add(h);
+                    }
+                });
+        ChannelFuture f = b.bind(bind).awaitUninterruptibly();
+        if (!f.isSuccess()) {
+            throw new ConnectionException("listen: cannot bind " + bind + " (" + rootCause(f.cause()).getMessage() + ")", f.cause());
+        }
+        l.channel = f.channel();
+        return l;
+    }
+
+    /** A listening socket; {@link #accept} hands out connected peers in arrival order. */
+    public final class Listener implements AutoCloseable {
+        private final BlockingQueue<ExchangeChannel> accepted = new LinkedBlockingQueue<>();
+        private Channel channel;
+
+        /** The bound address (port 0 gets a free port). */
+        public InetSocketAddress localAddress() {
+            return (InetSocketAddress) channel.localAddress();
+        }
+
+        /** Waits up to {@code timeout} for a client. */
+        public ExchangeChannel accept(Duration timeout) {
+            try {
+                ExchangeChannel c = accepted.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+                if (c == null) {
+                    throw new ConnectionException("accept: no client connected to " + localAddress() + " within " + timeout.toMillis() + " ms");
+                }
+                return c;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ConnectionException("accept: interrupted", e);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (channel != null) channel.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
+            ExchangeChannel c;
+            while ((c = accepted.poll()) != null) c.close();
+        }
+    }
+
+    static Throwable rootCause(Throwable t) {
+        while (t != null && t.getCause() != null && t.getCause() != t) t = t.getCause();
+        return t;
+    }
+
+    private static void sleepMillis(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ConnectionException("connect: interrupted", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(2, TimeUnit.SECONDS);
+    }
+}

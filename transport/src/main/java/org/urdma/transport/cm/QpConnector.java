@@ -1,0 +1,66 @@
+package org.urdma.transport.cm;
+
+import org.urdma.transport.driver.MemoryFabric;
+import org.urdma.verbs.AddressHandleAttributes;
+import org.urdma.verbs.PathMtu;
+import org.urdma.verbs.QpAttrMask;
+import org.urdma.verbs.QpAttributes;
+import org.urdma.verbs.QpState;
+import org.urdma.verbs.QpType;
+import org.urdma.verbs.QueuePair;
+
+/** RESET → INIT → RTR → RTS from an exchanged pair of {@link QpEndpoint}s, as perftest's ctx_connect does. */
+public final class QpConnector {
+    private QpConnector() {
+    }
+
+    /** INIT with the access flags (RC/UC) or Q_Key (UD). */
+    public static void toInit(QueuePair qp, MemoryFabric.Connection c, int qkey) {
+        QpAttributes a = new QpAttributes().state(QpState.INIT).pkeyIndex(0).port(1);
+        int mask = QpAttrMask.STATE | QpAttrMask.PKEY_INDEX | QpAttrMask.PORT;
+        if (qp.type() == QpType.UD) {
+            a.qkey(qkey);
+            mask |= QpAttrMask.QKEY;
+        } else {
+            a.accessFlags(c.access());
+            mask |= QpAttrMask.ACCESS_FLAGS;
+        }
+        qp.modify(a, mask);
+    }
+
+    /**
+     * RTR then RTS towards {@code remote} at {@code remoteMac}; the path MTU is the smaller of both sides' and
+     * {@code c.mtu()}; the READ/atomic depths are limited by what the peer accepts.
+     */
+    public static void toRts(QueuePair qp, QpEndpoint local, QpEndpoint remote, byte[] remoteMac, MemoryFabric.Connection c) {
+        QpType t = qp.type();
+        PathMtu mtu = min(min(local.mtu(), remote.mtu()), c.mtu());
+        QpAttributes a = new QpAttributes().state(QpState.RTR);
+        int mask = QpAttrMask.STATE;
+        if (t != QpType.UD) {
+            a.av(new AddressHandleAttributes().dgid(remote.gid()).dmac(remoteMac)).pathMtu(mtu).destQpn(remote.qpn())
+                    .rqPsn(remote.psn());
+            mask |= QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN | QpAttrMask.RQ_PSN;
+            if (t == QpType.RC) {
+                a.maxDestRdAtomic(Math.max(1, Math.min(c.rdAtomic(), local.outReads()))).minRnrTimer(c.minRnrTimer());
+                mask |= QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER;
+            }
+        } else {
+            a.pathMtu(mtu);
+            mask |= QpAttrMask.PATH_MTU;
+        }
+        qp.modify(a, mask);
+        a = new QpAttributes().state(QpState.RTS).sqPsn(local.psn());
+        mask = QpAttrMask.STATE | QpAttrMask.SQ_PSN;
+        if (t == QpType.RC) {
+            a.timeout(c.timeout()).retryCnt(c.retryCnt()).rnrRetry(c.rnrRetry())
+                    .maxRdAtomic(Math.max(1, Math.min(c.rdAtomic(), remote.outReads())));
+            mask |= QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY | QpAttrMask.MAX_QP_RD_ATOMIC;
+        }
+        qp.modify(a, mask);
+    }
+
+    static PathMtu min(PathMtu a, PathMtu b) {
+        return a.bytes() <= b.bytes() ? a : b;
+    }
+}

@@ -1,0 +1,197 @@
+package org.urdma.transport.link.ethernet;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.urdma.nativeio.AfPacketOptions;
+import org.urdma.nativeio.AfPacketSocket;
+import org.urdma.nativeio.FrameHandler;
+import org.urdma.nativeio.LinuxConstants;
+import org.urdma.nativeio.RxFrame;
+import org.urdma.transport.engine.TransportPacket;
+import org.urdma.transport.link.Link;
+import org.urdma.transport.link.PacketSink;
+
+/**
+ * A device's port on a real interface through an AF_PACKET socket with mmap'ed TPACKET rings.
+ * TX: each packet is encoded straight into a TX ring slot (the framing copies the payload once from the MR),
+ * and committed slots go to the kernel in batches, one syscall per {@link EthernetLinkConfig#flushBatch()} frames
+ * or per engine pass. RX: frames are decoded in place in the RX ring (the responder copies the payload once
+ * into the MR). TPACKET_V2 hands over each frame at once (latency); V3 hands over whole blocks (throughput,
+ * a lone frame waits for the block retire timeout). Engine thread only; open in the interface's namespace.
+ */
+public final class AfPacketLink implements Link, AutoCloseable {
+    private final AfPacketSocket socket;
+    private final EthernetDatapath datapath;
+    private final LinkCounters counters;
+    private final UnsafeBuffer txView;
+    private final UnsafeBuffer rxView = new UnsafeBuffer(new byte[0]);
+    private final int txMax;
+    private final int maxPayload;
+    private final int flushBatch;
+    private final FrameHandler onFrame = this::onFrame;
+    private long rxBase;
+    private int unflushed;
+    /** Bytes committed to the TX ring that the kernel has not taken yet (a flush stops early when the send buffer is full). */
+    private long pendingBytes;
+    // per receive() call
+    private PacketSink sink;
+    private long now;
+
+    private AfPacketLink(AfPacketSocket socket, EthernetLinkConfig config) {
+        this.socket = socket;
+        this.datapath = new EthernetDatapath(config);
+        this.counters = datapath.counters;
+        this.txView = new UnsafeBuffer(socket.txBuffer().address(), Math.toIntExact(socket.txBuffer().byteSize()));
+        this.txMax = socket.txMaxFrameLength();
+        this.maxPayload = datapath.maxPayloadFor(socket.mtu());
+        this.flushBatch = config.flushBatch();
+        datapath.arp().attach(this::sendRaw, datapath.baseTci());
+    }
+
+    /**
+     * Opens an AF_PACKET socket on {@code interfaceName} in the calling thread's network namespace (all
+     * EtherTypes: RDMA frames and ARP share it; the kernel's own traffic is counted and skipped).
+     *
+     * @param rx V2 for latency (per-frame hand-over), V3 for throughput (per-block)
+     */
+    public static AfPacketLink open(String interfaceName, EthernetLinkConfig config, AfPacketOptions.Version rx) {
+        int mtu = org.urdma.nativeio.NetInterface.lookup(interfaceName).mtu();
+        // RX: room for ~2000 jumbo frames (16 MiB), so a burst of a few hundred frames waits in the ring
+        // while the engine is busy instead of being dropped; frames hold MTU + tag + TPACKET header room
+        int frame = Math.max(2048, (mtu + 18 + 128 + 15) & ~15);
+        // TX: a send buffer of 4 MiB lets one syscall take a whole batch of jumbo frames (the default ~200 KiB
+        // stops after ~50 4-KiB frames)
+        AfPacketOptions o = AfPacketOptions.forMtu(mtu).protocol(LinuxConstants.ETH_P_ALL).version(rx)
+                .rxRing(1 << 20, 16, frame, 1).sendBuffer(4 << 20);
+        return open(interfaceName, config, o);
+    }
+
+    /** Opens with explicit socket options (ring geometry, qdisc bypass…); the protocol should be ETH_P_ALL. */
+    public static AfPacketLink open(String interfaceName, EthernetLinkConfig config, AfPacketOptions options) {
+        AfPacketSocket s = AfPacketSocket.open(interfaceName, options);
+        try {
+            return new AfPacketLink(s, config);
+        } catch (RuntimeException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    public EthernetDatapath datapath() {
+        return datapath;
+    }
+
+    public LinkCounters counters() {
+        return counters;
+    }
+
+    public AfPacketSocket socket() {
+        return socket;
+    }
+
+    @Override
+    public int maxPayload() {
+        return maxPayload;
+    }
+
+    @Override
+    public boolean send(TransportPacket packet, long now) {
+        int slot = socket.txAcquire();
+        if (slot < 0) {
+            flushNow();
+            slot = socket.txAcquire();
+            if (slot < 0) {
+                counters.txBackPressure++;
+                return false;
+            }
+        }
+        int off = (int) socket.txDataOffset(slot);
+        int len = datapath.encode(packet, txView, off, txMax, now);
+        if (len < 0) return true; // cannot be framed: counted and dropped, like a NIC would
+        socket.txCommit(slot, len);
+        pendingBytes += len;
+        if (++unflushed >= flushBatch) flushNow();
+        return true;
+    }
+
+    /** ARP and other control frames: one copy into a slot, sent at once. */
+    private boolean sendRaw(DirectBuffer frame, int offset, int length) {
+        int slot = socket.txAcquire();
+        if (slot < 0 || length > txMax) return false;
+        int off = (int) socket.txDataOffset(slot);
+        txView.putBytes(off, frame, offset, length);
+        socket.txCommit(slot, length);
+        datapath.sentRaw(txView, off, length, now);
+        pendingBytes += length;
+        unflushed++;
+        flushNow();
+        return true;
+    }
+
+    @Override
+    public int flush(long now) {
+        this.now = now;
+        int work = datapath.arp().poll(now);
+        if (pendingBytes > 0) {
+            flushNow();
+            work++;
+        }
+        return work;
+    }
+
+    private void flushNow() {
+        if (pendingBytes == 0) return;
+        long rc = socket.flush();
+        unflushed = 0;
+        if (rc < 0) {
+            counters.txErrors++; // e.g. ENETDOWN: the kernel dropped what it could not send
+            pendingBytes = 0;
+        } else if (rc == 0) {
+            counters.txFlushRetries++; // device or socket buffer busy: the slots stay queued, retried on the next pass
+        } else {
+            counters.txFlushes++;
+            // the kernel stops at a full socket send buffer and returns what it took: the rest waits for the next pass
+            pendingBytes = Math.max(0, pendingBytes - rc);
+            if (pendingBytes > 0) counters.txFlushRetries++;
+        }
+    }
+
+    @Override
+    public int receive(long now, PacketSink sink, int limit) {
+        // a call walks at most one lap of the RX ring, so it is bounded even though it ignores limit
+        this.now = now;
+        this.sink = sink;
+        return socket.receive(onFrame);
+    }
+
+    private void onFrame(RxFrame f) {
+        long base = f.buffer().address();
+        if (base != rxBase) {
+            rxView.wrap(base, Math.toIntExact(f.buffer().byteSize()));
+            rxBase = base;
+        }
+        if (f.losing()) counters.rxRingLosses++;
+        datapath.onFrame(rxView, (int) f.offset(), f.length(), f.wireLength(), f.vlanValid() ? f.vlanTci() & 0xFFFF : -1, now, sink);
+    }
+
+    /** The kernel's PACKET_STATISTICS for this socket (frames it handed to the RX ring, frames it dropped: ring full). */
+    public org.urdma.nativeio.PacketStatistics kernelStatistics() {
+        return socket.statistics();
+    }
+
+    /** Waits up to {@code timeoutMs} for a received frame (for drivers that park instead of spinning). */
+    public boolean awaitFrames(int timeoutMs) {
+        return socket.pollIn(timeoutMs);
+    }
+
+    @Override
+    public void close() {
+        datapath.closeCapture();
+        socket.close();
+    }
+
+    @Override
+    public String toString() {
+        return "AfPacketLink[" + socket + ", " + datapath.config().framing().cliName() + ", maxPayload " + maxPayload + "]";
+    }
+}

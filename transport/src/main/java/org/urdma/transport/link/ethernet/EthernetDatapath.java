@@ -1,0 +1,216 @@
+package org.urdma.transport.link.ethernet;
+
+import java.io.IOException;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.urdma.transport.engine.TransportPacket;
+import org.urdma.transport.link.PacketSink;
+import org.urdma.transport.link.WireFrameCodec;
+import org.urdma.transport.pcap.PcapWriter;
+import org.urdma.transport.port.ArpFrame;
+import org.urdma.transport.port.ArpResolver;
+import org.urdma.transport.port.ArpService;
+import org.urdma.transport.port.GidTable;
+import org.urdma.transport.wire.AnyFrameDecoder;
+import org.urdma.transport.wire.FramingKind;
+
+/**
+ * What AF_PACKET and TAP links share: encoding a packet straight into a TX slot (with the 802.1Q tag), and
+ * sorting received frames — ARP to the port's {@link ArpService}, our RDMA frames to the codec and the engine,
+ * everything else counted and skipped. One instance per link, used by the engine thread only.
+ */
+public final class EthernetDatapath {
+    private static final int TPID = 0x8100;
+
+    private final EthernetLinkConfig config;
+    private final WireFrameCodec codec;
+    private final AnyFrameDecoder classifier;
+    private final FramingKind kind;
+    private final GidTable gids;
+    private final ArpService arp;
+    private final long mac;
+    private final TransportPacket rxPacket = new TransportPacket();
+    final LinkCounters counters = new LinkCounters();
+    private PcapWriter capture;
+    private long captureClockOffset;
+
+    public EthernetDatapath(EthernetLinkConfig config) {
+        this.config = config;
+        this.kind = config.framing();
+        this.gids = new GidTable(config.port());
+        this.codec = new WireFrameCodec(kind, config.port().mac(), gids.gidFor(kind).toBytes());
+        this.classifier = kind == FramingKind.PAXI_AFH1 || kind == FramingKind.PAXI_AFH2
+                ? new AnyFrameDecoder(kind, false, true)
+                : kind == FramingKind.PAXI_LITE ? new AnyFrameDecoder(null, true, false) : new AnyFrameDecoder();
+        this.arp = new ArpService(config.port(), new ArpResolver(256, config.arp()));
+        this.mac = config.port().macLong();
+    }
+
+    public EthernetLinkConfig config() {
+        return config;
+    }
+
+    public GidTable gids() {
+        return gids;
+    }
+
+    public ArpService arp() {
+        return arp;
+    }
+
+    public WireFrameCodec codec() {
+        return codec;
+    }
+
+    public LinkCounters counters() {
+        return counters;
+    }
+
+    /** The TCI this link tags ARP and untagged-by-class frames with, or -1. */
+    int baseTci() {
+        return config.tagged() ? (config.pcp() << 13) | config.vlanId() : -1;
+    }
+
+    /**
+     * Records every frame sent and received to {@code writer} (engine thread only). Timestamps are the engine's
+     * {@code now} plus {@code clockOffsetNanos} (e.g. epoch minus nanoTime, taken once by the caller).
+     */
+    public void capture(PcapWriter writer, long clockOffsetNanos) {
+        this.capture = writer;
+        this.captureClockOffset = clockOffsetNanos;
+    }
+
+    /** Largest standard path MTU whose biggest frame fits an interface of {@code interfaceMtu}, within the ceiling. */
+    public int maxPayloadFor(int interfaceMtu) {
+        for (int p = config.maxPayloadCeiling(); p >= 256; p >>= 1) {
+            // maxFrameLength counts a VLAN tag; the kernel takes MTU + 14 untagged, MTU + 18 tagged
+            if (codec.maxFrameLength(p) <= interfaceMtu + 18) return p;
+        }
+        throw new IllegalArgumentException("mtu: interface MTU " + interfaceMtu + " cannot carry a 256-byte RDMA payload in "
+                + kind.cliName() + " framing");
+    }
+
+    /**
+     * Encodes {@code p} at {@code buf[offset..]} (at most {@code maxLength} bytes) with the link's VLAN tag.
+     *
+     * @return the frame length, or -1 when the packet was dropped (counted: unencodable or too long)
+     */
+    public int encode(TransportPacket p, MutableDirectBuffer buf, int offset, int maxLength, long now) {
+        boolean tag = config.tagged();
+        if (codec.maxFrameLength(p.payloadLength) - (tag ? 0 : 4) > maxLength) {
+            counters.txTooLong++;
+            return -1;
+        }
+        int at = tag ? offset + 4 : offset;
+        int len = codec.encode(p, buf, at);
+        if (len < 0) {
+            counters.txUnencodable++;
+            return -1;
+        }
+        if (tag) {
+            // the framing wrote an untagged frame 4 bytes in: slide DA|SA back and put the tag in the gap
+            // (the ICRC does not cover the link header, so nothing else changes)
+            long da = buf.getLong(at);
+            int sa = buf.getInt(at + 8);
+            buf.putLong(offset, da);
+            buf.putInt(offset + 8, sa);
+            int pcp = config.pcpFromTrafficClass() ? (p.trafficClass >>> 5) & 7 : config.pcp();
+            buf.putByte(offset + 12, (byte) (TPID >>> 8));
+            buf.putByte(offset + 13, (byte) TPID);
+            int tci = (pcp << 13) | config.vlanId();
+            buf.putByte(offset + 14, (byte) (tci >>> 8));
+            buf.putByte(offset + 15, (byte) tci);
+            len += 4;
+        }
+        counters.txFrames++;
+        counters.txBytes += len;
+        if (capture != null) record(now, buf, offset, len);
+        return len;
+    }
+
+    /** Counts and records a control frame (ARP) that went out. */
+    void sentRaw(DirectBuffer buf, int offset, int len, long now) {
+        if (capture != null) record(now, buf, offset, len);
+    }
+
+    /**
+     * Sorts one received frame. {@code strippedTci} is the 802.1Q TCI the kernel took out of the data (-1 if it
+     * did not). Returns true when a packet went to {@code sink}.
+     */
+    public boolean onFrame(DirectBuffer b, int offset, int length, int wireLength, int strippedTci, long now, PacketSink sink) {
+        if (wireLength > length) {
+            counters.rxTruncated++;
+            counters.rxMalformed++;
+            return false;
+        }
+        if (length < 14) {
+            counters.rxMalformed++;
+            return false;
+        }
+        if (capture != null) record(now, b, offset, length);
+        int arpBody = ArpFrame.bodyOffset(b, offset, length);
+        if (arpBody >= 0) {
+            counters.rxArp++;
+            arp.onArp(b, arpBody, now);
+            return false;
+        }
+        long dst = mac48(b, offset);
+        if (classifier.classify(b, offset, length).framing() != kind) {
+            counters.rxIgnored++; // kernel traffic on the same interface (TCP, ND), other formats, PFC
+            return false;
+        }
+        if (dst != mac) {
+            counters.rxNotForUs++;
+            return false;
+        }
+        int tci = strippedTci >= 0 ? strippedTci : dataTci(b, offset, length);
+        TransportPacket p = rxPacket.clear();
+        if (!codec.decode(b, offset, length, p)) {
+            counters.rxMalformed++;
+            return false;
+        }
+        if (tci >= 0) {
+            int pcp = (tci >>> 13) & 7;
+            counters.rxByPcp[pcp]++;
+            counters.lastRxPcp = pcp;
+        }
+        counters.rxFrames++;
+        counters.rxBytes += length;
+        sink.onPacket(p, now);
+        return true;
+    }
+
+    private void record(long now, DirectBuffer b, int offset, int length) {
+        try {
+            capture.write(now + captureClockOffset, b, offset, length);
+        } catch (RuntimeException e) {
+            counters.captureErrors++;
+            capture = null; // a full disk must not stop the data path
+        }
+    }
+
+    private static int dataTci(DirectBuffer b, int offset, int length) {
+        if (length < 18) return -1;
+        int type = ((b.getByte(offset + 12) & 0xFF) << 8) | (b.getByte(offset + 13) & 0xFF);
+        return type == TPID ? ((b.getByte(offset + 14) & 0xFF) << 8) | (b.getByte(offset + 15) & 0xFF) : -1;
+    }
+
+    private static long mac48(DirectBuffer b, int i) {
+        long v = 0;
+        for (int k = 0; k < 6; k++) v = (v << 8) | (b.getByte(i + k) & 0xFF);
+        return v;
+    }
+
+    /** Flushes and closes the capture (control path). */
+    public void closeCapture() {
+        PcapWriter w = capture;
+        capture = null;
+        if (w != null) {
+            try {
+                w.close();
+            } catch (IOException e) {
+                counters.captureErrors++;
+            }
+        }
+    }
+}

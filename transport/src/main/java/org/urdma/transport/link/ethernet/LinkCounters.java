@@ -1,0 +1,52 @@
+package org.urdma.transport.link.ethernet;
+
+/**
+ * Counters of one Ethernet link end, written by its engine thread only (read them from elsewhere as
+ * approximate live values, exactly once the engine is stopped).
+ */
+public final class LinkCounters {
+    long txFrames, txBytes, txBackPressure, txUnencodable, txTooLong, txFlushes, txFlushRetries, txErrors;
+    long rxFrames, rxBytes, rxMalformed, rxTruncated, rxIgnored, rxNotForUs, rxArp, rxRingLosses;
+    final long[] rxByPcp = new long[8];
+    int lastRxPcp = -1;
+    long captureErrors;
+
+    public long txFrames() { return txFrames; }
+    public long txBytes() { return txBytes; }
+    /** Sends refused because the TX ring (or TAP queue) was full. */
+    public long txBackPressure() { return txBackPressure; }
+    /** Packets the framing cannot carry (dropped and counted). */
+    public long txUnencodable() { return txUnencodable; }
+    /** Packets whose frame would exceed the interface MTU (dropped and counted). */
+    public long txTooLong() { return txTooLong; }
+    /** Syscalls that handed a batch of TX ring slots to the kernel. */
+    public long txFlushes() { return txFlushes; }
+    public long txFlushRetries() { return txFlushRetries; }
+    public long txErrors() { return txErrors; }
+    /** RDMA frames decoded and delivered to the engine. */
+    public long rxFrames() { return rxFrames; }
+    public long rxBytes() { return rxBytes; }
+    /** RDMA frames of our format addressed to us that failed to decode (bad ICRC, truncated, …): dropped. */
+    public long rxMalformed() { return rxMalformed; }
+    public long rxTruncated() { return rxTruncated; }
+    /** Other traffic on the interface (kernel TCP, IPv6 ND, other formats): not ours, skipped. */
+    public long rxIgnored() { return rxIgnored; }
+    /** RDMA frames for another MAC (e.g. flooded by a bridge): skipped. */
+    public long rxNotForUs() { return rxNotForUs; }
+    public long rxArp() { return rxArp; }
+    /** Times the kernel flagged that it dropped frames because the RX ring was full. */
+    public long rxRingLosses() { return rxRingLosses; }
+    /** Received frames that carried an 802.1Q tag with priority {@code pcp}. */
+    public long rxByPcp(int pcp) { return rxByPcp[pcp]; }
+    /** PCP of the last tagged RDMA frame received, or -1 if none was tagged. */
+    public int lastRxPcp() { return lastRxPcp; }
+    public long captureErrors() { return captureErrors; }
+
+    @Override
+    public String toString() {
+        return "tx " + txFrames + " frames/" + txBytes + " B in " + txFlushes + " flushes (retries " + txFlushRetries + ", backpressure " + txBackPressure
+                + ", too long " + txTooLong + ", unencodable " + txUnencodable + ", errors " + txErrors + "); rx " + rxFrames
+                + " frames/" + rxBytes + " B (malformed " + rxMalformed + ", truncated " + rxTruncated + ", ignored " + rxIgnored
+                + ", not for us " + rxNotForUs + ", arp " + rxArp + ", ring losses " + rxRingLosses + ")";
+    }
+}

@@ -1,0 +1,126 @@
+package org.urdma.transport.link.ethernet;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.management.ManagementFactory;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.urdma.nativeio.AfPacketOptions;
+import org.urdma.nativeio.NetInterface;
+import org.urdma.nativeio.TapDevice;
+import org.urdma.nativeio.netns.Netns;
+import org.urdma.nativeio.netns.Topology;
+import org.urdma.nativeio.netns.junit.RootAssumptions;
+import org.urdma.transport.engine.TransportPacket;
+import org.urdma.transport.link.Link;
+import org.urdma.transport.link.PacketSink;
+import org.urdma.transport.port.GidTable;
+import org.urdma.transport.port.PortIdentity;
+import org.urdma.transport.wire.FramingKind;
+
+/** Once warm, sending (encode into the TX slot, flush) and receiving (decode in the RX slot) allocate nothing. */
+class LinkAllocationTest {
+    static final byte[] MAC_A = PortIdentity.parseMac("02:00:00:cc:00:01");
+    static final byte[] MAC_B = PortIdentity.parseMac("02:00:00:cc:00:02");
+
+    @BeforeAll
+    static void root() {
+        RootAssumptions.assumeRoot();
+    }
+
+    static final class Counting implements PacketSink {
+        long packets, bytes;
+
+        @Override
+        public void onPacket(TransportPacket p, long now) {
+            packets++;
+            bytes += p.payloadLength;
+        }
+    }
+
+    /** Bytes this thread allocated in the best window of {@code rounds} × 16 frames A → B. */
+    static long allocatedPerRun(Link a, Link b, EthernetDatapath da, EthernetDatapath db, int rounds) {
+        Arena arena = Arena.ofShared();
+        MemorySegment payload = arena.allocate(4096, 64);
+        TransportPacket p = new TransportPacket();
+        p.opcode = 0x0A; // RDMA WRITE ONLY
+        p.destQp = 0x123;
+        p.rethVa = 0x1000;
+        p.rethRkey = 7;
+        p.rethLength = 1024;
+        p.payload = new UnsafeBuffer(payload.address(), 4096);
+        p.payloadLength = 1024;
+        System.arraycopy(db.gids().gidFor(db.config().framing()).toBytes(), 0, p.dstGid, 0, 16);
+        System.arraycopy(db.config().port().mac(), 0, p.dstMac, 0, 6);
+        Counting sink = new Counting();
+        var mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long tid = Thread.currentThread().threadId();
+        long best = Long.MAX_VALUE;
+        // the JIT compiles in the background (and only C2 removes the JDK's per-downcall errno-capture slice):
+        // take the best of several windows as the steady state
+        for (int run = 0; run < 25 && best > 0; run++) {
+            long before = mx.getThreadAllocatedBytes(tid);
+            for (int r = 0; r < rounds; r++) {
+                long now = System.nanoTime();
+                long want = sink.packets + 16;
+                for (int i = 0; i < 16; i++) {
+                    p.psn = (p.psn + 1) & 0xFFFFFF;
+                    while (!a.send(p, now)) a.flush(now);
+                }
+                a.flush(now);
+                long end = System.nanoTime() + 1_000_000_000L;
+                while (sink.packets < want && System.nanoTime() < end) b.receive(System.nanoTime(), sink, 256);
+                if (sink.packets != want) fail("frames lost: " + db.counters());
+            }
+            long used = mx.getThreadAllocatedBytes(tid) - before;
+            if (run > 0) best = Math.min(best, used); // run 0 warms up
+        }
+        arena.close();
+        return best;
+    }
+
+    @Test
+    void afPacketSendAndReceiveAllocateNothingOnceWarm() throws Exception {
+        try (Topology t = Topology.create()) {
+            String na = t.namespace("a"), nb = t.namespace("b");
+            t.veth(na, "eth0", nb, "eth0", Topology.LinkOptions.mtu(1500));
+            t.disableIpv6(na);
+            t.disableIpv6(nb);
+            var ca = EthernetLinkConfig.of(FramingKind.ROCE2, PortIdentity.of(MAC_A, "10.80.0.1/24")).withVlan(0, 3);
+            var cb = EthernetLinkConfig.of(FramingKind.ROCE2, PortIdentity.of(MAC_B, "10.80.0.2/24")).withVlan(0, 3);
+            try (AfPacketLink a = Netns.call(na, () -> AfPacketLink.open("eth0", ca, AfPacketOptions.Version.V2));
+                 AfPacketLink b = Netns.call(nb, () -> AfPacketLink.open("eth0", cb, AfPacketOptions.Version.V2))) {
+                // veth's MAC differs from the port MAC here: the engine filters on its own MAC, so give B's veth B's MAC
+                long bytes = allocatedPerRun(a, b, a.datapath(), b.datapath(), 500);
+                assertTrue(bytes < 1024, bytes + " bytes allocated for 8000 frames sent and received");
+                assertEquals(3, b.counters().lastRxPcp());
+            }
+        }
+    }
+
+    @Test
+    void tapSendAndReceiveAllocateNothingOnceWarm() throws Exception {
+        try (Topology t = Topology.create()) {
+            String ns = t.namespace("br");
+            t.disableIpv6(ns);
+            TapDevice ta = Netns.call(ns, () -> TapDevice.open("tapa"));
+            TapDevice tb = Netns.call(ns, () -> TapDevice.open("tapb"));
+            t.bridge(ns, "br0");
+            for (String n : new String[] {"tapa", "tapb"}) {
+                t.attach(ns, n, "br0");
+                t.up(ns, n);
+            }
+            int mtu = Netns.call(ns, () -> NetInterface.lookup("tapa").mtu());
+            try (TapLink a = new TapLink(ta, EthernetLinkConfig.of(FramingKind.ROCE1, PortIdentity.ofMac(MAC_A)), mtu, true);
+                 TapLink b = new TapLink(tb, EthernetLinkConfig.of(FramingKind.ROCE1, PortIdentity.ofMac(MAC_B)), mtu, true)) {
+                allocatedPerRun(a, b, a.datapath(), b.datapath(), 20); // teach the bridge where B is (first frames flood)
+                long bytes = allocatedPerRun(a, b, a.datapath(), b.datapath(), 300);
+                assertTrue(bytes < 1024, bytes + " bytes allocated for 4800 frames sent and received");
+                assertEquals(0, GidTable.ROCE_V1_INDEX);
+            }
+        }
+    }
+}
