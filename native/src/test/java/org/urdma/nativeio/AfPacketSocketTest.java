@@ -321,11 +321,14 @@ class AfPacketSocketTest {
     void rawBlastDeliversEveryFrame() {
         try (AfPacketSocket rx = open(nsB, "vb", AfPacketOptions.defaults().protocol(RawBlast.ETHERTYPE).noTxRing());
              AfPacketSocket tx = open(nsA, "va", AfPacketOptions.defaults().protocol(0).noRxRing().txRing(2048, 256))) {
-            RawBlast.TxResult tr = RawBlast.blast(tx, macB, macA, 2000, 256);
-            RawBlast.RxResult rr = RawBlast.count(rx, 2000, new java.util.concurrent.atomic.AtomicBoolean(true), 2000);
-            assertEquals(2000, tr.frames());
-            assertEquals(2000, rr.frames(), "received " + rr);
-            assertEquals(2000L * 256, rr.bytes());
+            // Fewer frames than the kernel's per-CPU backlog (netdev_max_backlog, 1000): the receiver drains only
+            // after the blast, and a veth hands every frame to that backlog, so more could be dropped on a busy host.
+            int frames = 800;
+            RawBlast.TxResult tr = RawBlast.blast(tx, macB, macA, frames, 256);
+            RawBlast.RxResult rr = RawBlast.count(rx, frames, new java.util.concurrent.atomic.AtomicBoolean(true), 2000);
+            assertEquals(frames, tr.frames());
+            assertEquals(frames, rr.frames(), "received " + rr);
+            assertEquals(frames * 256L, rr.bytes());
         }
     }
 
