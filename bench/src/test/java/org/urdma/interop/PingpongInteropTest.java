@@ -20,6 +20,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -31,6 +34,7 @@ import org.urdma.cli.UrdmaCli;
  * Each case captures the bridge and the capture must decode with every ICRC good. One guest boot serves all cases.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PingpongInteropTest {
     private static final String URDMA_IP = "10.77.0.50";
     private static int tapCount;
@@ -47,7 +51,8 @@ class PingpongInteropTest {
     void boot() throws Exception {
         Interop.requireRootOrCi();
         out = Interop.outputDir("pingpong");
-        fx = TwoGuestFixture.start(1, 1500, out);
+        // bridge and TAPs at 4200 from the start; the guest's eth0 at 1500 (active_mtu 1024) until the MTU 4096 cases
+        fx = TwoGuestFixture.start(1, 1500, 4200, out);
         guest = fx.guest(0);
         // a bridge without a set address takes the smallest port MAC, which changes as the per-case TAPs come and
         // go; the guest's ARP entry for 10.77.0.1 would then point nowhere
@@ -122,9 +127,9 @@ class PingpongInteropTest {
         }
     }
 
-    private List<String> urdmaArgs(String tap, String transport, String size, String peer, Path pcap) {
+    private List<String> urdmaArgs(String tap, String transport, int mtu, String size, String peer, Path pcap) {
         List<String> a = new ArrayList<>(List.of("pingpong", "--transport", transport, "--link", "tap:" + tap,
-                "--ip", URDMA_IP + "/24", "--mac", "02:75:72:64:6d:50", "-g", "1", "-n", Integer.toString(ITERS), "-c",
+                "--ip", URDMA_IP + "/24", "--mac", "02:75:72:64:6d:50", "-g", "1", "-m", Integer.toString(mtu), "-n", Integer.toString(ITERS), "-c",
                 "--timeout-s", "60", "--pcap", pcap.toString()));
         if (size != null) a.addAll(List.of("-s", size));
         if (peer != null) a.add(peer);
@@ -141,14 +146,35 @@ class PingpongInteropTest {
         throw new AssertionError("urdma pingpong did not listen on " + PORT);
     }
 
-    @ParameterizedTest(name = "{0} urdma-server={1}")
+    @Order(1)
+    @ParameterizedTest(name = "mtu 1024 {0} urdma-server={1}")
     @CsvSource({"rc,true", "rc,false", "uc,true", "uc,false", "ud,true", "ud,false"})
-    void urdmaAndTheStockToolPingPongWithValidatedData(String transport, boolean urdmaServer) throws Exception {
-        String tool = "ibv_" + transport + "_pingpong";
+    void atMtu1024UrdmaAndTheStockToolPingPongWithValidatedData(String transport, boolean urdmaServer) throws Exception {
         // UD: a message fits one packet; the tool refuses -s above the port's active MTU (1024 here)
-        String size = transport.equals("ud") ? "1024" : null;
-        String toolCmd = tool + " -d rxe0 -g 1 -n " + ITERS + " -c" + (size != null ? " -s " + size : "");
-        String tag = transport + (urdmaServer ? "-urdma-server" : "-urdma-client");
+        runCase(transport, urdmaServer, 1024, transport.equals("ud") ? "1024" : null);
+    }
+
+    private boolean guestAt4096;
+
+    @Order(2)
+    @ParameterizedTest(name = "mtu 4096 {0} urdma-server={1}")
+    @CsvSource({"rc,true", "rc,false", "uc,true", "uc,false", "ud,true", "ud,false"})
+    void atMtu4096UrdmaAndTheStockToolPingPongWithValidatedData(String transport, boolean urdmaServer) throws Exception {
+        if (!guestAt4096) {
+            GuestResult r = guest.run("ip link set eth0 mtu 4200 && sleep 1 && ibv_devinfo -d rxe0 | grep active_mtu", STEP);
+            assertTrue(r.output().contains("4096 (5)"), r.toString());
+            guestAt4096 = true;
+        }
+        // RC/UC: 16 KiB messages, four 4 KiB packets each
+        runCase(transport, urdmaServer, 4096, transport.equals("ud") ? "4096" : "16384");
+    }
+
+    private void runCase(String transport, boolean urdmaServer, int mtu, String size) throws Exception {
+        String tool = "ibv_" + transport + "_pingpong";
+        // ibv_ud_pingpong has no -m: its MTU is the port's active_mtu
+        String toolCmd = tool + " -d rxe0 -g 1 -n " + ITERS + " -c" + (transport.equals("ud") ? "" : " -m " + mtu)
+                + (size != null ? " -s " + size : "");
+        String tag = "mtu" + mtu + "-" + transport + (urdmaServer ? "-urdma-server" : "-urdma-client");
         Path bridgePcap = out.resolve(tag + "-bridge.pcap");
         Path urdmaPcap = out.resolve(tag + "-urdma.pcap");
         Side u;
@@ -156,10 +182,10 @@ class PingpongInteropTest {
         long t0 = System.nanoTime();
         // a fresh TAP per case: a bridge port whose TAP was closed and reopened did not get flooded frames again
         String tap = "tapu" + tapCount++;
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 1500);
+        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
             if (urdmaServer) {
-                CompletableFuture<Side> server = urdma(urdmaArgs(tap, transport, size, null, urdmaPcap).toArray(String[]::new));
+                CompletableFuture<Side> server = urdma(urdmaArgs(tap, transport, mtu, size, null, urdmaPcap).toArray(String[]::new));
                 awaitUrdmaListening();
                 // the exchange runs over the namespace's kernel TCP (10.77.0.1); the RoCE address is in the GID
                 g = guest.run(toolCmd + " " + TwoGuestFixture.HOST_IP, STEP);
@@ -167,7 +193,7 @@ class PingpongInteropTest {
             } else {
                 CompletableFuture<GuestResult> server = guest.start(toolCmd);
                 guest.awaitListening(PORT, STEP);
-                u = urdma(urdmaArgs(tap, transport, size, GUEST_IP, urdmaPcap).toArray(String[]::new)).get(STEP.toSeconds(), TimeUnit.SECONDS);
+                u = urdma(urdmaArgs(tap, transport, mtu, size, GUEST_IP, urdmaPcap).toArray(String[]::new)).get(STEP.toSeconds(), TimeUnit.SECONDS);
                 g = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
             }
             Thread.sleep(300); // dumpcap writes the last frames
@@ -199,5 +225,13 @@ class PingpongInteropTest {
         // at least one frame per message each way (more with MTU segmentation and RC ACKs)
         assertTrue(Integer.parseInt(m.group(2)) >= 2 * ITERS, summary);
         assertEquals(0, rc, summary);
+        // and the path MTU was the one asked for: the largest RoCEv2 frame carries a full MTU of payload
+        // (14 Ethernet + 20 IPv4 + 8 UDP + 12 BTH + payload + 4 ICRC; UD adds an 8-byte DETH)
+        int largest = 0;
+        try (org.urdma.transport.pcap.PcapReader r = new org.urdma.transport.pcap.PcapReader(bridgePcap)) {
+            while (r.next()) largest = Math.max(largest, r.capturedLength());
+        }
+        int message = size == null ? 4096 : Integer.parseInt(size);
+        assertEquals(58 + Math.min(mtu, message) + (transport.equals("ud") ? 8 : 0), largest, "largest frame on the bridge");
     }
 }

@@ -350,10 +350,29 @@ final class Pingpong {
         if (GidTable.isIpv4Mapped(g)) {
             return String.format("::ffff:%d.%d.%d.%d", b[12] & 0xff, b[13] & 0xff, b[14] & 0xff, b[15] & 0xff);
         }
-        try {
-            return java.net.InetAddress.getByAddress(b).getHostAddress();
-        } catch (java.net.UnknownHostException e) {
-            return g.toString();
+        // inet_ntop: eight hex groups, the longest run (of two or more) of zero groups as "::"
+        int[] w = new int[8];
+        for (int i = 0; i < 8; i++) w[i] = (b[2 * i] & 0xff) << 8 | b[2 * i + 1] & 0xff;
+        int bestAt = -1, bestLen = 1;
+        for (int i = 0; i < 8; ) {
+            int j = i;
+            while (j < 8 && w[j] == 0) j++;
+            if (j - i > bestLen) {
+                bestAt = i;
+                bestLen = j - i;
+            }
+            i = j == i ? i + 1 : j;
         }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (i == bestAt) {
+                sb.append("::");
+                i += bestLen - 1;
+                continue;
+            }
+            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') sb.append(':');
+            sb.append(Integer.toHexString(w[i]));
+        }
+        return sb.toString();
     }
 }

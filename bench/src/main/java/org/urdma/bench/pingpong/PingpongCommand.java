@@ -70,6 +70,11 @@ public final class PingpongCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        return run(System.out);
+    }
+
+    /** Runs the test with its report on {@code out}; the exit code (0 = every exchange completed and, with -c, valid). */
+    int run(java.io.PrintStream out) {
         Pingpong.Transport t = switch (transport.toLowerCase(Locale.ROOT)) {
             case "rc" -> Pingpong.Transport.RC;
             case "uc" -> Pingpong.Transport.UC;
@@ -80,6 +85,6 @@ public final class PingpongCommand implements Callable<Integer> {
         if (s < 1) throw new IllegalArgumentException("-s: must be at least 1, was " + s);
         if (iters < 1) throw new IllegalArgumentException("-n: must be at least 1, was " + iters);
         if (rxDepth < 2) throw new IllegalArgumentException("-r: must be at least 2, was " + rxDepth);
-        return new Pingpong(this, t, s).run(System.out);
+        return new Pingpong(this, t, s).run(out);
     }
 }
