@@ -109,7 +109,7 @@ public final class EthernetDatapath {
      */
     public int encode(TransportPacket p, MutableDirectBuffer buf, int offset, int maxLength, long now) {
         boolean tag = config.tagged();
-        if (codec.maxFrameLength(p.payloadLength) - (tag ? 0 : 4) > maxLength) {
+        if (codec.maxFrameLength(p.opcode, p.payloadLength) - (tag ? 0 : 4) > maxLength) {
             counters.txTooLong++;
             return -1;
         }
