@@ -59,6 +59,18 @@ public final class WireFrameCodec implements FrameCodec {
         return framing.maxFrameLength(payloadLength);
     }
 
+    /**
+     * Upper bound of the frame for one packet: its opcode's own headers (network header sized for IPv6, VLAN tag
+     * counted) rather than every extension header any opcode could carry, so a full 4096-byte payload fits the
+     * MTU 4200 that rxe uses for path MTU 4096. Opcodes with a SACK-ETH (variable length) keep the overall bound.
+     */
+    public int maxFrameLength(int opcode, int payloadLength) {
+        int mask = org.urdma.transport.wire.OpcodeTable.mask(opcode);
+        if (mask < 0 || (mask & org.urdma.transport.wire.OpcodeTable.HDR_SACK) != 0) return framing.maxFrameLength(payloadLength);
+        return Math.min(framing.maxFrameLength(payloadLength),
+                Math.max(60, framing.headerLength(opcode, true) + payloadLength + framing.trailerMaxLength()));
+    }
+
     @Override
     public int encode(TransportPacket t, MutableDirectBuffer frame, int offset) {
         Packet p = out;

@@ -34,6 +34,9 @@ public final class EthernetDatapath {
     private PcapWriter capture;
     private long captureClockOffset;
 
+    /** rxe's RXE_MAX_HDR_LENGTH: what an interface MTU must hold beyond the RoCE payload. */
+    public static final int ROCE_MAX_HEADER = 80;
+
     public EthernetDatapath(EthernetLinkConfig config) {
         this.config = config;
         this.kind = config.framing();
@@ -80,11 +83,20 @@ public final class EthernetDatapath {
         this.captureClockOffset = clockOffsetNanos;
     }
 
-    /** Largest standard path MTU whose biggest frame fits an interface of {@code interfaceMtu}, within the ceiling. */
+    /**
+     * Largest standard path MTU that fits an interface of {@code interfaceMtu}, within the ceiling. RoCE framings use
+     * the rule of the kernel's rxe (payload up to MTU - {@value #ROCE_MAX_HEADER}, room for GRH or IPv4+UDP, BTH, the
+     * largest IBTA extension headers and the ICRC), so both ends of a RoCE link pick the same path MTU: MTU 4200 gives
+     * 4096, where sizing for every URDMA extension header gave 2048 and each 4 KiB packet from rxe met an
+     * invalid-request NAK. Other framings: the biggest frame the codec can build must fit.
+     */
     public int maxPayloadFor(int interfaceMtu) {
         for (int p = config.maxPayloadCeiling(); p >= 256; p >>= 1) {
-            // maxFrameLength counts a VLAN tag; the kernel takes MTU + 14 untagged, MTU + 18 tagged
-            if (codec.maxFrameLength(p) <= interfaceMtu + 18) return p;
+            if (kind.usesBth() ? p <= interfaceMtu - ROCE_MAX_HEADER
+                    // maxFrameLength counts a VLAN tag; the kernel takes MTU + 14 untagged, MTU + 18 tagged
+                    : codec.maxFrameLength(p) <= interfaceMtu + 18) {
+                return p;
+            }
         }
         throw new IllegalArgumentException("mtu: interface MTU " + interfaceMtu + " cannot carry a 256-byte RDMA payload in "
                 + kind.cliName() + " framing");
@@ -97,7 +109,7 @@ public final class EthernetDatapath {
      */
     public int encode(TransportPacket p, MutableDirectBuffer buf, int offset, int maxLength, long now) {
         boolean tag = config.tagged();
-        if (codec.maxFrameLength(p.payloadLength) - (tag ? 0 : 4) > maxLength) {
+        if (codec.maxFrameLength(p.opcode, p.payloadLength) - (tag ? 0 : 4) > maxLength) {
             counters.txTooLong++;
             return -1;
         }

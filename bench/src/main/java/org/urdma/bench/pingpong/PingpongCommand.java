@@ -1,0 +1,90 @@
+package org.urdma.bench.pingpong;
+
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code urdma pingpong}: rdma-core's ibv_rc_pingpong / ibv_uc_pingpong / ibv_ud_pingpong on a urdma port, with the
+ * tools' options, out-of-band exchange (52-byte address message on TCP 18515), QP settings and summary lines, so
+ * either side can be the stock tool.
+ */
+@Command(name = "pingpong", mixinStandardHelpOptions = true,
+        description = "ibv_{rc,uc,ud}_pingpong on a urdma port (server when no PEER is given)")
+public final class PingpongCommand implements Callable<Integer> {
+    @Parameters(arity = "0..1", paramLabel = "PEER", description = "Server to connect to; none = act as the server")
+    String peer;
+
+    @Option(names = "--transport", description = "rc, uc or ud (default: ${DEFAULT-VALUE})")
+    String transport = "rc";
+
+    @Option(names = {"-p", "--port"}, description = "Listen on / connect to TCP port (default: ${DEFAULT-VALUE})")
+    int port = 18515;
+
+    @Option(names = {"-d", "--ib-dev"}, description = "Ignored (the device is the --link port)")
+    String ibDev;
+
+    @Option(names = {"-i", "--ib-port"}, description = "Ignored (one port)")
+    int ibPort = 1;
+
+    @Option(names = {"-s", "--size"}, description = "Size of message to exchange (default 4096; 2048 for ud)")
+    Integer size;
+
+    @Option(names = {"-m", "--mtu"}, description = "Path MTU (default: ${DEFAULT-VALUE})")
+    int mtu = 1024;
+
+    @Option(names = {"-r", "--rx-depth"}, description = "Number of receives to post at a time (default: ${DEFAULT-VALUE})")
+    int rxDepth = 500;
+
+    @Option(names = {"-n", "--iters"}, description = "Number of exchanges (default: ${DEFAULT-VALUE})")
+    int iters = 1000;
+
+    @Option(names = {"-l", "--sl"}, description = "Service level value (default: ${DEFAULT-VALUE})")
+    int sl = 0;
+
+    @Option(names = {"-e", "--events"}, description = "Sleep on CQ events (default poll)")
+    boolean events;
+
+    @Option(names = {"-g", "--gid-idx"}, description = "Local port GID index: 1 = IPv4-mapped RoCEv2 (default), 0 = RoCEv1 link-local")
+    int gidIndex = 1;
+
+    @Option(names = {"-c", "--chk"}, description = "Validate received buffer (the whole buffer: page starts 0, the rest 0x7b, as the stock tools send)")
+    boolean check;
+
+    @Option(names = "--link", required = true, paramLabel = "tap:IF|afpacket:IF", description = "The port: a TAP or an AF_PACKET interface")
+    String link;
+
+    @Option(names = "--ip", required = true, paramLabel = "A.B.C.D/NN", description = "This port's own IPv4 address (not one the kernel owns)")
+    String ip;
+
+    @Option(names = "--mac", description = "This port's MAC (default: the interface's for afpacket, a fixed local one for tap)")
+    String mac;
+
+    @Option(names = "--pcap", paramLabel = "FILE", description = "Capture every frame this side sends and receives")
+    String pcap;
+
+    @Option(names = "--timeout-s", description = "Seconds to wait for the peer (exchange and each completion) (default: ${DEFAULT-VALUE})")
+    int waitSeconds = 60;
+
+    @Override
+    public Integer call() {
+        return run(System.out);
+    }
+
+    /** Runs the test with its report on {@code out}; the exit code (0 = every exchange completed and, with -c, valid). */
+    int run(java.io.PrintStream out) {
+        Pingpong.Transport t = switch (transport.toLowerCase(Locale.ROOT)) {
+            case "rc" -> Pingpong.Transport.RC;
+            case "uc" -> Pingpong.Transport.UC;
+            case "ud" -> Pingpong.Transport.UD;
+            default -> throw new IllegalArgumentException("--transport: rc, uc or ud, was '" + transport + "'");
+        };
+        int s = size != null ? size : t == Pingpong.Transport.UD ? 2048 : 4096;
+        if (s < 1) throw new IllegalArgumentException("-s: must be at least 1, was " + s);
+        if (iters < 1) throw new IllegalArgumentException("-n: must be at least 1, was " + iters);
+        if (rxDepth < 2) throw new IllegalArgumentException("-r: must be at least 2, was " + rxDepth);
+        return new Pingpong(this, t, s).run(out);
+    }
+}

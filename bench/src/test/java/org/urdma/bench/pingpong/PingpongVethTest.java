@@ -1,0 +1,86 @@
+package org.urdma.bench.pingpong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.urdma.nativeio.netns.Netns;
+import org.urdma.nativeio.netns.Topology;
+import org.urdma.nativeio.netns.junit.RootAssumptions;
+import picocli.CommandLine;
+
+/** Two {@code urdma pingpong} sides in two namespaces over a veth pair (AF_PACKET), one thread per side. */
+class PingpongVethTest {
+    @BeforeAll
+    static void root() {
+        RootAssumptions.assumeRoot();
+    }
+
+    record Side(int exit, String out) {
+    }
+
+    static Side side(String ns, String... args) throws Exception {
+        PingpongCommand c = new PingpongCommand();
+        new CommandLine(c).parseArgs(args);
+        return Netns.call(ns, () -> {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            int rc;
+            try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
+                rc = c.run(out);
+            }
+            return new Side(rc, buf.toString(StandardCharsets.UTF_8));
+        });
+    }
+
+    static List<String> args(String ip, String... extra) {
+        List<String> a = new ArrayList<>(List.of("--link", "afpacket:eth0", "--ip", ip, "--timeout-s", "20", "-c"));
+        a.addAll(List.of(extra));
+        return a;
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"rc,-n 50", "rc,-n 50 -e -s 10000 -m 2048", "uc,-n 50", "ud,-n 50 -s 1000", "rc,-n 200 -r 4 -s 100"})
+    void bothSidesCompleteAndTheServerValidatesEveryByte(String transport, String opts) throws Exception {
+        try (Topology t = Topology.create()) {
+            String a = t.namespace("a"), b = t.namespace("b");
+            t.veth(a, "eth0", b, "eth0", Topology.LinkOptions.mtu(4200));
+            t.disableIpv6(a);
+            t.disableIpv6(b);
+            t.addAddress(a, "eth0", "10.83.0.1/24");
+            t.addAddress(b, "eth0", "10.83.0.2/24");
+            List<String> extra = new ArrayList<>(List.of("--transport", transport));
+            extra.addAll(List.of(opts.split(" ")));
+            String[] s = args("10.83.0.12/24", extra.toArray(String[]::new)).toArray(String[]::new);
+            CompletableFuture<Side> server = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return side(b, s);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(500); // the server listens
+            extra.add("10.83.0.2");
+            Side client = side(a, args("10.83.0.11/24", extra.toArray(String[]::new)).toArray(String[]::new));
+            Side srv = server.get(60, TimeUnit.SECONDS);
+            String both = "server:\n" + srv.out() + "\nclient:\n" + client.out();
+            assertEquals(0, client.exit(), both);
+            assertEquals(0, srv.exit(), both);
+            int n = Integer.parseInt(opts.replaceAll(".*-n (\\d+).*", "$1"));
+            for (Side x : List.of(srv, client)) {
+                assertTrue(x.out().matches("(?s).*\\n\\d+ bytes in [0-9.]+ seconds = [0-9.]+ Mbit/sec\\n" + n
+                        + " iters in [0-9.]+ seconds = [0-9.]+ usec/iter\\n.*"), both);
+                assertTrue(x.out().contains("GID ::ffff:10.83.0.1"), both);
+            }
+            assertTrue(srv.out().contains("data validated: "), both);
+        }
+    }
+}

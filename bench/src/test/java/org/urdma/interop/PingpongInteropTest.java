@@ -1,0 +1,237 @@
+package org.urdma.interop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.urdma.cli.UrdmaCli;
+
+/**
+ * {@code urdma pingpong} against the stock ibv_rc/uc/ud_pingpong on the kernel's rxe, both ways: urdma has its own
+ * TAP on the guest's bridge (its own MAC, 10.77.0.50), the guest runs the unmodified tool with -g 1 (RoCEv2) and -c.
+ * Each case captures the bridge and the capture must decode with every ICRC good. One guest boot serves all cases.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PingpongInteropTest {
+    private static final String URDMA_IP = "10.77.0.50";
+    private static int tapCount;
+    private static final String GUEST_IP = TwoGuestFixture.guestIp(0);
+    private static final int PORT = 18515;
+    private static final int ITERS = 20;
+    private static final Duration STEP = Duration.ofSeconds(90);
+
+    private TwoGuestFixture fx;
+    private QemuGuest guest;
+    private Path out;
+
+    @BeforeAll
+    void boot() throws Exception {
+        Interop.requireRootOrCi();
+        out = Interop.outputDir("pingpong");
+        // bridge and TAPs at 4200 from the start; the guest's eth0 at 1500 (active_mtu 1024) until the MTU 4096 cases
+        fx = TwoGuestFixture.start(1, 1500, 4200, out);
+        guest = fx.guest(0);
+        // a bridge without a set address takes the smallest port MAC, which changes as the per-case TAPs come and
+        // go; the guest's ARP entry for 10.77.0.1 would then point nowhere
+        fx.ns.ip("link", "set", TwoGuestFixture.BRIDGE, "address", "02:77:00:00:00:01");
+        System.out.println("[interop] guest ready, boot time " + fx.bootTimes.get(0));
+    }
+
+    @AfterEach
+    void killTools() throws Exception {
+        if (guest != null) {
+            guest.run("killall -9 ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong 2>/dev/null; true", STEP);
+        }
+    }
+
+    @AfterAll
+    void teardown() {
+        if (fx != null) fx.close();
+    }
+
+    record Side(int exit, String out) {
+    }
+
+    /** urdma pingpong inside the test's namespace on a thread of this JVM (its TAP and sockets live there). */
+    private CompletableFuture<Side> urdma(String... args) {
+        return CompletableFuture.supplyAsync(() -> {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            StringWriter err = new StringWriter();
+            try {
+                return org.urdma.nativeio.netns.Netns.call(fx.ns.name(), () -> {
+                    PrintStream stdout = System.out;
+                    var cl = UrdmaCli.commandLine();
+                    cl.setOut(new PrintWriter(buf, true, StandardCharsets.UTF_8));
+                    cl.setErr(new PrintWriter(err, true));
+                    // the command prints to System.out like the tool; capture it for this thread's run only
+                    PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
+                    int rc;
+                    synchronized (PingpongInteropTest.class) {
+                        System.setOut(new TeeStream(stdout, ps));
+                        try {
+                            rc = cl.execute(args);
+                        } finally {
+                            System.setOut(stdout);
+                        }
+                    }
+                    return new Side(rc, buf.toString(StandardCharsets.UTF_8) + err);
+                });
+            } catch (Exception e) {
+                return new Side(-1, buf.toString(StandardCharsets.UTF_8) + err + "\n" + e);
+            }
+        });
+    }
+
+    /** Both streams get every byte (the run is visible in the surefire log and in the assertion). */
+    private static final class TeeStream extends PrintStream {
+        private final PrintStream second;
+
+        TeeStream(PrintStream first, PrintStream second) {
+            super(first, true, StandardCharsets.UTF_8);
+            this.second = second;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            super.write(b, off, len);
+            second.write(b, off, len);
+        }
+
+        @Override
+        public void write(int b) {
+            super.write(b);
+            second.write(b);
+        }
+    }
+
+    private List<String> urdmaArgs(String tap, String transport, int mtu, String size, String peer, Path pcap) {
+        List<String> a = new ArrayList<>(List.of("pingpong", "--transport", transport, "--link", "tap:" + tap,
+                "--ip", URDMA_IP + "/24", "--mac", "02:75:72:64:6d:50", "-g", "1", "-m", Integer.toString(mtu), "-n", Integer.toString(ITERS), "-c",
+                "--timeout-s", "60", "--pcap", pcap.toString()));
+        if (size != null) a.addAll(List.of("-s", size));
+        if (peer != null) a.add(peer);
+        return a;
+    }
+
+    private void awaitUrdmaListening() throws Exception {
+        long deadline = System.nanoTime() + STEP.toNanos();
+        while (System.nanoTime() < deadline) {
+            String ss = Interop.run(Duration.ofSeconds(10), "ip", "netns", "exec", fx.ns.name(), "ss", "-ltnH");
+            if (ss.contains(":" + PORT)) return;
+            Thread.sleep(100);
+        }
+        throw new AssertionError("urdma pingpong did not listen on " + PORT);
+    }
+
+    @Order(1)
+    @ParameterizedTest(name = "mtu 1024 {0} urdma-server={1}")
+    @CsvSource({"rc,true", "rc,false", "uc,true", "uc,false", "ud,true", "ud,false"})
+    void atMtu1024UrdmaAndTheStockToolPingPongWithValidatedData(String transport, boolean urdmaServer) throws Exception {
+        // UD: a message fits one packet; the tool refuses -s above the port's active MTU (1024 here)
+        runCase(transport, urdmaServer, 1024, transport.equals("ud") ? "1024" : null);
+    }
+
+    private boolean guestAt4096;
+
+    @Order(2)
+    @ParameterizedTest(name = "mtu 4096 {0} urdma-server={1}")
+    @CsvSource({"rc,true", "rc,false", "uc,true", "uc,false", "ud,true", "ud,false"})
+    void atMtu4096UrdmaAndTheStockToolPingPongWithValidatedData(String transport, boolean urdmaServer) throws Exception {
+        if (!guestAt4096) {
+            GuestResult r = guest.run("ip link set eth0 mtu 4200 && sleep 1 && ibv_devinfo -d rxe0 | grep active_mtu", STEP);
+            assertTrue(r.output().contains("4096 (5)"), r.toString());
+            guestAt4096 = true;
+        }
+        // RC/UC: 16 KiB messages, four 4 KiB packets each
+        runCase(transport, urdmaServer, 4096, transport.equals("ud") ? "4096" : "16384");
+    }
+
+    private void runCase(String transport, boolean urdmaServer, int mtu, String size) throws Exception {
+        String tool = "ibv_" + transport + "_pingpong";
+        // ibv_ud_pingpong has no -m: its MTU is the port's active_mtu
+        String toolCmd = tool + " -d rxe0 -g 1 -n " + ITERS + " -c" + (transport.equals("ud") ? "" : " -m " + mtu)
+                + (size != null ? " -s " + size : "");
+        String tag = "mtu" + mtu + "-" + transport + (urdmaServer ? "-urdma-server" : "-urdma-client");
+        Path bridgePcap = out.resolve(tag + "-bridge.pcap");
+        Path urdmaPcap = out.resolve(tag + "-urdma.pcap");
+        Side u;
+        GuestResult g;
+        long t0 = System.nanoTime();
+        // a fresh TAP per case: a bridge port whose TAP was closed and reopened did not get flooded frames again
+        String tap = "tapu" + tapCount++;
+        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
+        try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
+            if (urdmaServer) {
+                CompletableFuture<Side> server = urdma(urdmaArgs(tap, transport, mtu, size, null, urdmaPcap).toArray(String[]::new));
+                awaitUrdmaListening();
+                // the exchange runs over the namespace's kernel TCP (10.77.0.1); the RoCE address is in the GID
+                g = guest.run(toolCmd + " " + TwoGuestFixture.HOST_IP, STEP);
+                u = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
+            } else {
+                CompletableFuture<GuestResult> server = guest.start(toolCmd);
+                guest.awaitListening(PORT, STEP);
+                u = urdma(urdmaArgs(tap, transport, mtu, size, GUEST_IP, urdmaPcap).toArray(String[]::new)).get(STEP.toSeconds(), TimeUnit.SECONDS);
+                g = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
+            }
+            Thread.sleep(300); // dumpcap writes the last frames
+        } finally {
+            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
+        }
+        String transcript = "urdma (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g;
+        Files.writeString(out.resolve(tag + ".txt"), transcript);
+        System.out.printf("[interop] %s: %d ms%n%s%n", tag, (System.nanoTime() - t0) / 1_000_000, transcript);
+        assertEquals(0, u.exit(), transcript);
+        assertEquals(0, g.exitCode(), transcript);
+        String expectedBytes = (long) (size == null ? 4096 : Integer.parseInt(size)) * ITERS * 2 + " bytes in ";
+        assertTrue(u.out().contains(expectedBytes) && u.out().contains(ITERS + " iters in "), transcript);
+        assertTrue(g.output().contains(expectedBytes), transcript);
+        assertFalse(g.output().toLowerCase(Locale.ROOT).contains("invalid"), transcript);
+        if (urdmaServer) assertTrue(u.out().contains("data validated: "), transcript);
+
+        // every RoCE frame on the bridge, both directions, decodes with a good ICRC
+        StringWriter decoded = new StringWriter();
+        var cl = UrdmaCli.commandLine();
+        cl.setOut(new PrintWriter(decoded, true));
+        cl.setErr(new PrintWriter(decoded, true));
+        int rc = cl.execute("wire", "decode", "-q", bridgePcap.toString());
+        String summary = decoded.toString();
+        Files.writeString(out.resolve(tag + "-decode.txt"), summary);
+        var m = java.util.regex.Pattern.compile("(\\d+) frames: (\\d+) valid, (\\d+) invalid, (\\d+) other").matcher(summary);
+        assertTrue(m.find(), summary);
+        assertEquals(0, Integer.parseInt(m.group(3)), summary);
+        // at least one frame per message each way (more with MTU segmentation and RC ACKs)
+        assertTrue(Integer.parseInt(m.group(2)) >= 2 * ITERS, summary);
+        assertEquals(0, rc, summary);
+        // and the path MTU was the one asked for: the largest RoCEv2 frame carries a full MTU of payload
+        // (14 Ethernet + 20 IPv4 + 8 UDP + 12 BTH + payload + 4 ICRC; UD adds an 8-byte DETH)
+        int largest = 0;
+        try (org.urdma.transport.pcap.PcapReader r = new org.urdma.transport.pcap.PcapReader(bridgePcap)) {
+            while (r.next()) largest = Math.max(largest, r.capturedLength());
+        }
+        int message = size == null ? 4096 : Integer.parseInt(size);
+        assertEquals(58 + Math.min(mtu, message) + (transport.equals("ud") ? 8 : 0), largest, "largest frame on the bridge");
+    }
+}
