@@ -2,8 +2,6 @@ package org.urdma.bench.perf;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,7 +72,6 @@ final class NetPerfSession implements AutoCloseable {
         this.server = n.peer == null;
         this.latencyTest = latencyTest;
         QpType type = QpType.valueOf(o.connection.toUpperCase(Locale.ROOT));
-        if (type == QpType.UD) throw new IllegalArgumentException("--connection: RC or UC, was UD");
         FramingKind kind = FramingKind.parse(o.framing);
         String spec = o.link;
         String ifname = spec.substring(spec.indexOf(':') + 1);
@@ -126,7 +123,7 @@ final class NetPerfSession implements AutoCloseable {
         this.buf = pd.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
         PathMtu mtu = PathMtu.ofBytes(Math.min(o.mtu, l.maxPayload()));
         this.local = new QpEndpoint(0, qp.qpNum(), new SplittableRandom(seed ^ 0x5DEECE66DL).nextInt(1 << 24),
-                dp.gids().gidFor(kind), dp.config().port().mac(), mtu, buf.rkey(), buf.address(), buf.length(), 16,
+                o.gidIndex >= 0 ? dp.gids().gid(o.gidIndex) : dp.gids().gidFor(kind), dp.config().port().mac(), mtu, buf.rkey(), buf.address(), buf.length(), 16,
                 QpEndpoint.Features.ALL);
         this.cm = new ConnectionManager(new ConnectionManager.Config(Duration.ofSeconds(n.cmTimeoutSeconds),
                 Duration.ofSeconds(n.cmTimeoutSeconds)));
@@ -144,6 +141,11 @@ final class NetPerfSession implements AutoCloseable {
 
     /** Connects (client) or accepts (server) and brings the QP to RTS; prints where it waits. */
     void establish(java.io.PrintStream out) {
+        establish(out, latencyTest);
+    }
+
+    /** As {@link #establish(java.io.PrintStream)}; {@code serverActive}: the server posts or answers, so it drives its engine. */
+    void establish(java.io.PrintStream out, boolean serverActive) {
         if (qp.state() == org.urdma.verbs.QpState.RESET) QpConnector.toInit(qp, connection(), 0x11111111);
         if (server) {
             try (ConnectionManager.Listener l = cm.listen(new InetSocketAddress(n.port))) {
@@ -157,7 +159,7 @@ final class NetPerfSession implements AutoCloseable {
         remote = QpHandshake.connect(channel, format, device, datapath, qp, local, connection(), 0x11111111, 2_000_000_000L);
         // the agent answered ARP and ran the handshake; with --driver inline the benchmark thread now drives the
         // engine itself, unless this side only waits (the write-bw server), whose engine must keep running
-        if (o.driver.equalsIgnoreCase("inline") && (!server || latencyTest)) {
+        if (o.driver.equalsIgnoreCase("inline") && (!server || serverActive)) {
             driver.close();
             driver = null;
             drivenInline = true;
@@ -179,25 +181,6 @@ final class NetPerfSession implements AutoCloseable {
 
     String driverName() {
         return drivenInline ? "inline (benchmark thread)" : "agent (" + o.idle + ")";
-    }
-
-    /** The deterministic pattern the client sends and the server checks (remote memory verification). */
-    static long pattern(long i) {
-        return i * 0x9E3779B97F4A7C15L + 0x1234567;
-    }
-
-    void fillPattern(long bytes) {
-        MemorySegment s = buf.segment();
-        for (long i = 0; i + 8 <= bytes; i += 8) s.set(ValueLayout.JAVA_LONG, i, pattern(i));
-    }
-
-    /** Offset of the first mismatch with the pattern in the first {@code bytes}, or -1. */
-    long verifyPattern(long bytes) {
-        MemorySegment s = buf.segment();
-        for (long i = 0; i + 8 <= bytes; i += 8) {
-            if (s.get(ValueLayout.JAVA_LONG, i) != pattern(i)) return i;
-        }
-        return -1;
     }
 
     @Override

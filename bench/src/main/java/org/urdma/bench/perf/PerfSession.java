@@ -18,8 +18,8 @@ import org.urdma.verbs.QpType;
 import org.urdma.verbs.QueuePair;
 
 /**
- * Client and server of a perftest run in one JVM: two soft devices on a MemoryLink, one connected QP pair,
- * one buffer per side. With the inline driver the calling thread advances both engines between posts and
+ * Client and server of a perftest run in one JVM: two soft devices on a MemoryLink, one connected QP pair
+ * (RC, UC or UD), one buffer per side. With the inline driver the calling thread advances both engines between posts and
  * polls; with the agent driver each device runs on its own Agrona agent thread.
  */
 final class PerfSession implements AutoCloseable {
@@ -37,7 +37,6 @@ final class PerfSession implements AutoCloseable {
             throw new IllegalArgumentException("--link: only 'memory' is available in this build, was '" + o.link + "'");
         }
         type = QpType.valueOf(o.connection.toUpperCase(java.util.Locale.ROOT));
-        if (type == QpType.UD) throw new IllegalArgumentException("--connection: RC or UC, was UD");
         Reliability rel = Reliability.named(o.reliability);
         FramingKind kind = FramingKind.parse(o.framing);
         PathMtu mtu = PathMtu.ofBytes(o.mtu);

@@ -1,0 +1,73 @@
+package org.urdma.bench.perf;
+
+import java.util.concurrent.atomic.AtomicLong;
+import org.urdma.transport.engine.SoftDevice;
+import org.urdma.verbs.AddressHandleAttributes;
+import org.urdma.verbs.MemoryRegion;
+import org.urdma.verbs.ProtectionDomain;
+import org.urdma.verbs.QueuePair;
+
+/**
+ * One side of an in-memory run ({@link PerfSession}) on its own thread. With the inline driver the side's thread
+ * runs its own device's engine (two threads, two engines, like two processes); with agent drivers it only polls.
+ * The two sides meet at a spinning {@link Rendezvous} that keeps the engine running while it waits.
+ */
+final class MemoryPerfSide extends PerfSide {
+    /** A two-party barrier; broken when either side fails, so the other stops instead of waiting. */
+    static final class Rendezvous {
+        final AtomicLong arrivals = new AtomicLong();
+        volatile String broken;
+    }
+
+    private final SoftDevice device;
+    private final boolean inline;
+    private final Rendezvous rendezvous;
+    private long generation;
+
+    MemoryPerfSide(PerfSession s, boolean server, int maxSize, Rendezvous r) {
+        super(server, server ? s.server : s.client, server ? s.cqB : s.cqA, server ? s.bufB : s.bufA, maxSize,
+                60_000_000_000L);
+        this.device = server ? s.fabric.b : s.fabric.a;
+        this.inline = s.inline();
+        this.rendezvous = r;
+        MemoryRegion peer = server ? s.bufA : s.bufB;
+        this.remoteVa = peer.address();
+        this.remoteRkey = peer.rkey();
+        QueuePair other = server ? s.client : s.server;
+        this.remoteQpn = other.qpNum();
+        if (ud()) {
+            SoftDevice peerDevice = server ? s.fabric.a : s.fabric.b;
+            ProtectionDomain pd = server ? s.pdB : s.pdA;
+            this.ah = pd.createAh(new AddressHandleAttributes().dgid(peerDevice.gid(0)).dmac(peerDevice.mac()));
+        }
+    }
+
+    static MemoryPerfSide client(PerfSession s, int maxSize, Rendezvous r) {
+        return new MemoryPerfSide(s, false, maxSize, r);
+    }
+
+    static MemoryPerfSide server(PerfSession s, int maxSize, Rendezvous r) {
+        return new MemoryPerfSide(s, true, maxSize, r);
+    }
+
+    @Override
+    void progress() {
+        if (inline) device.doWork(System.nanoTime());
+    }
+
+    @Override
+    void sync(String step) {
+        long target = 2 * ++generation;
+        rendezvous.arrivals.incrementAndGet();
+        while (rendezvous.arrivals.get() < target) { // no time limit: a failing peer breaks the rendezvous
+            if (rendezvous.broken != null) throw new NetPerf.CompletionError("the peer failed at " + step + ": " + rendezvous.broken);
+            progress();
+            Thread.onSpinWait();
+        }
+    }
+
+    void breakRendezvous(String why) {
+        rendezvous.broken = why;
+    }
+
+}
