@@ -55,6 +55,7 @@ final class PerfSession implements AutoCloseable {
             case "backoff" -> RealTimeDriver.Idle.BACKOFF;
             default -> throw new IllegalArgumentException("--idle: busy-spin or backoff, was '" + o.idle + "'");
         };
+        if (o.gidIndex >= 0) fabric.a.gid(o.gidIndex); // -x: the memory link's ports have index 0 only (throws otherwise)
         driverA = agents ? new RealTimeDriver(fabric.a, idle) : null;
         driverB = agents ? new RealTimeDriver(fabric.b, idle) : null;
         pdA = fabric.a.allocPd();
