@@ -24,16 +24,16 @@ final class MemoryPerfSide extends PerfSide {
     private final Rendezvous rendezvous;
     private long generation;
 
-    MemoryPerfSide(PerfSession s, boolean server, int maxSize, Rendezvous r) {
-        super(server, server ? s.server : s.client, server ? s.cqB : s.cqA, server ? s.bufB : s.bufA, maxSize,
-                60_000_000_000L);
+    MemoryPerfSide(PerfSession s, boolean server, int index, int maxSize, Rendezvous r) {
+        super(server, server ? s.servers[index] : s.clients[index], server ? s.cqsB[index] : s.cqsA[index],
+                server ? s.bufsB[index] : s.bufsA[index], maxSize, 60_000_000_000L);
         this.device = server ? s.fabric.b : s.fabric.a;
         this.inline = s.inline();
         this.rendezvous = r;
-        MemoryRegion peer = server ? s.bufA : s.bufB;
+        MemoryRegion peer = server ? s.bufsA[index] : s.bufsB[index];
         this.remoteVa = peer.address();
         this.remoteRkey = peer.rkey();
-        QueuePair other = server ? s.client : s.server;
+        QueuePair other = server ? s.clients[index] : s.servers[index];
         this.remoteQpn = other.qpNum();
         if (ud()) {
             SoftDevice peerDevice = server ? s.fabric.a : s.fabric.b;
@@ -42,12 +42,11 @@ final class MemoryPerfSide extends PerfSide {
         }
     }
 
-    static MemoryPerfSide client(PerfSession s, int maxSize, Rendezvous r) {
-        return new MemoryPerfSide(s, false, maxSize, r);
-    }
-
-    static MemoryPerfSide server(PerfSession s, int maxSize, Rendezvous r) {
-        return new MemoryPerfSide(s, true, maxSize, r);
+    /** One side's QPs (-q): they share the thread, the device and the rendezvous (met through the first). */
+    static MemoryPerfSide[] sides(PerfSession s, boolean server, int maxSize, Rendezvous r) {
+        MemoryPerfSide[] sides = new MemoryPerfSide[s.clients.length];
+        for (int i = 0; i < sides.length; i++) sides[i] = new MemoryPerfSide(s, server, i, maxSize, r);
+        return sides;
     }
 
     @Override

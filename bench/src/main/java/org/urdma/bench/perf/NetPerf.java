@@ -25,7 +25,7 @@ final class NetPerf {
         out.println(PerfCommand.LINE);
         out.printf("                    %s%n", title);
         out.printf(" Dual-port       : OFF\t\tDevice         : %s%n", s.device.name());
-        out.printf(" Number of qps   : 1\t\tTransport type : urdma (%s on %s)%n", o.framing, s.transportName);
+        out.printf(" Number of qps   : %d\t\tTransport type : urdma (%s on %s)%n", s.qps.length, o.framing, s.transportName);
         out.printf(" Connection type : %s\t\tUsing SRQ      : OFF%n", s.qp.type());
         out.printf(" TX depth        : %d%n", o.txDepth);
         out.printf(" Mtu             : %d[B]%n", s.local.mtu().bytes());

@@ -58,6 +58,12 @@ final class NetPerfSession implements AutoCloseable {
     final CompletionQueue cq;
     final QueuePair qp;
     final MemoryRegion buf;
+    /** All QPs (-q), index 0 being qp/cq/buf/local/remote, each with its own CQ, buffer and exchanged endpoint. */
+    final CompletionQueue[] cqs;
+    final QueuePair[] qps;
+    final MemoryRegion[] bufs;
+    final QpEndpoint[] locals;
+    QpEndpoint[] remotes;
     final Arena arena = Arena.ofShared();
     final ConnectionManager cm;
     final ExchangeFormat format = new UrdmaExchangeFormat();
@@ -118,13 +124,25 @@ final class NetPerfSession implements AutoCloseable {
                 ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
         this.driver = new RealTimeDriver(device, idle);
         this.pd = device.allocPd();
-        this.cq = device.createCq(Math.max(64, depth * 2), null);
-        this.qp = pd.createQp(MemoryFabric.init(type, cq, depth));
-        this.buf = pd.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
+        int count = Math.max(1, o.qps);
+        this.cqs = new CompletionQueue[count];
+        this.qps = new QueuePair[count];
+        this.bufs = new MemoryRegion[count];
+        this.locals = new QpEndpoint[count];
         PathMtu mtu = PathMtu.ofBytes(Math.min(o.mtu, l.maxPayload()));
-        this.local = new QpEndpoint(0, qp.qpNum(), new SplittableRandom(seed ^ 0x5DEECE66DL).nextInt(1 << 24),
-                o.gidIndex >= 0 ? dp.gids().gid(o.gidIndex) : dp.gids().gidFor(kind), dp.config().port().mac(), mtu, buf.rkey(), buf.address(), buf.length(), 16,
-                QpEndpoint.Features.ALL);
+        SplittableRandom psns = new SplittableRandom(seed ^ 0x5DEECE66DL);
+        for (int i = 0; i < count; i++) {
+            cqs[i] = device.createCq(Math.max(64, depth * 2), null);
+            qps[i] = pd.createQp(MemoryFabric.init(type, cqs[i], depth));
+            bufs[i] = pd.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
+            locals[i] = new QpEndpoint(0, qps[i].qpNum(), psns.nextInt(1 << 24),
+                    o.gidIndex >= 0 ? dp.gids().gid(o.gidIndex) : dp.gids().gidFor(kind), dp.config().port().mac(), mtu,
+                    bufs[i].rkey(), bufs[i].address(), bufs[i].length(), 16, QpEndpoint.Features.ALL);
+        }
+        this.cq = cqs[0];
+        this.qp = qps[0];
+        this.buf = bufs[0];
+        this.local = locals[0];
         this.cm = new ConnectionManager(new ConnectionManager.Config(Duration.ofSeconds(n.cmTimeoutSeconds),
                 Duration.ofSeconds(n.cmTimeoutSeconds)));
     }
@@ -146,7 +164,7 @@ final class NetPerfSession implements AutoCloseable {
 
     /** As {@link #establish(java.io.PrintStream)}; {@code serverActive}: the server posts or answers, so it drives its engine. */
     void establish(java.io.PrintStream out, boolean serverActive) {
-        if (qp.state() == org.urdma.verbs.QpState.RESET) QpConnector.toInit(qp, connection(), 0x11111111);
+        for (QueuePair q : qps) if (q.state() == org.urdma.verbs.QpState.RESET) QpConnector.toInit(q, connection(), 0x11111111);
         if (server) {
             try (ConnectionManager.Listener l = cm.listen(new InetSocketAddress(n.port))) {
                 out.printf("%n************************************%n* Waiting for client to connect... *%n************************************%n");
@@ -156,7 +174,12 @@ final class NetPerfSession implements AutoCloseable {
         } else {
             channel = cm.connect(new InetSocketAddress(n.peer, n.port));
         }
-        remote = QpHandshake.connect(channel, format, device, datapath, qp, local, connection(), 0x11111111, 2_000_000_000L);
+        remotes = new QpEndpoint[qps.length];
+        for (int i = 0; i < qps.length; i++) { // one exchange per QP, in order, as perftest does for -q
+            remotes[i] = QpHandshake.connect(channel, format, device, datapath, qps[i], locals[i], connection(), 0x11111111,
+                    2_000_000_000L);
+        }
+        remote = remotes[0];
         // the agent answered ARP and ran the handshake; with --driver inline the benchmark thread now drives the
         // engine itself, unless this side only waits (the write-bw server), whose engine must keep running
         if (o.driver.equalsIgnoreCase("inline") && (!server || serverActive)) {

@@ -23,7 +23,7 @@ public final class PerfCommand implements Runnable {
         out.println(LINE);
         out.printf("                    %s%n", title);
         out.printf(" Dual-port       : OFF\t\tDevice         : %s%n", s.deviceName());
-        out.printf(" Number of qps   : 1\t\tTransport type : urdma (%s%s on %s link)%n", o.framing,
+        out.printf(" Number of qps   : %d\t\tTransport type : urdma (%s%s on %s link)%n", s.clients.length, o.framing,
                 o.framing.startsWith("paxi") && !o.paxiIcrc ? ", no ICRC" : "", o.link);
         out.printf(" Connection type : %s\t\tUsing SRQ      : OFF%n", s.type);
         out.printf(" TX depth        : %d%n", o.txDepth);

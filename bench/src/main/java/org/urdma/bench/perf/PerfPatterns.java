@@ -28,59 +28,87 @@ final class PerfPatterns {
     }
 
     /** Bandwidth result: average and peak in bytes/s, messages per second, how many completed (duration mode). */
-    record Bw(double avgBytesPerSec, double peakBytesPerSec, double msgRate, long iterations, long peerReceived) {
+    record Bw(double avgBytesPerSec, double peakBytesPerSec, double msgRate, long iterations, long total, long peerReceived) {
     }
 
+    /** Shortest interval a peak is measured over: completions polled in one batch would give absurd rates. */
+    static final long PEAK_INTERVAL_NANOS = 200_000;
+
     /**
-     * Client of a bandwidth test: keeps {@code depth} requests in flight until {@code iters} completed, or, with
-     * {@code durationNanos} &gt; 0, until that time passed (the request posted then is the last and is signaled).
+     * Client of a bandwidth test: keeps {@code depth} requests in flight on each QP until {@code iters} completed on
+     * each, or, with {@code durationNanos} &gt; 0, until that time passed (the request posted then is each QP's last
+     * and is signaled). All QPs are one device's, advanced through the first side.
      */
-    static Bw window(PerfSide s, WrOpcode op, int size, long iters, long durationNanos, int depth, int phase) {
+    static Bw window(PerfSide[] ss, WrOpcode op, int size, long iters, long durationNanos, int depth, int phase) {
+        int q = ss.length;
         SendWorkRequest wr = new SendWorkRequest();
-        long base = op.isAtomic() ? s.readRemoteLong() : 0;
-        long posted = 0, completed = 0, limit = durationNanos > 0 ? Long.MAX_VALUE : iters;
+        long[] base = new long[q], posted = new long[q], completed = new long[q], limit = new long[q];
+        for (int i = 0; i < q; i++) {
+            base[i] = op.isAtomic() ? ss[i].readRemoteLong() : 0;
+            limit[i] = durationNanos > 0 ? Long.MAX_VALUE : iters;
+        }
         int moderation = moderation(depth);
         long start = System.nanoTime(), end = start + durationNanos, last = start;
-        long peakStart = start, peakDone = 0;
+        long done = 0, peakStart = start, peakDone = 0;
         double peak = 0;
-        while (completed < limit) {
-            while (posted < limit && posted - completed < depth) {
-                if (durationNanos > 0 && System.nanoTime() - end >= 0) limit = posted + 1;
-                boolean signal = (posted + 1) % moderation == 0 || posted + 1 == limit;
-                prepare(s, wr, op, size, posted, base).wrId(posted).flags(signal ? SendFlags.SIGNALED : 0);
-                s.qp.postSend(wr);
-                posted++;
-            }
-            s.progress();
-            int k = s.cq.poll(s.wcs);
-            for (int i = 0; i < k; i++) {
-                WorkCompletion wc = s.wcs[i];
-                s.check(wc);
-                if (wc.opcode == WcOpcode.RECV) {
-                    s.recvsPosted--;
-                    continue;
+        int running = q;
+        while (running > 0) {
+            for (int i = 0; i < q; i++) {
+                PerfSide s = ss[i];
+                while (posted[i] < limit[i] && posted[i] - completed[i] < depth) {
+                    if (durationNanos > 0 && System.nanoTime() - end >= 0) limit[i] = posted[i] + 1;
+                    boolean signal = (posted[i] + 1) % moderation == 0 || posted[i] + 1 == limit[i];
+                    prepare(s, wr, op, size, posted[i], base[i]).wrId(posted[i]).flags(signal ? SendFlags.SIGNALED : 0);
+                    s.qp.postSend(wr);
+                    posted[i]++;
                 }
-                long upTo = wc.wrId + 1;
-                long now = System.nanoTime();
-                if (now > peakStart) peak = Math.max(peak, (upTo - peakDone) * (double) size * 1e9 / (now - peakStart));
-                peakStart = now;
-                peakDone = upTo;
-                completed = upTo;
-                last = now;
             }
-            if (k == 0) s.stalled(last, "completions (" + completed + " of " + posted + " posted done)");
+            ss[0].progress();
+            int polled = 0;
+            for (int i = 0; i < q; i++) {
+                PerfSide s = ss[i];
+                int k = s.cq.poll(s.wcs);
+                polled += k;
+                for (int j = 0; j < k; j++) {
+                    WorkCompletion wc = s.wcs[j];
+                    s.check(wc);
+                    if (wc.opcode == WcOpcode.RECV) {
+                        s.recvsPosted--;
+                        continue;
+                    }
+                    long upTo = wc.wrId + 1;
+                    done += upTo - completed[i];
+                    completed[i] = upTo;
+                    if (completed[i] == limit[i]) running--;
+                }
+            }
+            if (polled > 0) {
+                long now = System.nanoTime();
+                last = now;
+                if (now - peakStart >= PEAK_INTERVAL_NANOS) {
+                    peak = Math.max(peak, (done - peakDone) * (double) size * 1e9 / (now - peakStart));
+                    peakStart = now;
+                    peakDone = done;
+                }
+            }
+            if (polled == 0) ss[0].stalled(last, "completions (" + done + " done)");
         }
         long el = System.nanoTime() - start;
-        long received = op == WrOpcode.SEND ? endSends(s, size, phase) : completed;
-        if (op.isAtomic()) {
-            long now = s.readRemoteLong();
-            if (now != base + completed) {
-                throw new NetPerf.CompletionError("atomic check FAILED: the remote value is " + now + " after " + completed
-                        + " operations from " + base + " (expected " + (base + completed) + ")");
+        long received = 0;
+        for (int i = 0; i < q; i++) {
+            PerfSide s = ss[i];
+            if (op == WrOpcode.SEND) received += endSends(s, size, phase);
+            if (op.isAtomic()) {
+                long now = s.readRemoteLong();
+                if (now != base[i] + completed[i]) {
+                    throw new NetPerf.CompletionError("atomic check FAILED on QP " + i + ": the remote value is " + now + " after "
+                            + completed[i] + " operations from " + base[i] + " (expected " + (base[i] + completed[i]) + ")");
+                }
             }
         }
-        double avg = (double) completed * size * 1e9 / el;
-        return new Bw(avg, Math.max(peak, avg), completed * 1e9 / el, completed, received);
+        if (op != WrOpcode.SEND) received = done;
+        double avg = (double) done * size * 1e9 / el;
+        return new Bw(avg, Math.max(peak, avg), done * 1e9 / el, done / q, done, received);
     }
 
     /** Fills {@code wr} for the {@code n}-th request of a window: same bytes, same remote place, like perftest. */
@@ -128,30 +156,45 @@ final class PerfPatterns {
         }
     }
 
-    /** Server of send-bw: keeps receives posted and counts messages until the client's END of this phase; answers the count. */
-    static long sink(PerfSide s, int phase) {
-        long received = 0, last = System.nanoTime();
-        SendWorkRequest answer = s.send(new SendWorkRequest(), 8).opcode(WrOpcode.SEND_WITH_IMM);
-        while (true) {
-            s.progress();
-            int k = s.cq.poll(s.wcs);
-            for (int i = 0; i < k; i++) {
-                WorkCompletion wc = s.wcs[i];
-                s.check(wc);
-                if (wc.opcode != WcOpcode.RECV) continue;
-                s.recvsPosted--;
-                last = System.nanoTime();
-                if ((wc.flags & WorkCompletion.WITH_IMM) == 0) {
-                    received++;
-                } else if (wc.immData == (END | (phase & 0xFFFF))) {
-                    s.postRecvs(RX_DEPTH);
-                    s.qp.postSend(answer.wrId(-4).immData((int) received).flags(SendFlags.SIGNALED));
-                    return received;
+    /**
+     * Server of send-bw: keeps receives posted on every QP and counts messages until each QP's client sent the END
+     * of this phase, which it answers with that QP's count. Returns the total received.
+     */
+    static long sink(PerfSide[] ss, int phase) {
+        long total = 0, last = System.nanoTime();
+        long[] received = new long[ss.length];
+        boolean[] ended = new boolean[ss.length];
+        int open = ss.length;
+        SendWorkRequest answer = new SendWorkRequest();
+        while (open > 0) {
+            ss[0].progress();
+            int polled = 0;
+            for (int q = 0; q < ss.length; q++) {
+                PerfSide s = ss[q];
+                int k = s.cq.poll(s.wcs);
+                polled += k;
+                for (int i = 0; i < k; i++) {
+                    WorkCompletion wc = s.wcs[i];
+                    s.check(wc);
+                    if (wc.opcode != WcOpcode.RECV) continue;
+                    s.recvsPosted--;
+                    last = System.nanoTime();
+                    if ((wc.flags & WorkCompletion.WITH_IMM) == 0) {
+                        received[q]++;
+                    } else if (!ended[q] && wc.immData == (END | (phase & 0xFFFF))) {
+                        ended[q] = true;
+                        open--;
+                        total += received[q];
+                        s.postRecvs(RX_DEPTH);
+                        s.qp.postSend(s.send(answer, 8).opcode(WrOpcode.SEND_WITH_IMM).wrId(-4).immData((int) received[q])
+                                .flags(SendFlags.SIGNALED));
+                    }
                 }
+                s.postRecvs(RX_DEPTH);
             }
-            s.postRecvs(RX_DEPTH);
-            if (k == 0) s.stalled(last, "the client's messages");
+            if (polled == 0) ss[0].stalled(last, "the client's messages");
         }
+        return total;
     }
 
     /**

@@ -33,7 +33,8 @@ final class PerfRunner {
         if (!test.services.contains(type)) {
             throw new IllegalArgumentException("-c: " + test.command + " runs on " + test.services + ", not " + type);
         }
-        if (o.qps != 1) throw new IllegalArgumentException("-q: only 1 QP per side in this build, was " + o.qps);
+        if (o.qps < 1 || o.qps > 32) throw new IllegalArgumentException("-q: 1..32 QPs, was " + o.qps);
+        if (o.qps > 1 && !test.bandwidth()) throw new IllegalArgumentException("-q: latency tests use one QP, as perftest's do");
         if (o.duration < 0) throw new IllegalArgumentException("-D: seconds >= 1, was " + o.duration);
         if (o.duration > 0 && !test.bandwidth()) throw new IllegalArgumentException("-D: duration mode is for bandwidth tests");
         if (o.txDepth < 1) throw new IllegalArgumentException("-t: tx depth >= 1, was " + o.txDepth);
@@ -89,20 +90,20 @@ final class PerfRunner {
         try (PerfSession s = new PerfSession(o, (int) PerfSide.bufferSize(max), depth())) {
             PerfCommand.header(out, test.title(o), o, s);
             MemoryPerfSide.Rendezvous r = new MemoryPerfSide.Rendezvous();
-            MemoryPerfSide client = MemoryPerfSide.client(s, max, r), server = MemoryPerfSide.server(s, max, r);
+            MemoryPerfSide[] client = MemoryPerfSide.sides(s, false, max, r), server = MemoryPerfSide.sides(s, true, max, r);
             ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
             CompletableFuture<Void> peer = CompletableFuture.runAsync(() -> {
                 try (PrintStream so = new PrintStream(serverOut, true, StandardCharsets.UTF_8)) {
                     sides(server, so);
                 } catch (RuntimeException e) {
-                    server.breakRendezvous(String.valueOf(e.getMessage()));
+                    server[0].breakRendezvous(String.valueOf(e.getMessage()));
                     throw e;
                 }
             }, runnable -> Thread.ofPlatform().name("perf-server").daemon().start(runnable));
             try {
                 sides(client, out);
             } catch (RuntimeException e) {
-                client.breakRendezvous(String.valueOf(e.getMessage()));
+                client[0].breakRendezvous(String.valueOf(e.getMessage()));
                 throw e;
             } finally {
                 try {
@@ -130,7 +131,7 @@ final class PerfRunner {
         try (NetPerfSession s = new NetPerfSession(o, n, (int) PerfSide.bufferSize(max), depth(), !test.bandwidth())) {
             s.establish(out, test.serverActive());
             NetPerf.header(out, test.title(o), s);
-            sides(new NetPerfSide(s, max), out);
+            sides(NetPerfSide.sides(s, max), out);
             out.println(PerfCommand.LINE);
             if (!s.server && s.qp instanceof org.urdma.transport.engine.SoftQp q) {
                 out.printf(" packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d%n", q.packetsSent(),
@@ -145,21 +146,24 @@ final class PerfRunner {
     }
 
     /** The per-size sequence one side runs; the client prints perftest's rows, the server what it verified. */
-    private void sides(PerfSide s, PrintStream out) {
-        if (op.isSend()) s.postRecvs(test.bandwidth() ? PerfPatterns.RX_DEPTH : 16);
+    private void sides(PerfSide[] all, PrintStream out) {
+        PerfSide s = all[0];
+        for (PerfSide each : all) if (op.isSend()) each.postRecvs(test.bandwidth() ? PerfPatterns.RX_DEPTH : 16);
         if (!s.server) out.println(test.bandwidth() ? bwColumns() : LAT_COLUMNS);
         int phase = 0;
         for (int size : sizes) {
             Object result = null;
             long verified = -1;
             for (int measured = 0; measured < 2; measured++, phase++) {
-                s.fillSendRegion(size); // write-lat tags the last byte; each phase starts from the pattern
-                s.clearRecvRegion();
+                for (PerfSide each : all) {
+                    each.fillSendRegion(size); // write-lat tags the last byte; each phase starts from the pattern
+                    each.clearRecvRegion();
+                }
                 s.sync("start of phase " + phase);
-                result = pattern(s, size, measured == 1 ? iters : warmup(size), measured == 1 ? durationNanos : 0, phase);
+                result = pattern(all, size, measured == 1 ? iters : warmup(size), measured == 1 ? durationNanos : 0, phase);
                 s.settle();
                 s.sync("end of phase " + phase);
-                verified = verify(s, size, result);
+                for (PerfSide each : all) verified = verify(each, size, result);
             }
             if (s.server) {
                 if (verified >= 0) {
@@ -188,11 +192,12 @@ final class PerfRunner {
     }
 
     /** Runs this side's part of the test's pattern: a Bw (client of a window), Long (send-bw server), Histogram, or null. */
-    private Object pattern(PerfSide s, int size, long n, long duration, int phase) {
+    private Object pattern(PerfSide[] all, int size, long n, long duration, int phase) {
+        PerfSide s = all[0];
         return switch (test.pattern) {
             case WINDOW -> {
-                if (!s.server) yield PerfPatterns.window(s, op, size, n, duration, o.txDepth, phase);
-                yield op.isSend() ? PerfPatterns.sink(s, phase) : null;
+                if (!s.server) yield PerfPatterns.window(all, op, size, n, duration, o.txDepth, phase);
+                yield op.isSend() ? PerfPatterns.sink(all, phase) : null;
             }
             case PING_PONG -> PerfPatterns.pingPong(s, op, size, (int) n);
             case ROUND_TRIP -> s.server ? null : PerfPatterns.roundTrip(s, op, size, (int) n);
@@ -232,8 +237,8 @@ final class PerfRunner {
         if (result instanceof PerfPatterns.Bw r) {
             out.printf(" %-10d %-16d %-18.2f %-20.2f %.6f%n", size, r.iterations(), bw(r.peakBytesPerSec()),
                     bw(r.avgBytesPerSec()), r.msgRate() / 1e6);
-            if (op.isSend() && r.peerReceived() != r.iterations()) {
-                out.printf(" the server received %d of %d messages%n", r.peerReceived(), r.iterations());
+            if (op.isSend() && r.peerReceived() != r.total()) {
+                out.printf(" the server received %d of %d messages%n", r.peerReceived(), r.total());
             }
         } else if (result instanceof Histogram h) {
             out.printf(" %-7d %-10d     %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %.2f%n", size, h.getTotalCount(),

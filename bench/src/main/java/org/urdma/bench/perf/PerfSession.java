@@ -29,6 +29,10 @@ final class PerfSession implements AutoCloseable {
     final CompletionQueue cqA, cqB;
     final QueuePair client, server;
     final MemoryRegion bufA, bufB;
+    /** All QP pairs (-q), index 0 being client/server above, each with its own CQs and buffers. */
+    final QueuePair[] clients, servers;
+    final CompletionQueue[] cqsA, cqsB;
+    final MemoryRegion[] bufsA, bufsB;
     final QpType type;
     private final RealTimeDriver driverA, driverB;
 
@@ -70,6 +74,29 @@ final class PerfSession implements AutoCloseable {
         bufA = pdA.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
         bufB = pdB.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
         for (long i = 0; i + 8 <= bufferSize; i += 8) bufA.segment().set(ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
+        int n = Math.max(1, o.qps);
+        clients = new QueuePair[n];
+        servers = new QueuePair[n];
+        cqsA = new CompletionQueue[n];
+        cqsB = new CompletionQueue[n];
+        bufsA = new MemoryRegion[n];
+        bufsB = new MemoryRegion[n];
+        clients[0] = client;
+        servers[0] = server;
+        cqsA[0] = cqA;
+        cqsB[0] = cqB;
+        bufsA[0] = bufA;
+        bufsB[0] = bufB;
+        for (int i = 1; i < n; i++) {
+            cqsA[i] = fabric.a.createCq(depth * 2, null);
+            cqsB[i] = fabric.b.createCq(depth * 2, null);
+            QueuePair[] pair = fabric.connect(pdA, MemoryFabric.init(type, cqsA[i], depth), pdB,
+                    MemoryFabric.init(type, cqsB[i], depth), c, 0x2c6fc0 + i, 0x1a2b3c + i);
+            clients[i] = pair[0];
+            servers[i] = pair[1];
+            bufsA[i] = pdA.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
+            bufsB[i] = pdB.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
+        }
     }
 
     boolean inline() {

@@ -138,6 +138,17 @@ class NetPerfVethTest {
         assertTrue(c.out().contains(verified), c.out());
     }
 
+    /** -q 2: one out-of-band exchange per QP over the same connection, each QP its own window and buffers. */
+    @Test
+    void sendBwWithTwoQpsBetweenTwoNamespaces() throws Exception {
+        Side[] s = run("send-bw", "roce2", null, "-q", "2", "-s", "2048", "-n", "200", "-t", "16");
+        assertEquals(0, s[1].exit(), s[1].out());
+        assertEquals(0, s[0].exit(), s[0].out());
+        assertTrue(s[1].out().contains("Number of qps   : 2"), s[1].out());
+        assertTrue(s[1].out().matches("(?s).*\\n 2048\\s+200\\s+.*"), s[1].out());
+        assertTrue(s[0].out().contains("2048-byte messages received: 400"), s[0].out());
+    }
+
     /** RoCEv1 for a READ test, with a capture of the client's side that {@code urdma wire decode} accepts. */
     @Test
     void readBwOverRoce1CapturesFramesThatWireDecodeAccepts(@TempDir Path dir) throws Exception {

@@ -102,6 +102,17 @@ class PerfCommandTest {
         assertTrue(out.contains(verified), out);
     }
 
+    @ParameterizedTest
+    @CsvSource({"write-bw,remote memory verified: 4096 bytes", "send-bw,4096-byte messages received: 600",
+            "atomic-bw,CMP_AND_SWAP results verified"})
+    void severalQpsEachRunTheirOwnWindow(String test, String verified) {
+        String out = run("perf", test, "-q", "3", "-n", "200", "-s", "4096", "-t", "16", "-A", "CMP_AND_SWAP", "--no-copy-baseline");
+        assertTrue(out.contains("Number of qps   : 3"), out);
+        assertTrue(out.matches("(?s).*\\n (4096|8)\\s+200" + BW_ROW), out);
+        assertTrue(out.contains(verified), out);
+        assertFalse(out.contains("the server received"), out);
+    }
+
     @Test
     void allSizesRunFromTwoBytesAndUdStopsAtTheMtu() {
         String out = run("perf", "send-bw", "-a", "-c", "UD", "-m", "1024", "-n", "50");
@@ -128,6 +139,7 @@ class PerfCommandTest {
             assertEquals(1, UrdmaCli.commandLine().execute("perf", "send-bw", "-c", "UD", "-s", "8192", "-m", "4096"));
             assertEquals(1, UrdmaCli.commandLine().execute("perf", "atomic-lat", "-A", "SWAP"));
             assertEquals(1, UrdmaCli.commandLine().execute("perf", "send-lat", "-D", "1"));
+            assertEquals(1, UrdmaCli.commandLine().execute("perf", "write-lat", "-q", "2"));
         } finally {
             System.setErr(oldErr);
         }
@@ -136,5 +148,6 @@ class PerfCommandTest {
         assertTrue(e.contains("UD messages fit one MTU (4096 bytes), was 8192"), e);
         assertTrue(e.contains("-A: CMP_AND_SWAP or FETCH_AND_ADD, was 'SWAP'"), e);
         assertTrue(e.contains("-D: duration mode is for bandwidth tests"), e);
+        assertTrue(e.contains("-q: latency tests use one QP"), e);
     }
 }
