@@ -10,7 +10,9 @@ import org.urdma.verbs.QueuePair;
 /**
  * One side of an in-memory run ({@link PerfSession}) on its own thread. With the inline driver the side's thread
  * runs its own device's engine (two threads, two engines, like two processes); with agent drivers it only polls.
- * The two sides meet at a spinning {@link Rendezvous} that keeps the engine running while it waits.
+ * The two sides meet at a spinning {@link Rendezvous} that keeps the engine running while it waits. With the
+ * inline driver one thread plays both sides instead ({@code r == null}): it drives both engines, and the runner
+ * interleaves the server's steps.
  */
 final class MemoryPerfSide extends PerfSide {
     /** A two-party barrier; broken when either side fails, so the other stops instead of waiting. */
@@ -20,6 +22,10 @@ final class MemoryPerfSide extends PerfSide {
     }
 
     private final SoftDevice device;
+    /** No rendezvous: this thread plays both sides and drives both engines (a passive server). */
+    private final PerfSession solo;
+    /** With {@link #solo}: the server's work that is not in its engine (the send-bw sink), run on every pass. */
+    PerfPatterns.Sink peerSink;
     private final boolean inline;
     private final Rendezvous rendezvous;
     private long generation;
@@ -30,6 +36,7 @@ final class MemoryPerfSide extends PerfSide {
         this.device = server ? s.fabric.b : s.fabric.a;
         this.inline = s.inline();
         this.rendezvous = r;
+        this.solo = r == null ? s : null;
         MemoryRegion peer = server ? s.bufsA[index] : s.bufsB[index];
         this.remoteVa = peer.address();
         this.remoteRkey = peer.rkey();
@@ -51,11 +58,17 @@ final class MemoryPerfSide extends PerfSide {
 
     @Override
     void progress() {
-        if (inline) device.doWork(System.nanoTime());
+        if (solo != null) {
+            solo.progress();
+            if (peerSink != null) peerSink.step();
+        } else if (inline) {
+            device.doWork(System.nanoTime());
+        }
     }
 
     @Override
     void sync(String step) {
+        if (solo != null) return;
         long target = 2 * ++generation;
         rendezvous.arrivals.incrementAndGet();
         while (rendezvous.arrivals.get() < target) { // no time limit: a failing peer breaks the rendezvous
@@ -66,7 +79,7 @@ final class MemoryPerfSide extends PerfSide {
     }
 
     void breakRendezvous(String why) {
-        rendezvous.broken = why;
+        if (rendezvous != null) rendezvous.broken = why;
     }
 
 }

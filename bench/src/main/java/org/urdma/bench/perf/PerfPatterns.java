@@ -91,7 +91,7 @@ final class PerfPatterns {
                     peakDone = done;
                 }
             }
-            if (polled == 0) ss[0].stalled(last, "completions (" + done + " done)");
+            if (polled == 0) ss[0].stalled(last, "completions; done: ", done);
         }
         long el = System.nanoTime() - start;
         long received = 0;
@@ -152,7 +152,7 @@ final class PerfPatterns {
                     if ((wc.flags & WorkCompletion.WITH_IMM) != 0) return wc.immData & 0xFFFFFFFFL;
                 }
             }
-            if (k == 0) s.stalled(begin, "the server's count of received messages");
+            if (k == 0) s.stalled(begin, "the server's count of received messages", -1);
         }
     }
 
@@ -161,24 +161,47 @@ final class PerfPatterns {
      * of this phase, which it answers with that QP's count. Returns the total received.
      */
     static long sink(PerfSide[] ss, int phase) {
-        long total = 0, last = System.nanoTime();
-        long[] received = new long[ss.length];
-        boolean[] ended = new boolean[ss.length];
-        int open = ss.length;
-        SendWorkRequest answer = new SendWorkRequest();
-        while (open > 0) {
+        Sink k = new Sink(ss, phase);
+        long last = System.nanoTime();
+        while (true) {
             ss[0].progress();
-            int polled = 0;
+            int before = k.events;
+            if (k.step()) return k.total;
+            if (k.events != before) last = System.nanoTime();
+            else ss[0].stalled(last, "the client's messages", -1);
+        }
+    }
+
+    /** The send-bw server as a step function, so one thread can also run it beside the client (memory link). */
+    static final class Sink {
+        private final PerfSide[] ss;
+        private final int phase;
+        private final long[] received;
+        private final boolean[] ended;
+        private final SendWorkRequest answer = new SendWorkRequest();
+        private int open;
+        int events;
+        long total;
+
+        Sink(PerfSide[] ss, int phase) {
+            this.ss = ss;
+            this.phase = phase;
+            this.received = new long[ss.length];
+            this.ended = new boolean[ss.length];
+            this.open = ss.length;
+        }
+
+        /** One pass over the QPs' completions, reposting receives; true once every QP's END was answered. */
+        boolean step() {
             for (int q = 0; q < ss.length; q++) {
                 PerfSide s = ss[q];
                 int k = s.cq.poll(s.wcs);
-                polled += k;
+                events += k;
                 for (int i = 0; i < k; i++) {
                     WorkCompletion wc = s.wcs[i];
                     s.check(wc);
                     if (wc.opcode != WcOpcode.RECV) continue;
                     s.recvsPosted--;
-                    last = System.nanoTime();
                     if ((wc.flags & WorkCompletion.WITH_IMM) == 0) {
                         received[q]++;
                     } else if (!ended[q] && wc.immData == (END | (phase & 0xFFFF))) {
@@ -192,9 +215,8 @@ final class PerfPatterns {
                 }
                 s.postRecvs(RX_DEPTH);
             }
-            if (polled == 0) ss[0].stalled(last, "the client's messages");
+            return open == 0;
         }
-        return total;
     }
 
     /**
@@ -217,6 +239,23 @@ final class PerfPatterns {
                 await(s, op, size, tag, i);
                 h.recordValue(Math.max(1, (System.nanoTime() - t0) / 2));
             }
+        }
+        return h;
+    }
+
+    /** The same ping-pong with both sides on this thread (memory link): client sends, server waits and answers. */
+    static Histogram pingPong(PerfSide client, PerfSide server, WrOpcode op, int size, int iters) {
+        Histogram h = new Histogram(3_600_000_000_000L, 3);
+        SendWorkRequest wc = new SendWorkRequest(), ws = new SendWorkRequest();
+        for (int i = 0; i < iters; i++) {
+            byte tag = (byte) (i % 255 + 1);
+            int flags = i % 8 == 7 ? SendFlags.SIGNALED : 0;
+            long t0 = System.nanoTime();
+            pong(client, wc, op, size, tag, i, flags);
+            await(server, op, size, tag, i);
+            pong(server, ws, op, size, tag, i, flags);
+            await(client, op, size, tag, i);
+            h.recordValue(Math.max(1, (System.nanoTime() - t0) / 2));
         }
         return h;
     }
@@ -249,7 +288,7 @@ final class PerfPatterns {
                     if (op == WrOpcode.SEND) return;
                 }
             }
-            if (k == 0) s.stalled(since, "the peer's message " + i);
+            if (k == 0) s.stalled(since, "the peer's message ", i);
         }
     }
 
@@ -269,7 +308,7 @@ final class PerfPatterns {
         long base = op.isAtomic() ? s.readRemoteLong() : 0;
         for (int i = 0; i < iters; i++) {
             long t0 = System.nanoTime();
-            s.postAndWait(prepare(s, wr, op, size, i, base).wrId(i), "completion " + i);
+            s.postAndWait(prepare(s, wr, op, size, i, base).wrId(i), "the completion of request ");
             h.recordValue(Math.max(1, System.nanoTime() - t0));
             if (op.isAtomic() && s.recvLong(0) != base + i) {
                 throw new NetPerf.CompletionError("atomic check FAILED: operation " + i + " returned " + s.recvLong(0)

@@ -90,8 +90,15 @@ final class PerfRunner {
         try (PerfSession s = new PerfSession(o, (int) PerfSide.bufferSize(max), depth())) {
             PerfCommand.header(out, test.title(o), o, s);
             MemoryPerfSide.Rendezvous r = new MemoryPerfSide.Rendezvous();
-            MemoryPerfSide[] client = MemoryPerfSide.sides(s, false, max, r), server = MemoryPerfSide.sides(s, true, max, r);
             ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
+            if (s.inline()) {
+                // one thread drives both engines and plays both sides: no thread hand-offs on a busy machine
+                MemoryPerfSide[] client = MemoryPerfSide.sides(s, false, max, null), server = MemoryPerfSide.sides(s, true, max, null);
+                try (PrintStream so = new PrintStream(serverOut, true, StandardCharsets.UTF_8)) {
+                    sides(client, server, out, so);
+                }
+            } else {
+            MemoryPerfSide[] client = MemoryPerfSide.sides(s, false, max, r), server = MemoryPerfSide.sides(s, true, max, r);
             CompletableFuture<Void> peer = CompletableFuture.runAsync(() -> {
                 try (PrintStream so = new PrintStream(serverOut, true, StandardCharsets.UTF_8)) {
                     sides(server, so);
@@ -114,6 +121,7 @@ final class PerfRunner {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+            }
             }
             out.print(serverOut.toString(StandardCharsets.UTF_8));
             out.println(PerfCommand.LINE);
@@ -147,29 +155,62 @@ final class PerfRunner {
 
     /** The per-size sequence one side runs; the client prints perftest's rows, the server what it verified. */
     private void sides(PerfSide[] all, PrintStream out) {
+        sides(all, null, out, null);
+    }
+
+    /**
+     * @param passivePeer the server's QPs when this thread also plays the server (memory link, inline driver): no
+     *                    rendezvous; the server's preparation and check run around each phase, its answers (ping-pong,
+     *                    send-bw sink) inside the phase; null otherwise
+     */
+    private void sides(PerfSide[] all, PerfSide[] passivePeer, PrintStream out, PrintStream peerOut) {
         PerfSide s = all[0];
         for (PerfSide each : all) if (op.isSend()) each.postRecvs(test.bandwidth() ? PerfPatterns.RX_DEPTH : 16);
+        if (passivePeer != null) {
+            for (PerfSide each : passivePeer) if (op.isSend()) each.postRecvs(test.bandwidth() ? PerfPatterns.RX_DEPTH : 16);
+        }
         if (!s.server) out.println(test.bandwidth() ? bwColumns() : LAT_COLUMNS);
         int phase = 0;
         for (int size : sizes) {
             Object result = null;
-            long verified = -1;
+            long verified = -1, peerVerified = -1;
+            Object lastPeerResult = null;
             for (int measured = 0; measured < 2; measured++, phase++) {
                 for (PerfSide each : all) {
                     each.fillSendRegion(size); // write-lat tags the last byte; each phase starts from the pattern
                     each.clearRecvRegion();
                 }
+                if (passivePeer != null) {
+                    for (PerfSide each : passivePeer) {
+                        each.fillSendRegion(size);
+                        each.clearRecvRegion();
+                    }
+                }
                 s.sync("start of phase " + phase);
-                result = pattern(all, size, measured == 1 ? iters : warmup(size), measured == 1 ? durationNanos : 0, phase);
+                long n = measured == 1 ? iters : warmup(size), d = measured == 1 ? durationNanos : 0;
+                Object peerResult = null;
+                if (passivePeer == null) {
+                    result = pattern(all, size, n, d, phase);
+                } else if (test.pattern == PerfTest.Pattern.PING_PONG) {
+                    result = PerfPatterns.pingPong(s, passivePeer[0], op, size, (int) n);
+                } else if (op.isSend()) {
+                    PerfPatterns.Sink sink = new PerfPatterns.Sink(passivePeer, phase);
+                    for (PerfSide each : all) ((MemoryPerfSide) each).peerSink = sink;
+                    result = pattern(all, size, n, d, phase);
+                    for (PerfSide each : all) ((MemoryPerfSide) each).peerSink = null;
+                    peerResult = sink.total;
+                } else {
+                    result = pattern(all, size, n, d, phase);
+                }
                 s.settle();
                 s.sync("end of phase " + phase);
                 for (PerfSide each : all) verified = verify(each, size, result);
+                if (passivePeer != null) for (PerfSide each : passivePeer) peerVerified = verify(each, size, peerResult);
+                lastPeerResult = peerResult;
             }
+            if (passivePeer != null) serverReport(peerOut, size, peerVerified, lastPeerResult);
             if (s.server) {
-                if (verified >= 0) {
-                    out.printf(" remote memory verified: %d bytes match the client's pattern (%d-byte messages)%n", verified, size);
-                }
-                if (result instanceof Long received) out.printf(" %d-byte messages received: %d%n", size, received);
+                serverReport(out, size, verified, result);
             } else {
                 row(out, size, result);
                 if (test.atomic() && result != null) {
@@ -184,6 +225,13 @@ final class PerfRunner {
                 }
             }
         }
+    }
+
+    private static void serverReport(PrintStream out, int size, long verified, Object result) {
+        if (verified >= 0) {
+            out.printf(" remote memory verified: %d bytes match the client's pattern (%d-byte messages)%n", verified, size);
+        }
+        if (result instanceof Long received) out.printf(" %d-byte messages received: %d%n", size, received);
     }
 
     private long warmup(int size) {

@@ -138,7 +138,7 @@ abstract class PerfSide {
                 check(wcs[i]);
                 if (wcs[i].wrId == id && wcs[i].opcode == wr.opcode().completion()) return;
             }
-            if (n == 0) stalled(last, what);
+            if (n == 0) stalled(last, what, id);
         }
     }
 
@@ -154,10 +154,12 @@ abstract class PerfSide {
         if (wc.status != WcStatus.SUCCESS) throw failed(wc);
     }
 
-    void stalled(long since, String what) {
+    /** Spins once; past the stall limit throws, naming {@code what} (and {@code n} when &gt;= 0): no string is built before. */
+    void stalled(long since, String what, long n) {
         Thread.onSpinWait();
         if (System.nanoTime() - since > stallNanos) {
             throw new NetPerf.CompletionError("no progress for " + stallNanos / 1_000_000_000 + " s waiting for " + what
+                    + (n >= 0 ? String.valueOf(n) : "")
                     + " (is the peer running the same test with the same -s/-n/-a/-c?)");
         }
     }

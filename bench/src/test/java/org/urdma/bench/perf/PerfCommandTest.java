@@ -113,6 +113,15 @@ class PerfCommandTest {
         assertFalse(out.contains("the server received"), out);
     }
 
+    /** With agent drivers the server side runs on its own thread and the two meet at a rendezvous. */
+    @ParameterizedTest
+    @CsvSource({"send-bw,4096-byte messages received: 50", "write-lat,remote memory verified: 4095 bytes"})
+    void serverOnItsOwnThreadWithAgentDrivers(String test, String verified) {
+        String out = run("perf", test, "--driver", "agent", "-n", "50", "-s", "4096", "-t", "8");
+        assertTrue(out.matches("(?s).*\\n 4096\\s+50\\s+.*"), out);
+        assertTrue(out.contains(verified), out);
+    }
+
     @Test
     void allSizesRunFromTwoBytesAndUdStopsAtTheMtu() {
         String out = run("perf", "send-bw", "-a", "-c", "UD", "-m", "1024", "-n", "50");
