@@ -78,6 +78,14 @@ final class MemoryPerfSide extends PerfSide {
         }
     }
 
+    @Override
+    void stalled(long since, String what, long n) {
+        if (rendezvous != null && rendezvous.broken != null) {
+            throw new NetPerf.CompletionError("the peer failed: " + rendezvous.broken);
+        }
+        super.stalled(since, what, n);
+    }
+
     void breakRendezvous(String why) {
         if (rendezvous != null) rendezvous.broken = why;
     }

@@ -89,7 +89,6 @@ final class PerfRunner {
         int max = maxSize();
         try (PerfSession s = new PerfSession(o, (int) PerfSide.bufferSize(max), depth())) {
             PerfCommand.header(out, test.title(o), o, s);
-            MemoryPerfSide.Rendezvous r = new MemoryPerfSide.Rendezvous();
             ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
             if (s.inline()) {
                 // one thread drives both engines and plays both sides: no thread hand-offs on a busy machine
@@ -98,30 +97,7 @@ final class PerfRunner {
                     sides(client, server, out, so);
                 }
             } else {
-            MemoryPerfSide[] client = MemoryPerfSide.sides(s, false, max, r), server = MemoryPerfSide.sides(s, true, max, r);
-            CompletableFuture<Void> peer = CompletableFuture.runAsync(() -> {
-                try (PrintStream so = new PrintStream(serverOut, true, StandardCharsets.UTF_8)) {
-                    sides(server, so);
-                } catch (RuntimeException e) {
-                    server[0].breakRendezvous(String.valueOf(e.getMessage()));
-                    throw e;
-                }
-            }, runnable -> Thread.ofPlatform().name("perf-server").daemon().start(runnable));
-            try {
-                sides(client, out);
-            } catch (RuntimeException e) {
-                client[0].breakRendezvous(String.valueOf(e.getMessage()));
-                throw e;
-            } finally {
-                try {
-                    peer.get();
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof RuntimeException re) throw re;
-                    throw new IllegalStateException(e.getCause());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
+                twoThreads(s, max, out, serverOut);
             }
             out.print(serverOut.toString(StandardCharsets.UTF_8));
             out.println(PerfCommand.LINE);
@@ -132,6 +108,36 @@ final class PerfRunner {
             out.flush();
         }
         return 0;
+    }
+
+    /** Agent drivers: the server side on its own thread; the two meet at a rendezvous, a failure breaks it. */
+    private void twoThreads(PerfSession s, int max, PrintStream out, ByteArrayOutputStream serverOut) {
+        MemoryPerfSide.Rendezvous r = new MemoryPerfSide.Rendezvous();
+        MemoryPerfSide[] client = MemoryPerfSide.sides(s, false, max, r), server = MemoryPerfSide.sides(s, true, max, r);
+        CompletableFuture<Void> peer = CompletableFuture.runAsync(() -> {
+            try (PrintStream so = new PrintStream(serverOut, true, StandardCharsets.UTF_8)) {
+                sides(server, so);
+            } catch (RuntimeException e) {
+                server[0].breakRendezvous(String.valueOf(e.getMessage()));
+                throw e;
+            }
+        }, runnable -> Thread.ofPlatform().name("perf-server").daemon().start(runnable));
+        try {
+            sides(client, out);
+        } catch (RuntimeException e) {
+            client[0].breakRendezvous(String.valueOf(e.getMessage()));
+            peer.exceptionally(x -> null).join(); // the server stops at its next rendezvous; the client's error is the one reported
+            throw e;
+        }
+        try {
+            peer.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException re) throw re;
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for the server side");
+        }
     }
 
     private int net(NetOptions n, PrintStream out) {
