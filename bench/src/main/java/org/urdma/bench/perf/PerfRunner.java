@@ -77,7 +77,7 @@ final class PerfRunner {
     static int run(PerfTest test, PerfOptions o, NetOptions n, PrintStream out) {
         try {
             PerfRunner r = new PerfRunner(test, o);
-            return NetOptions.isNetwork(o) ? r.net(n, out) : r.memory(out);
+            return NetOptions.isNetwork(o) ? r.net(n, out) : r.memory(n, out);
         } catch (NetPerf.CompletionError | ConnectionException | IllegalArgumentException | IllegalStateException e) {
             out.flush();
             System.err.println("urdma perf " + test.command + ": " + e.getMessage());
@@ -85,9 +85,9 @@ final class PerfRunner {
         }
     }
 
-    private int memory(PrintStream out) {
+    private int memory(NetOptions n, PrintStream out) {
         int max = maxSize();
-        try (PerfSession s = new PerfSession(o, (int) PerfSide.bufferSize(max), depth())) {
+        try (PerfSession s = new PerfSession(o, n.ackTimeout, n.retryCnt, (int) PerfSide.bufferSize(max), depth())) {
             PerfCommand.header(out, test.title(o), o, s);
             ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
             if (s.inline()) {

@@ -37,6 +37,11 @@ final class PerfSession implements AutoCloseable {
     private final RealTimeDriver driverA, driverB;
 
     PerfSession(PerfOptions o, int bufferSize, int depth) {
+        this(o, 14, 7, bufferSize, depth);
+    }
+
+    /** @param ackTimeout local ACK timeout code, @param retryCnt retries before RETRY_EXC_ERR (7: forever, as rxe) */
+    PerfSession(PerfOptions o, int ackTimeout, int retryCnt, int bufferSize, int depth) {
         if (!o.link.equalsIgnoreCase("memory")) {
             throw new IllegalArgumentException("--link: only 'memory' is available in this build, was '" + o.link + "'");
         }
@@ -66,7 +71,8 @@ final class PerfSession implements AutoCloseable {
         pdB = fabric.b.allocPd();
         cqA = fabric.a.createCq(depth * 2, null);
         cqB = fabric.b.createCq(depth * 2, null);
-        MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withMtu(mtu).withTimeout(14);
+        MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withMtu(mtu).withTimeout(ackTimeout)
+                .withRetryCnt(retryCnt);
         QueuePair[] qps = fabric.connect(pdA, MemoryFabric.init(type, cqA, depth), pdB, MemoryFabric.init(type, cqB, depth),
                 c, 0x2c6fc0, 0x1a2b3c);
         client = qps[0];

@@ -139,6 +139,25 @@ class PerfCommandTest {
     }
 
     @Test
+    void anErrorCompletionEndsTheRunWithAClearMessage() {
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        int rc;
+        try {
+            // every data frame lost: RC retries twice (4 ms timeout), then RETRY_EXC_ERR and the rest flushed
+            rc = UrdmaCli.commandLine().execute("perf", "read-bw", "--loss", "1", "-n", "20", "-s", "1024", "-t", "4",
+                    "--retry", "2", "--timeout", "10");
+        } finally {
+            System.setErr(oldErr);
+        }
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertEquals(1, rc, e);
+        assertTrue(e.contains("urdma perf read-bw: completion with error RETRY_EXC_ERR"), e);
+        assertTrue(e.contains("flushed (WR_FLUSH_ERR)"), e);
+    }
+
+    @Test
     void testsRefuseServicesAndFlagsTheyCannotRun() {
         PrintStream oldErr = System.err;
         ByteArrayOutputStream err = new ByteArrayOutputStream();
