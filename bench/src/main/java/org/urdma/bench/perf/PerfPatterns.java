@@ -194,28 +194,37 @@ final class PerfPatterns {
         /** One pass over the QPs' completions, reposting receives; true once every QP's END was answered. */
         boolean step() {
             for (int q = 0; q < ss.length; q++) {
-                PerfSide s = ss[q];
-                int k = s.cq.poll(s.wcs);
-                events += k;
-                for (int i = 0; i < k; i++) {
-                    WorkCompletion wc = s.wcs[i];
-                    s.check(wc);
-                    if (wc.opcode != WcOpcode.RECV) continue;
-                    s.recvsPosted--;
-                    if ((wc.flags & WorkCompletion.WITH_IMM) == 0) {
-                        received[q]++;
-                    } else if (!ended[q] && wc.immData == (END | (phase & 0xFFFF))) {
-                        ended[q] = true;
-                        open--;
-                        total += received[q];
-                        s.postRecvs(RX_DEPTH);
-                        s.qp.postSend(s.send(answer, 8).opcode(WrOpcode.SEND_WITH_IMM).wrId(-4).immData((int) received[q])
-                                .flags(SendFlags.SIGNALED));
-                    }
+                // drain: every receive consumed is reposted before the next engine pass (UD drops otherwise)
+                while (poll(q) == ss[q].wcs.length) {
+                    Thread.onSpinWait();
                 }
-                s.postRecvs(RX_DEPTH);
+                ss[q].postRecvs(RX_DEPTH);
             }
             return open == 0;
+        }
+
+        /** One poll of QP {@code q}'s CQ: counts data, answers this phase's END; returns how many it got. */
+        private int poll(int q) {
+            PerfSide s = ss[q];
+            int k = s.cq.poll(s.wcs);
+            events += k;
+            for (int i = 0; i < k; i++) {
+                WorkCompletion wc = s.wcs[i];
+                s.check(wc);
+                if (wc.opcode != WcOpcode.RECV) continue;
+                s.recvsPosted--;
+                if ((wc.flags & WorkCompletion.WITH_IMM) == 0) {
+                    received[q]++;
+                } else if (!ended[q] && wc.immData == (END | (phase & 0xFFFF))) {
+                    ended[q] = true;
+                    open--;
+                    total += received[q];
+                    s.postRecvs(RX_DEPTH);
+                    s.qp.postSend(s.send(answer, 8).opcode(WrOpcode.SEND_WITH_IMM).wrId(-4).immData((int) received[q])
+                            .flags(SendFlags.SIGNALED));
+                }
+            }
+            return k;
         }
     }
 
