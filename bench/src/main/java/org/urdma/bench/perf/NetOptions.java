@@ -39,7 +39,7 @@ public final class NetOptions {
     @Option(names = "--timeout", description = "Local ACK timeout code: 4.096 us x 2^code (default: ${DEFAULT-VALUE})")
     int ackTimeout = 14;
 
-    @Option(names = "--retry", description = "Retry count before RETRY_EXC_ERR (default: ${DEFAULT-VALUE})")
+    @Option(names = "--retry", description = "Retry count before RETRY_EXC_ERR; 7 retries forever, as rxe does (default: ${DEFAULT-VALUE})")
     int retryCnt = 7;
 
     /** Whether the options ask for a real link rather than the in-memory one. */

@@ -2,8 +2,6 @@ package org.urdma.bench.perf;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,6 +58,12 @@ final class NetPerfSession implements AutoCloseable {
     final CompletionQueue cq;
     final QueuePair qp;
     final MemoryRegion buf;
+    /** All QPs (-q), index 0 being qp/cq/buf/local/remote, each with its own CQ, buffer and exchanged endpoint. */
+    final CompletionQueue[] cqs;
+    final QueuePair[] qps;
+    final MemoryRegion[] bufs;
+    final QpEndpoint[] locals;
+    QpEndpoint[] remotes;
     final Arena arena = Arena.ofShared();
     final ConnectionManager cm;
     final ExchangeFormat format = new UrdmaExchangeFormat();
@@ -74,7 +78,6 @@ final class NetPerfSession implements AutoCloseable {
         this.server = n.peer == null;
         this.latencyTest = latencyTest;
         QpType type = QpType.valueOf(o.connection.toUpperCase(Locale.ROOT));
-        if (type == QpType.UD) throw new IllegalArgumentException("--connection: RC or UC, was UD");
         FramingKind kind = FramingKind.parse(o.framing);
         String spec = o.link;
         String ifname = spec.substring(spec.indexOf(':') + 1);
@@ -121,13 +124,25 @@ final class NetPerfSession implements AutoCloseable {
                 ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
         this.driver = new RealTimeDriver(device, idle);
         this.pd = device.allocPd();
-        this.cq = device.createCq(Math.max(64, depth * 2), null);
-        this.qp = pd.createQp(MemoryFabric.init(type, cq, depth));
-        this.buf = pd.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
+        int count = Math.max(1, o.qps);
+        this.cqs = new CompletionQueue[count];
+        this.qps = new QueuePair[count];
+        this.bufs = new MemoryRegion[count];
+        this.locals = new QpEndpoint[count];
         PathMtu mtu = PathMtu.ofBytes(Math.min(o.mtu, l.maxPayload()));
-        this.local = new QpEndpoint(0, qp.qpNum(), new SplittableRandom(seed ^ 0x5DEECE66DL).nextInt(1 << 24),
-                dp.gids().gidFor(kind), dp.config().port().mac(), mtu, buf.rkey(), buf.address(), buf.length(), 16,
-                QpEndpoint.Features.ALL);
+        SplittableRandom psns = new SplittableRandom(seed ^ 0x5DEECE66DL);
+        for (int i = 0; i < count; i++) {
+            cqs[i] = device.createCq(Math.max(64, depth * 2), null);
+            qps[i] = pd.createQp(MemoryFabric.init(type, cqs[i], depth));
+            bufs[i] = pd.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
+            locals[i] = new QpEndpoint(0, qps[i].qpNum(), psns.nextInt(1 << 24),
+                    o.gidIndex >= 0 ? dp.gids().gid(o.gidIndex) : dp.gids().gidFor(kind), dp.config().port().mac(), mtu,
+                    bufs[i].rkey(), bufs[i].address(), bufs[i].length(), 16, QpEndpoint.Features.ALL);
+        }
+        this.cq = cqs[0];
+        this.qp = qps[0];
+        this.buf = bufs[0];
+        this.local = locals[0];
         this.cm = new ConnectionManager(new ConnectionManager.Config(Duration.ofSeconds(n.cmTimeoutSeconds),
                 Duration.ofSeconds(n.cmTimeoutSeconds)));
     }
@@ -144,7 +159,12 @@ final class NetPerfSession implements AutoCloseable {
 
     /** Connects (client) or accepts (server) and brings the QP to RTS; prints where it waits. */
     void establish(java.io.PrintStream out) {
-        if (qp.state() == org.urdma.verbs.QpState.RESET) QpConnector.toInit(qp, connection(), 0x11111111);
+        establish(out, latencyTest);
+    }
+
+    /** As {@link #establish(java.io.PrintStream)}; {@code serverActive}: the server posts or answers, so it drives its engine. */
+    void establish(java.io.PrintStream out, boolean serverActive) {
+        for (QueuePair q : qps) if (q.state() == org.urdma.verbs.QpState.RESET) QpConnector.toInit(q, connection(), 0x11111111);
         if (server) {
             try (ConnectionManager.Listener l = cm.listen(new InetSocketAddress(n.port))) {
                 out.printf("%n************************************%n* Waiting for client to connect... *%n************************************%n");
@@ -154,10 +174,15 @@ final class NetPerfSession implements AutoCloseable {
         } else {
             channel = cm.connect(new InetSocketAddress(n.peer, n.port));
         }
-        remote = QpHandshake.connect(channel, format, device, datapath, qp, local, connection(), 0x11111111, 2_000_000_000L);
+        remotes = new QpEndpoint[qps.length];
+        for (int i = 0; i < qps.length; i++) { // one exchange per QP, in order, as perftest does for -q
+            remotes[i] = QpHandshake.connect(channel, format, device, datapath, qps[i], locals[i], connection(), 0x11111111,
+                    2_000_000_000L);
+        }
+        remote = remotes[0];
         // the agent answered ARP and ran the handshake; with --driver inline the benchmark thread now drives the
         // engine itself, unless this side only waits (the write-bw server), whose engine must keep running
-        if (o.driver.equalsIgnoreCase("inline") && (!server || latencyTest)) {
+        if (o.driver.equalsIgnoreCase("inline") && (!server || serverActive)) {
             driver.close();
             driver = null;
             drivenInline = true;
@@ -179,25 +204,6 @@ final class NetPerfSession implements AutoCloseable {
 
     String driverName() {
         return drivenInline ? "inline (benchmark thread)" : "agent (" + o.idle + ")";
-    }
-
-    /** The deterministic pattern the client sends and the server checks (remote memory verification). */
-    static long pattern(long i) {
-        return i * 0x9E3779B97F4A7C15L + 0x1234567;
-    }
-
-    void fillPattern(long bytes) {
-        MemorySegment s = buf.segment();
-        for (long i = 0; i + 8 <= bytes; i += 8) s.set(ValueLayout.JAVA_LONG, i, pattern(i));
-    }
-
-    /** Offset of the first mismatch with the pattern in the first {@code bytes}, or -1. */
-    long verifyPattern(long bytes) {
-        MemorySegment s = buf.segment();
-        for (long i = 0; i + 8 <= bytes; i += 8) {
-            if (s.get(ValueLayout.JAVA_LONG, i) != pattern(i)) return i;
-        }
-        return -1;
     }
 
     @Override

@@ -5,7 +5,9 @@ import picocli.CommandLine.Command;
 /** {@code urdma perf …}: perftest-style benchmarks over urdma's verbs. */
 @Command(name = "perf", mixinStandardHelpOptions = true,
         description = "perftest-style benchmarks (ib_write_bw, ib_send_lat, ...) over urdma verbs.",
-        subcommands = {WriteBwCommand.class, SendLatCommand.class})
+        subcommands = {WriteBwCommand.class, PerfTestCommand.ReadBw.class, PerfTestCommand.SendBw.class,
+                PerfTestCommand.AtomicBw.class, PerfTestCommand.WriteLat.class, PerfTestCommand.ReadLat.class,
+                SendLatCommand.class, PerfTestCommand.AtomicLat.class})
 public final class PerfCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -21,7 +23,7 @@ public final class PerfCommand implements Runnable {
         out.println(LINE);
         out.printf("                    %s%n", title);
         out.printf(" Dual-port       : OFF\t\tDevice         : %s%n", s.deviceName());
-        out.printf(" Number of qps   : 1\t\tTransport type : urdma (%s%s on %s link)%n", o.framing,
+        out.printf(" Number of qps   : %d\t\tTransport type : urdma (%s%s on %s link)%n", s.clients.length, o.framing,
                 o.framing.startsWith("paxi") && !o.paxiIcrc ? ", no ICRC" : "", o.link);
         out.printf(" Connection type : %s\t\tUsing SRQ      : OFF%n", s.type);
         out.printf(" TX depth        : %d%n", o.txDepth);
@@ -38,12 +40,4 @@ public final class PerfCommand implements Runnable {
         out.println(LINE);
     }
 
-    static int[] sizes(PerfOptions o, int defaultSize) {
-        if (o.all) {
-            int[] s = new int[23];
-            for (int i = 0; i < 23; i++) s[i] = 2 << i;
-            return s;
-        }
-        return new int[] {o.size > 0 ? o.size : defaultSize};
-    }
 }

@@ -19,8 +19,23 @@ public final class PerfOptions {
     @Option(names = {"-t", "--tx-depth"}, description = "Outstanding send requests (default: ${DEFAULT-VALUE})")
     int txDepth = 128;
 
-    @Option(names = {"-c", "--connection"}, description = "RC or UC (default: ${DEFAULT-VALUE})")
+    @Option(names = {"-c", "--connection"}, description = "RC, UC or UD where the test allows it (default: ${DEFAULT-VALUE})")
     String connection = "RC";
+
+    @Option(names = {"-D", "--duration"}, description = "Run each size for this many seconds instead of -n iterations (bandwidth tests)")
+    int duration;
+
+    @Option(names = {"-q", "--qp"}, description = "Number of QPs (default: ${DEFAULT-VALUE})")
+    int qps = 1;
+
+    @Option(names = {"-A", "--atomic_type"}, description = "CMP_AND_SWAP or FETCH_AND_ADD (default: ${DEFAULT-VALUE})")
+    String atomicType = "FETCH_AND_ADD";
+
+    @Option(names = {"-x", "--gid-index"}, description = "GID index of the port (default: the one the framing needs: 0 RoCEv1, 1 RoCEv2)")
+    int gidIndex = -1;
+
+    @Option(names = {"-F", "--CPU-freq"}, description = "Accepted for perftest compatibility (no CPU frequency check here)")
+    boolean cpuFreq;
 
     @Option(names = "--link", description = "Link: memory (two devices in this JVM), afpacket:IF or tap:IF (this side only; the peer is another process) (default: ${DEFAULT-VALUE})")
     String link = "memory";

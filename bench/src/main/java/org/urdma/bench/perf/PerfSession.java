@@ -18,8 +18,8 @@ import org.urdma.verbs.QpType;
 import org.urdma.verbs.QueuePair;
 
 /**
- * Client and server of a perftest run in one JVM: two soft devices on a MemoryLink, one connected QP pair,
- * one buffer per side. With the inline driver the calling thread advances both engines between posts and
+ * Client and server of a perftest run in one JVM: two soft devices on a MemoryLink, one connected QP pair
+ * (RC, UC or UD), one buffer per side. With the inline driver the calling thread advances both engines between posts and
  * polls; with the agent driver each device runs on its own Agrona agent thread.
  */
 final class PerfSession implements AutoCloseable {
@@ -29,15 +29,23 @@ final class PerfSession implements AutoCloseable {
     final CompletionQueue cqA, cqB;
     final QueuePair client, server;
     final MemoryRegion bufA, bufB;
+    /** All QP pairs (-q), index 0 being client/server above, each with its own CQs and buffers. */
+    final QueuePair[] clients, servers;
+    final CompletionQueue[] cqsA, cqsB;
+    final MemoryRegion[] bufsA, bufsB;
     final QpType type;
     private final RealTimeDriver driverA, driverB;
 
     PerfSession(PerfOptions o, int bufferSize, int depth) {
+        this(o, 14, 7, bufferSize, depth);
+    }
+
+    /** @param ackTimeout local ACK timeout code, @param retryCnt retries before RETRY_EXC_ERR (7: forever, as rxe) */
+    PerfSession(PerfOptions o, int ackTimeout, int retryCnt, int bufferSize, int depth) {
         if (!o.link.equalsIgnoreCase("memory")) {
             throw new IllegalArgumentException("--link: only 'memory' is available in this build, was '" + o.link + "'");
         }
         type = QpType.valueOf(o.connection.toUpperCase(java.util.Locale.ROOT));
-        if (type == QpType.UD) throw new IllegalArgumentException("--connection: RC or UC, was UD");
         Reliability rel = Reliability.named(o.reliability);
         FramingKind kind = FramingKind.parse(o.framing);
         PathMtu mtu = PathMtu.ofBytes(o.mtu);
@@ -56,13 +64,15 @@ final class PerfSession implements AutoCloseable {
             case "backoff" -> RealTimeDriver.Idle.BACKOFF;
             default -> throw new IllegalArgumentException("--idle: busy-spin or backoff, was '" + o.idle + "'");
         };
+        if (o.gidIndex >= 0) fabric.a.gid(o.gidIndex); // -x: the memory link's ports have index 0 only (throws otherwise)
         driverA = agents ? new RealTimeDriver(fabric.a, idle) : null;
         driverB = agents ? new RealTimeDriver(fabric.b, idle) : null;
         pdA = fabric.a.allocPd();
         pdB = fabric.b.allocPd();
         cqA = fabric.a.createCq(depth * 2, null);
         cqB = fabric.b.createCq(depth * 2, null);
-        MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withMtu(mtu).withTimeout(14);
+        MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withMtu(mtu).withTimeout(ackTimeout)
+                .withRetryCnt(retryCnt);
         QueuePair[] qps = fabric.connect(pdA, MemoryFabric.init(type, cqA, depth), pdB, MemoryFabric.init(type, cqB, depth),
                 c, 0x2c6fc0, 0x1a2b3c);
         client = qps[0];
@@ -70,6 +80,29 @@ final class PerfSession implements AutoCloseable {
         bufA = pdA.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
         bufB = pdB.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
         for (long i = 0; i + 8 <= bufferSize; i += 8) bufA.segment().set(ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
+        int n = Math.max(1, o.qps);
+        clients = new QueuePair[n];
+        servers = new QueuePair[n];
+        cqsA = new CompletionQueue[n];
+        cqsB = new CompletionQueue[n];
+        bufsA = new MemoryRegion[n];
+        bufsB = new MemoryRegion[n];
+        clients[0] = client;
+        servers[0] = server;
+        cqsA[0] = cqA;
+        cqsB[0] = cqB;
+        bufsA[0] = bufA;
+        bufsB[0] = bufB;
+        for (int i = 1; i < n; i++) {
+            cqsA[i] = fabric.a.createCq(depth * 2, null);
+            cqsB[i] = fabric.b.createCq(depth * 2, null);
+            QueuePair[] pair = fabric.connect(pdA, MemoryFabric.init(type, cqsA[i], depth), pdB,
+                    MemoryFabric.init(type, cqsB[i], depth), c, 0x2c6fc0 + i, 0x1a2b3c + i);
+            clients[i] = pair[0];
+            servers[i] = pair[1];
+            bufsA[i] = pdA.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
+            bufsB[i] = pdB.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
+        }
     }
 
     boolean inline() {

@@ -73,12 +73,10 @@ class NetPerfVethTest {
         if (peer != null) args.add(peer);
         String[] a = args.toArray(String[]::new);
         try {
-            if (test.equals("write-bw")) {
-                WriteBwCommand c = new WriteBwCommand();
-                return side(ns, c, out -> NetPerf.writeBw(c.o, c.net, (PrintStream) out), a);
-            }
-            SendLatCommand c = new SendLatCommand();
-            return side(ns, c, out -> NetPerf.sendLat(c.o, c.net, (PrintStream) out), a);
+            PerfTest t = java.util.Arrays.stream(PerfTest.values()).filter(x -> x.command.equals(test)).findFirst().orElseThrow();
+            PerfTestCommand c = new PerfTestCommand(t) {
+            };
+            return side(ns, c, out -> PerfRunner.run(t, c.o, c.net, (PrintStream) out), a);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -116,6 +114,57 @@ class NetPerfVethTest {
         assertEquals(0, s[0].exit(), s[0].out());
         assertTrue(s[1].out().matches("(?s).*\\n 8\\s+300\\s+[0-9.]+\\s+[0-9.]+.*"), s[1].out());
         assertTrue(s[1].out().contains("99.9% percentile[usec]"), s[1].out());
+    }
+
+    /** Every other test once over roce2, small: both sides exit 0, perftest's row, the memory check. */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({
+            "read-bw,RC,4096,READ data verified: 4096 bytes,client",
+            "send-bw,RC,4096,remote memory verified: 4096 bytes,server",
+            "send-bw,UD,1024,remote memory verified: 1024 bytes,server",
+            "atomic-bw,RC,8,FETCH_AND_ADD results verified,client",
+            "write-lat,UC,64,remote memory verified: 63 bytes,server",
+            "read-lat,RC,64,READ data verified: 64 bytes,client",
+            "send-lat,UD,64,remote memory verified: 64 bytes,server",
+            "atomic-lat,RC,8,FETCH_AND_ADD results verified,client"})
+    void everyTestRunsBetweenTwoNamespaces(String test, String type, int size, String verified, String checker) throws Exception {
+        Side[] s = run(test, "roce2", null, "-c", type, "-s", String.valueOf(size), "-n", "200", "-t", "32", "-m", "1024");
+        assertEquals(0, s[1].exit(), s[1].out());
+        assertEquals(0, s[0].exit(), s[0].out());
+        String row = test.endsWith("-bw") ? "\\s+[0-9.]+\\s+[0-9.]+\\s+[0-9.]+\\n.*" : "(\\s+[0-9.]+){7}\\n.*";
+        assertTrue(s[1].out().matches("(?s).*\\n " + size + "\\s+200" + row), s[1].out());
+        assertTrue(s[1].out().contains("Connection type : " + type), s[1].out());
+        Side c = checker.equals("server") ? s[0] : s[1];
+        assertTrue(c.out().contains(verified), c.out());
+    }
+
+    /** -q 2: one out-of-band exchange per QP over the same connection, each QP its own window and buffers. */
+    @Test
+    void sendBwWithTwoQpsBetweenTwoNamespaces() throws Exception {
+        Side[] s = run("send-bw", "roce2", null, "-q", "2", "-s", "2048", "-n", "200", "-t", "16");
+        assertEquals(0, s[1].exit(), s[1].out());
+        assertEquals(0, s[0].exit(), s[0].out());
+        assertTrue(s[1].out().contains("Number of qps   : 2"), s[1].out());
+        assertTrue(s[1].out().matches("(?s).*\\n 2048\\s+200\\s+.*"), s[1].out());
+        assertTrue(s[0].out().contains("2048-byte messages received: 400"), s[0].out());
+    }
+
+    /** RoCEv1 for a READ test, with a capture of the client's side that {@code urdma wire decode} accepts. */
+    @Test
+    void readBwOverRoce1CapturesFramesThatWireDecodeAccepts(@TempDir Path dir) throws Exception {
+        Path pcap = dir.resolve("read.pcap");
+        Side[] s = run("read-bw", "roce1", pcap, "-s", "8192", "-n", "100", "-t", "16");
+        assertEquals(0, s[1].exit(), s[1].out());
+        assertEquals(0, s[0].exit(), s[0].out());
+        assertTrue(s[1].out().contains("READ data verified: 8192 bytes"), s[1].out());
+        CommandLine cli = org.urdma.cli.UrdmaCli.commandLine();
+        java.io.StringWriter out = new java.io.StringWriter();
+        cli.setOut(new java.io.PrintWriter(out, true));
+        cli.setErr(new java.io.PrintWriter(out, true));
+        assertEquals(0, cli.execute("wire", "decode", "-q", pcap.toString()), out.toString());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+) frames: (\\d+) valid, 0 invalid").matcher(out.toString());
+        assertTrue(m.find(), out.toString());
+        assertTrue(Integer.parseInt(m.group(2)) >= 100 * 3, out.toString()); // requests plus 8 KiB of responses each
     }
 
     @Test

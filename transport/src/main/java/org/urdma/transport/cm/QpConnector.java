@@ -46,8 +46,7 @@ public final class QpConnector {
                 mask |= QpAttrMask.MAX_DEST_RD_ATOMIC | QpAttrMask.MIN_RNR_TIMER;
             }
         } else {
-            a.pathMtu(mtu);
-            mask |= QpAttrMask.PATH_MTU;
+            a.pathMtu(mtu); // informative only: IBTA's UD INIT -> RTR takes no PATH_MTU in the mask (as MemoryFabric)
         }
         qp.modify(a, mask);
         a = new QpAttributes().state(QpState.RTS).sqPsn(local.psn());

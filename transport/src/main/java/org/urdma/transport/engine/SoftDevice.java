@@ -294,6 +294,8 @@ public final class SoftDevice implements Device, PacketSink {
 
     @Override
     public Gid gid(int index) {
+        Gid fromPort = link.gid(index); // the port's GID table on an Ethernet link (index 1: RoCEv2 IPv4-mapped)
+        if (fromPort != null) return fromPort;
         if (index != 0) throw new IllegalArgumentException("gid index: only 0 exists on this port, was " + index);
         return config.gid();
     }

@@ -25,4 +25,9 @@ public interface Link {
 
     /** Largest payload a packet may carry on this link (its path MTU ceiling). */
     int maxPayload();
+
+    /** Entry {@code index} of the port's GID table, or null when the link has no addressed port (in-memory links). */
+    default org.urdma.verbs.Gid gid(int index) {
+        return null;
+    }
 }

@@ -77,6 +77,11 @@ public final class AfPacketLink implements Link, AutoCloseable {
         }
     }
 
+    @Override
+    public org.urdma.verbs.Gid gid(int index) {
+        return datapath().gids().gid(index);
+    }
+
     public EthernetDatapath datapath() {
         return datapath;
     }

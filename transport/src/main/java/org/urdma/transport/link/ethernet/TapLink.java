@@ -46,6 +46,11 @@ public final class TapLink implements Link, AutoCloseable {
         datapath.arp().attach(this::sendRaw, datapath.baseTci());
     }
 
+    @Override
+    public org.urdma.verbs.Gid gid(int index) {
+        return datapath().gids().gid(index);
+    }
+
     public EthernetDatapath datapath() {
         return datapath;
     }

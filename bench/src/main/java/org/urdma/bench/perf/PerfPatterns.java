@@ -1,0 +1,329 @@
+package org.urdma.bench.perf;
+
+import org.HdrHistogram.Histogram;
+import org.urdma.verbs.SendFlags;
+import org.urdma.verbs.SendWorkRequest;
+import org.urdma.verbs.WcOpcode;
+import org.urdma.verbs.WorkCompletion;
+import org.urdma.verbs.WrOpcode;
+
+/**
+ * The three loops every perftest program is made of, written once over {@link PerfSide}: the bandwidth window,
+ * the ping-pong and the client-only round trip. Each returns what perftest reports for it.
+ */
+final class PerfPatterns {
+    /** perftest's CQ moderation: every 100th request is signaled. */
+    static final int CQ_MODERATION = 100;
+    /** Receives the SEND side keeps posted (perftest's default rx-depth). */
+    static final int RX_DEPTH = 512;
+    /** Immediate data of the message that ends a send-bw phase (low bits: the phase). */
+    static final int END = 0xE0D00000;
+
+    private PerfPatterns() {
+    }
+
+    /** Like perftest: never signal less often than the depth, or the window would wait for a completion never asked for. */
+    static int moderation(int depth) {
+        return Math.max(1, Math.min(CQ_MODERATION, depth));
+    }
+
+    /** Bandwidth result: average and peak in bytes/s, messages per second, how many completed (duration mode). */
+    record Bw(double avgBytesPerSec, double peakBytesPerSec, double msgRate, long iterations, long total, long peerReceived) {
+    }
+
+    /** Shortest interval a peak is measured over: completions polled in one batch would give absurd rates. */
+    static final long PEAK_INTERVAL_NANOS = 200_000;
+
+    /**
+     * Client of a bandwidth test: keeps {@code depth} requests in flight on each QP until {@code iters} completed on
+     * each, or, with {@code durationNanos} &gt; 0, until that time passed (the request posted then is each QP's last
+     * and is signaled). All QPs are one device's, advanced through the first side.
+     */
+    static Bw window(PerfSide[] ss, WrOpcode op, int size, long iters, long durationNanos, int depth, int phase) {
+        int q = ss.length;
+        SendWorkRequest wr = new SendWorkRequest();
+        long[] base = new long[q], posted = new long[q], completed = new long[q], limit = new long[q];
+        for (int i = 0; i < q; i++) {
+            base[i] = op.isAtomic() ? ss[i].readRemoteLong() : 0;
+            limit[i] = durationNanos > 0 ? Long.MAX_VALUE : iters;
+        }
+        int moderation = moderation(depth);
+        long start = System.nanoTime(), end = start + durationNanos, last = start;
+        long done = 0, peakStart = start, peakDone = 0;
+        double peak = 0;
+        int running = q;
+        while (running > 0) {
+            for (int i = 0; i < q; i++) {
+                PerfSide s = ss[i];
+                while (posted[i] < limit[i] && posted[i] - completed[i] < depth) {
+                    if (durationNanos > 0 && System.nanoTime() - end >= 0) limit[i] = posted[i] + 1;
+                    boolean signal = (posted[i] + 1) % moderation == 0 || posted[i] + 1 == limit[i];
+                    prepare(s, wr, op, size, posted[i], base[i]).wrId(posted[i]).flags(signal ? SendFlags.SIGNALED : 0);
+                    s.qp.postSend(wr);
+                    posted[i]++;
+                }
+            }
+            ss[0].progress();
+            int polled = 0;
+            for (int i = 0; i < q; i++) {
+                PerfSide s = ss[i];
+                int k = s.cq.poll(s.wcs);
+                polled += k;
+                for (int j = 0; j < k; j++) {
+                    WorkCompletion wc = s.wcs[j];
+                    s.check(wc);
+                    if (wc.opcode == WcOpcode.RECV) {
+                        s.recvsPosted--;
+                        continue;
+                    }
+                    long upTo = wc.wrId + 1;
+                    done += upTo - completed[i];
+                    completed[i] = upTo;
+                    if (completed[i] == limit[i]) running--;
+                }
+            }
+            if (polled > 0) {
+                long now = System.nanoTime();
+                last = now;
+                if (now - peakStart >= PEAK_INTERVAL_NANOS) {
+                    peak = Math.max(peak, (done - peakDone) * (double) size * 1e9 / (now - peakStart));
+                    peakStart = now;
+                    peakDone = done;
+                }
+            }
+            if (polled == 0) ss[0].stalled(last, "completions; done: ", done);
+        }
+        long el = System.nanoTime() - start;
+        long received = 0;
+        for (int i = 0; i < q; i++) {
+            PerfSide s = ss[i];
+            if (op == WrOpcode.SEND) received += endSends(s, size, phase);
+            if (op.isAtomic()) {
+                long now = s.readRemoteLong();
+                if (now != base[i] + completed[i]) {
+                    throw new NetPerf.CompletionError("atomic check FAILED on QP " + i + ": the remote value is " + now + " after "
+                            + completed[i] + " operations from " + base[i] + " (expected " + (base[i] + completed[i]) + ")");
+                }
+            }
+        }
+        if (op != WrOpcode.SEND) received = done;
+        double avg = (double) done * size * 1e9 / el;
+        return new Bw(avg, Math.max(peak, avg), done * 1e9 / el, done / q, done, received);
+    }
+
+    /** Fills {@code wr} for the {@code n}-th request of a window: same bytes, same remote place, like perftest. */
+    private static SendWorkRequest prepare(PerfSide s, SendWorkRequest wr, WrOpcode op, int size, long n, long base) {
+        long target = s.remoteVa + s.recvOffset;
+        return switch (op) {
+            case SEND -> s.send(wr, size);
+            case RDMA_WRITE -> wr.reset().opcode(op).addSge(s.buf, 0, size).remote(target, s.remoteRkey);
+            case RDMA_READ -> wr.reset().opcode(op).addSge(s.buf, s.recvOffset, size).remote(s.remoteVa, s.remoteRkey);
+            // in order on RC, so the n-th compare-and-swap finds the value the (n-1)-th left
+            case ATOMIC_CMP_AND_SWP -> wr.reset().opcode(op).addSge(s.buf, s.recvOffset, 8).remote(target, s.remoteRkey)
+                    .atomic(base + n, base + n + 1);
+            case ATOMIC_FETCH_AND_ADD -> wr.reset().opcode(op).addSge(s.buf, s.recvOffset, 8).remote(target, s.remoteRkey)
+                    .atomic(1, 0);
+            default -> throw new IllegalArgumentException("opcode: not a perftest operation: " + op);
+        };
+    }
+
+    /**
+     * Ends a send-bw phase: the END message (immediate data = END | phase), repeated on UD where it may be lost,
+     * until the server answers with how many data messages it received.
+     */
+    private static long endSends(PerfSide s, int size, int phase) {
+        SendWorkRequest end = s.send(new SendWorkRequest(), size).opcode(WrOpcode.SEND_WITH_IMM).immData(END | (phase & 0xFFFF));
+        long begin = System.nanoTime(), last = begin, sent = 0;
+        while (true) {
+            long now = System.nanoTime();
+            if (sent == 0 || (s.ud() && now - last > 1_000_000L)) {
+                s.qp.postSend(end.wrId(-3).flags(SendFlags.SIGNALED));
+                sent++;
+                last = now;
+            }
+            s.progress();
+            int k = s.cq.poll(s.wcs);
+            for (int i = 0; i < k; i++) {
+                WorkCompletion wc = s.wcs[i];
+                s.check(wc);
+                if (wc.opcode == WcOpcode.RECV) {
+                    s.recvsPosted--;
+                    s.postRecvs(1);
+                    if ((wc.flags & WorkCompletion.WITH_IMM) != 0) return wc.immData & 0xFFFFFFFFL;
+                }
+            }
+            if (k == 0) s.stalled(begin, "the server's count of received messages", -1);
+        }
+    }
+
+    /**
+     * Server of send-bw: keeps receives posted on every QP and counts messages until each QP's client sent the END
+     * of this phase, which it answers with that QP's count. Returns the total received.
+     */
+    static long sink(PerfSide[] ss, int phase) {
+        Sink k = new Sink(ss, phase);
+        long last = System.nanoTime();
+        while (true) {
+            ss[0].progress();
+            int before = k.events;
+            if (k.step()) return k.total;
+            if (k.events != before) last = System.nanoTime();
+            else ss[0].stalled(last, "the client's messages", -1);
+        }
+    }
+
+    /** The send-bw server as a step function, so one thread can also run it beside the client (memory link). */
+    static final class Sink {
+        private final PerfSide[] ss;
+        private final int phase;
+        private final long[] received;
+        private final boolean[] ended;
+        private final SendWorkRequest answer = new SendWorkRequest();
+        private int open;
+        int events;
+        long total;
+
+        Sink(PerfSide[] ss, int phase) {
+            this.ss = ss;
+            this.phase = phase;
+            this.received = new long[ss.length];
+            this.ended = new boolean[ss.length];
+            this.open = ss.length;
+        }
+
+        /** One pass over the QPs' completions, reposting receives; true once every QP's END was answered. */
+        boolean step() {
+            for (int q = 0; q < ss.length; q++) {
+                // drain: every receive consumed is reposted before the next engine pass (UD drops otherwise)
+                while (poll(q) == ss[q].wcs.length) {
+                    Thread.onSpinWait();
+                }
+                ss[q].postRecvs(RX_DEPTH);
+            }
+            return open == 0;
+        }
+
+        /** One poll of QP {@code q}'s CQ: counts data, answers this phase's END; returns how many it got. */
+        private int poll(int q) {
+            PerfSide s = ss[q];
+            int k = s.cq.poll(s.wcs);
+            events += k;
+            for (int i = 0; i < k; i++) {
+                WorkCompletion wc = s.wcs[i];
+                s.check(wc);
+                if (wc.opcode != WcOpcode.RECV) continue;
+                s.recvsPosted--;
+                if ((wc.flags & WorkCompletion.WITH_IMM) == 0) {
+                    received[q]++;
+                } else if (!ended[q] && wc.immData == (END | (phase & 0xFFFF))) {
+                    ended[q] = true;
+                    open--;
+                    total += received[q];
+                    s.postRecvs(RX_DEPTH);
+                    s.qp.postSend(s.send(answer, 8).opcode(WrOpcode.SEND_WITH_IMM).wrId(-4).immData((int) received[q])
+                            .flags(SendFlags.SIGNALED));
+                }
+            }
+            return k;
+        }
+    }
+
+    /**
+     * Ping-pong of SENDs or WRITEs: the client sends, the server answers once it has the message, and the client
+     * records half the round trip. A WRITE is seen arriving by its last byte, which carries the iteration's tag
+     * (1..255, never the 0 a cleared region holds), as perftest polls its buffer.
+     */
+    static Histogram pingPong(PerfSide s, WrOpcode op, int size, int iters) {
+        Histogram h = new Histogram(3_600_000_000_000L, 3);
+        SendWorkRequest wr = new SendWorkRequest();
+        for (int i = 0; i < iters; i++) {
+            byte tag = (byte) (i % 255 + 1);
+            int flags = i % 8 == 7 ? SendFlags.SIGNALED : 0;
+            if (s.server) {
+                await(s, op, size, tag, i);
+                pong(s, wr, op, size, tag, i, flags);
+            } else {
+                long t0 = System.nanoTime();
+                pong(s, wr, op, size, tag, i, flags);
+                await(s, op, size, tag, i);
+                h.recordValue(Math.max(1, (System.nanoTime() - t0) / 2));
+            }
+        }
+        return h;
+    }
+
+    /** The same ping-pong with both sides on this thread (memory link): client sends, server waits and answers. */
+    static Histogram pingPong(PerfSide client, PerfSide server, WrOpcode op, int size, int iters) {
+        Histogram h = new Histogram(3_600_000_000_000L, 3);
+        SendWorkRequest wc = new SendWorkRequest(), ws = new SendWorkRequest();
+        for (int i = 0; i < iters; i++) {
+            byte tag = (byte) (i % 255 + 1);
+            int flags = i % 8 == 7 ? SendFlags.SIGNALED : 0;
+            long t0 = System.nanoTime();
+            pong(client, wc, op, size, tag, i, flags);
+            await(server, op, size, tag, i);
+            pong(server, ws, op, size, tag, i, flags);
+            await(client, op, size, tag, i);
+            h.recordValue(Math.max(1, (System.nanoTime() - t0) / 2));
+        }
+        return h;
+    }
+
+    private static void pong(PerfSide s, SendWorkRequest wr, WrOpcode op, int size, byte tag, int i, int flags) {
+        if (op == WrOpcode.SEND) {
+            s.qp.postSend(s.send(wr, size).wrId(i).flags(flags));
+        } else {
+            s.buf.segment().set(java.lang.foreign.ValueLayout.JAVA_BYTE, size - 1, tag);
+            s.qp.postSend(wr.reset().wrId(i).opcode(op).flags(flags).addSge(s.buf, 0, size)
+                    .remote(s.remoteVa + s.recvOffset, s.remoteRkey));
+        }
+    }
+
+    private static void await(PerfSide s, WrOpcode op, int size, byte tag, int i) {
+        long since = System.nanoTime();
+        while (true) {
+            s.progress();
+            if (op == WrOpcode.RDMA_WRITE && s.recvByte(size - 1) == tag) {
+                drain(s);
+                return;
+            }
+            int k = s.cq.poll(s.wcs);
+            for (int j = 0; j < k; j++) {
+                WorkCompletion wc = s.wcs[j];
+                s.check(wc);
+                if (wc.opcode == WcOpcode.RECV) {
+                    s.recvsPosted--;
+                    s.postRecvs(16);
+                    if (op == WrOpcode.SEND) return;
+                }
+            }
+            if (k == 0) s.stalled(since, "the peer's message ", i);
+        }
+    }
+
+    /** Reaps send completions (errors included) without waiting. */
+    private static void drain(PerfSide s) {
+        int k = s.cq.poll(s.wcs);
+        for (int j = 0; j < k; j++) s.check(s.wcs[j]);
+    }
+
+    /**
+     * Client of read-lat/atomic-lat: one request at a time, the full round trip recorded (perftest's rtt_factor
+     * is 1 for READ and atomics). Each atomic's returned value is checked: the n-th finds base + n.
+     */
+    static Histogram roundTrip(PerfSide s, WrOpcode op, int size, int iters) {
+        Histogram h = new Histogram(3_600_000_000_000L, 3);
+        SendWorkRequest wr = new SendWorkRequest();
+        long base = op.isAtomic() ? s.readRemoteLong() : 0;
+        for (int i = 0; i < iters; i++) {
+            long t0 = System.nanoTime();
+            s.postAndWait(prepare(s, wr, op, size, i, base).wrId(i), "the completion of request ");
+            h.recordValue(Math.max(1, System.nanoTime() - t0));
+            if (op.isAtomic() && s.recvLong(0) != base + i) {
+                throw new NetPerf.CompletionError("atomic check FAILED: operation " + i + " returned " + s.recvLong(0)
+                        + ", expected " + (base + i));
+            }
+        }
+        return h;
+    }
+}
