@@ -2,9 +2,7 @@ package org.urdma.switchemu.rt;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
-
-import java.nio.ByteBuffer;
+import org.urdma.switchemu.core.CellStore;
 
 /**
  * Frames held until a release time (netem's tfifo): preallocated off-heap cells for the bytes and a
@@ -12,13 +10,9 @@ import java.nio.ByteBuffer;
  * port direction. Nothing is allocated after construction; a frame that does not fit is refused.
  */
 public final class ReleaseHeap {
-    private static final int NONE = -1;
+    private static final int NONE = CellStore.NONE;
 
-    private final UnsafeBuffer memory;
-    private final int cellBytes;
-    private final int[] cellNext;
-    private final int[] freeStack;
-    private int freeCount;
+    private final CellStore cells;
 
     // heap entries, by heap position
     private final long[] time;
@@ -38,14 +32,7 @@ public final class ReleaseHeap {
                 + bytes + " / " + cellBytes);
         }
         int cells = Math.toIntExact(bytes / cellBytes);
-        this.cellBytes = cellBytes;
-        this.memory = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.multiplyExact(cells, cellBytes)));
-        this.cellNext = new int[cells];
-        this.freeStack = new int[cells];
-        for (int i = 0; i < cells; i++) {
-            freeStack[i] = cells - 1 - i;
-        }
-        this.freeCount = cells;
+        this.cells = new CellStore(cells, cellBytes);
         this.time = new long[cells];
         this.seq = new long[cells];
         this.handle = new int[cells];
@@ -78,25 +65,10 @@ public final class ReleaseHeap {
      * {@code flipMask} when the frame leaves. Returns false (and counts) if there is no room.
      */
     public boolean add(DirectBuffer src, int offset, int len, long releaseNs, int flipByte, int flipMask) {
-        int needed = (len + cellBytes - 1) / cellBytes;
-        if (needed == 0 || needed > freeCount) {
+        int head = cells.store(src, offset, len);
+        if (head == NONE) {
             refused++;
             return false;
-        }
-        int head = freeStack[--freeCount];
-        int cell = head;
-        int done = 0;
-        while (true) {
-            int chunk = Math.min(cellBytes, len - done);
-            memory.putBytes(cell * cellBytes, src, offset + done, chunk);
-            done += chunk;
-            if (done == len) {
-                cellNext[cell] = NONE;
-                break;
-            }
-            int next = freeStack[--freeCount];
-            cellNext[cell] = next;
-            cell = next;
         }
         int i = size++;
         time[i] = releaseNs;
@@ -115,16 +87,8 @@ public final class ReleaseHeap {
             throw new IllegalStateException("delay line is empty");
         }
         int len = length[0];
-        int cell = handle[0];
-        int done = 0;
-        while (cell != NONE) {
-            int chunk = Math.min(cellBytes, len - done);
-            dst.putBytes(dstOffset + done, memory, cell * cellBytes, chunk);
-            done += chunk;
-            int next = cellNext[cell];
-            freeStack[freeCount++] = cell;
-            cell = next;
-        }
+        cells.copyOut(handle[0], len, dst, dstOffset);
+        cells.free(handle[0]);
         int flip = corruptByte[0];
         if (flip >= 0 && flip < len) {
             dst.putByte(dstOffset + flip, (byte) (dst.getByte(dstOffset + flip) ^ corruptMask[0]));
