@@ -199,7 +199,32 @@ final class NetPerfSession implements AutoCloseable {
         if (!drivenInline) return;
         long end = System.nanoTime() + 50_000_000L;
         int idle = 0;
-        while (idle < 100 && System.nanoTime() < end) idle = device.doWork(System.nanoTime()) == 0 ? idle + 1 : 0;
+        do { // at least one pass, even if this thread was descheduled past the deadline: a final answer must leave
+            idle = device.doWork(System.nanoTime()) == 0 ? idle + 1 : 0;
+        } while (idle < 100 && System.nanoTime() < end);
+    }
+
+    /**
+     * Meets the peer at {@code step} over the out-of-band channel. When this thread drives the engine it keeps
+     * driving it while the barrier is pending (the barrier waits on another thread): what is still owed to the peer —
+     * a last answer or ACK, a retransmission — leaves even if the peer needs it before it can arrive here.
+     */
+    void barrier(String step) {
+        if (!drivenInline) {
+            format.barrier(channel, local, step);
+            return;
+        }
+        java.util.concurrent.CompletableFuture<Void> met = java.util.concurrent.CompletableFuture.runAsync(
+                () -> format.barrier(channel, local, step), r -> Thread.ofPlatform().daemon().name("perf-barrier").start(r));
+        while (!met.isDone()) {
+            if (device.doWork(System.nanoTime()) == 0) java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+        }
+        try {
+            met.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException re) throw re;
+            throw e;
+        }
     }
 
     String driverName() {

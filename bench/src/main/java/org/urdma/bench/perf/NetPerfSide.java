@@ -36,7 +36,7 @@ final class NetPerfSide extends PerfSide {
 
     @Override
     void sync(String step) {
-        s.format.barrier(s.channel, s.local, step);
+        s.barrier(step);
     }
 
     @Override

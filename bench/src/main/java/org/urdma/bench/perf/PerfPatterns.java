@@ -1,6 +1,7 @@
 package org.urdma.bench.perf;
 
 import org.HdrHistogram.Histogram;
+import org.urdma.verbs.QpType;
 import org.urdma.verbs.SendFlags;
 import org.urdma.verbs.SendWorkRequest;
 import org.urdma.verbs.WcOpcode;
@@ -97,7 +98,10 @@ final class PerfPatterns {
         long received = 0;
         for (int i = 0; i < q; i++) {
             PerfSide s = ss[i];
-            if (op == WrOpcode.SEND) received += endSends(s, size, phase);
+            if (op == WrOpcode.SEND) {
+                long count = endSends(s, size, phase);
+                received = received < 0 || count < 0 ? -1 : received + count;
+            }
             if (op.isAtomic()) {
                 long now = s.readRemoteLong();
                 if (now != base[i] + completed[i]) {
@@ -128,15 +132,20 @@ final class PerfPatterns {
     }
 
     /**
-     * Ends a send-bw phase: the END message (immediate data = END | phase), repeated on UD where it may be lost,
-     * until the server answers with how many data messages it received.
+     * Ends a send-bw phase: the END message (immediate data = END | phase) until the server answers with how many
+     * data messages it received. On UC and UD either message may be lost (a full receive backlog drops frames on a
+     * busy host), so END is repeated every millisecond, answers of earlier phases are told apart by their phase tag,
+     * and an answer still missing after {@link #ANSWER_WAIT_NANOS} is given up: -1, the count is unknown here (the
+     * server prints it). Returns the server's count or -1.
      */
     private static long endSends(PerfSide s, int size, int phase) {
         SendWorkRequest end = s.send(new SendWorkRequest(), size).opcode(WrOpcode.SEND_WITH_IMM).immData(END | (phase & 0xFFFF));
+        boolean unreliable = s.qp.type() != QpType.RC;
         long begin = System.nanoTime(), last = begin, sent = 0;
         while (true) {
             long now = System.nanoTime();
-            if (sent == 0 || (s.ud() && now - last > 1_000_000L)) {
+            if (sent == 0 || (unreliable && now - last > 1_000_000L)) {
+                if (unreliable && sent > 0 && now - begin > ANSWER_WAIT_NANOS) return -1;
                 s.qp.postSend(end.wrId(-3).flags(SendFlags.SIGNALED));
                 sent++;
                 last = now;
@@ -149,11 +158,23 @@ final class PerfPatterns {
                 if (wc.opcode == WcOpcode.RECV) {
                     s.recvsPosted--;
                     s.postRecvs(1);
-                    if ((wc.flags & WorkCompletion.WITH_IMM) != 0) return wc.immData & 0xFFFFFFFFL;
+                    if ((wc.flags & WorkCompletion.WITH_IMM) != 0 && wc.immData >>> COUNT_BITS == (phase & 0xFF)) {
+                        int count = wc.immData & COUNT_MASK;
+                        return count == COUNT_MASK ? -1 : count;
+                    }
                 }
             }
             if (k == 0) s.stalled(begin, "the server's count of received messages", -1);
         }
+    }
+
+    /** How long a UC/UD client repeats END without an answer before it leaves the count unknown. */
+    static final long ANSWER_WAIT_NANOS = 2_000_000_000L;
+    /** The server's answer: the phase's low 8 bits above the count in 24 bits (all ones: too many to tell). */
+    static final int COUNT_BITS = 24, COUNT_MASK = (1 << COUNT_BITS) - 1;
+
+    static int answer(int phase, long count) {
+        return (phase & 0xFF) << COUNT_BITS | (int) Math.min(count, COUNT_MASK);
     }
 
     /**
@@ -220,7 +241,7 @@ final class PerfPatterns {
                     open--;
                     total += received[q];
                     s.postRecvs(RX_DEPTH);
-                    s.qp.postSend(s.send(answer, 8).opcode(WrOpcode.SEND_WITH_IMM).wrId(-4).immData((int) received[q])
+                    s.qp.postSend(s.send(answer, 8).opcode(WrOpcode.SEND_WITH_IMM).wrId(-4).immData(answer(phase, received[q]))
                             .flags(SendFlags.SIGNALED));
                 }
             }

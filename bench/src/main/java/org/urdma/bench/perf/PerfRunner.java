@@ -291,7 +291,10 @@ final class PerfRunner {
         if (result instanceof PerfPatterns.Bw r) {
             out.printf(" %-10d %-16d %-18.2f %-20.2f %.6f%n", size, r.iterations(), bw(r.peakBytesPerSec()),
                     bw(r.avgBytesPerSec()), r.msgRate() / 1e6);
-            if (op.isSend() && r.peerReceived() != r.total()) {
+            if (op.isSend() && r.peerReceived() < 0) {
+                out.printf(" the server's count of received messages was lost on the way back (%s); the server prints it%n",
+                        type(o));
+            } else if (op.isSend() && r.peerReceived() != r.total()) {
                 out.printf(" the server received %d of %d messages%n", r.peerReceived(), r.total());
             }
         } else if (result instanceof Histogram h) {
