@@ -159,9 +159,17 @@ abstract class PerfSide {
         Thread.onSpinWait();
         if (System.nanoTime() - since > stallNanos) {
             throw new NetPerf.CompletionError("no progress for " + stallNanos / 1_000_000_000 + " s waiting for " + what
-                    + (n >= 0 ? String.valueOf(n) : "")
-                    + " (is the peer running the same test with the same -s/-n/-a/-c?)");
+                    + (n >= 0 ? String.valueOf(n) : "") + stallHint());
         }
+    }
+
+    /** Why the peer may be silent, for the stall message: an RC peer that stopped acknowledging, or a mismatched run. */
+    String stallHint() {
+        if (qp instanceof org.urdma.transport.engine.SoftQp q && q.type() == QpType.RC && q.timeouts() > 0) {
+            return ": the peer stopped acknowledging (" + q.timeouts() + " ACK timeouts; --retry 7 retries forever, as rxe"
+                    + " does: give --retry 0..6 to end with RETRY_EXC_ERR)";
+        }
+        return " (is the peer running the same test with the same -s/-n/-a/-c?)";
     }
 
     NetPerf.CompletionError failed(WorkCompletion first) {

@@ -33,7 +33,7 @@ import org.urdma.transport.wire.FramingKind;
  * by a veth pair; the server is the one without a peer address. Every perf test on every service it applies to, in
  * RoCEv1 and RoCEv2 framing; the side written to (or reading) checks its memory; some runs are captured and the
  * captures checked as RoCE. One topology for the class; each run uses its own out-of-band port. The runs start in
- * {@code @BeforeAll} on {@link #LANES} lanes (a veth pair each) so two pairs of JVMs overlap their start-up; each test
+ * the first matrix test on {@link #LANES} lanes (a veth pair each) so two pairs of JVMs overlap their start-up; each test
  * invocation checks one run.
  */
 class NetPerfTwoProcessVethTest {
@@ -44,7 +44,7 @@ class NetPerfTwoProcessVethTest {
     private static Lane killLane;
     private static ExecutorService pool;
     private static Path captures;
-    /** Every matrix run, started in @BeforeAll on the lanes; each test invocation waits for its own. */
+    /** Every matrix run, started by the first matrix test on the lanes; each test invocation waits for its own. */
     private static final Map<String, Future<Run>> RUNS = new ConcurrentHashMap<>();
     private static final AtomicInteger PORT = new AtomicInteger(18600);
     /** Runs whose client also writes a capture: each framing gets WRITE/ACK, READ, atomics, UC and UD frames. */
@@ -88,6 +88,11 @@ class NetPerfTwoProcessVethTest {
             topo.close();
             throw e;
         }
+    }
+
+    /** Starts every matrix run on the lanes, once, at the first matrix test (not when only others are selected). */
+    static synchronized void startMatrix() {
+        if (pool != null) return;
         pool = Executors.newFixedThreadPool(LANES, r -> Thread.ofPlatform().daemon().name("perf-lane").unstarted(r));
         PerfRunCheck.matrix().forEach(args -> {
             Object[] a = args.get();
@@ -146,6 +151,7 @@ class NetPerfTwoProcessVethTest {
     @ParameterizedTest(name = "{0} {1} {2}")
     @MethodSource("org.urdma.bench.perf.PerfRunCheck#matrix")
     void everyPerfTestRunsBetweenTwoJvmsOverAVethPair(String test, String type, String framing) throws Exception {
+        startMatrix();
         Run r;
         try {
             r = RUNS.get(key(test, type, framing)).get(5, TimeUnit.MINUTES);
@@ -165,10 +171,42 @@ class NetPerfTwoProcessVethTest {
      */
     @Test
     void killingTheServerMidWriteBwGivesRetryExceededThenFlushAndExitsNonZero() throws Exception {
+        Killed k = killServerMidWriteBw("--timeout", "14", "--retry", "3", "--cm-timeout", "20");
+        assertEquals(1, k.exit, k.out);
+        Matcher m = Pattern.compile("urdma perf write-bw: completion with error RETRY_EXC_ERR \\(vendor err \\d+\\) on wr_id \\d+ "
+                + "\\(RDMA_WRITE\\): the peer stopped acknowledging \\(dead or unreachable\\); then (\\d+) requests flushed "
+                + "\\(WR_FLUSH_ERR\\)").matcher(k.out);
+        assertTrue(m.find(), k.out);
+        assertTrue(Integer.parseInt(m.group(1)) > 0, "the outstanding WRITEs are flushed: " + k.out);
+        assertFalse(k.out.contains("no progress for"), "an error completion, not the stall detector: " + k.out);
+        // 67 ms x (1 + 3 retries) = 0.27 s, plus reaping the flush and the JVM's exit; the stall limit would be 20 s
+        assertTrue(k.ms < 5_000, "the client exited " + k.ms + " ms after the kill; " + k.out);
+    }
+
+    /**
+     * perftest's retry_cnt 7 means 7 retries on a real NIC, but the engine follows rxe, where 7 retries forever: with
+     * the default --retry a killed server never gives RETRY_EXC_ERR, and the client's stall limit (--cm-timeout)
+     * ends the run instead, saying that the peer stopped acknowledging and how to get RETRY_EXC_ERR.
+     */
+    @Test
+    void withTheDefaultRetryCountAKilledServerEndsTheRunAtTheStallLimit() throws Exception {
+        Killed k = killServerMidWriteBw("--cm-timeout", "3");
+        assertEquals(1, k.exit, k.out);
+        assertTrue(k.out.contains("urdma perf write-bw: no progress for 3 s waiting for completions"), k.out);
+        assertTrue(k.out.matches("(?s).*the peer stopped acknowledging \\(\\d+ ACK timeouts; --retry 7 retries forever.*"), k.out);
+        assertFalse(k.out.contains("RETRY_EXC_ERR "), k.out);
+        assertTrue(k.ms < 15_000, "the client exited " + k.ms + " ms after the kill; " + k.out);
+    }
+
+    record Killed(int exit, String out, long ms) {
+    }
+
+    /** A long write-bw whose server JVM gets SIGKILL once WRITEs are in flight; the client's exit, output and time. */
+    static Killed killServerMidWriteBw(String... options) throws Exception {
         int port = PORT.getAndIncrement();
         Lane lane = killLane;
-        List<String> t = List.of("write-bw", "-s", "65536", "-n", "100000000", "--timeout", "14", "--retry", "3",
-                "--cm-timeout", "20");
+        List<String> t = new ArrayList<>(List.of("write-bw", "-s", "65536", "-n", "100000000"));
+        t.addAll(List.of(options));
         try (PerfProcess server = PerfProcess.start("server", lane.nsServer, perf(t, "roce2", lane.sideArgs(true, port, null)));
              PerfProcess client = PerfProcess.start("client", lane.nsClient, perf(t, "roce2", lane.sideArgs(false, port, null)))) {
             assertTrue(client.awaitOutput("#bytes", 60_000), "the run starts; " + client + "\n" + server);
@@ -177,18 +215,8 @@ class NetPerfTwoProcessVethTest {
             assertTrue(server.isAlive(), server.toString());
             server.kill();
             long killed = System.nanoTime();
-            int exit = client.exit(15_000);
-            long ms = (System.nanoTime() - killed) / 1_000_000;
-            String out = client.output();
-            assertEquals(1, exit, out);
-            Matcher m = Pattern.compile("urdma perf write-bw: completion with error RETRY_EXC_ERR \\(vendor err \\d+\\) on wr_id \\d+ "
-                    + "\\(RDMA_WRITE\\): the peer stopped acknowledging \\(dead or unreachable\\); then (\\d+) requests flushed "
-                    + "\\(WR_FLUSH_ERR\\)").matcher(out);
-            assertTrue(m.find(), out);
-            assertTrue(Integer.parseInt(m.group(1)) > 0, "the outstanding WRITEs are flushed: " + out);
-            assertFalse(out.contains("no progress for"), "an error completion, not the stall detector: " + out);
-            // 67 ms x (1 + 3 retries) = 0.27 s, plus reaping the flush and the JVM's exit; the stall limit would be 20 s
-            assertTrue(ms < 5_000, "the client exited " + ms + " ms after the kill; " + out);
+            int exit = client.exit(30_000);
+            return new Killed(exit, client.output(), (System.nanoTime() - killed) / 1_000_000);
         }
     }
 }
