@@ -255,7 +255,7 @@ final class PerfPatterns {
      * (1..255, never the 0 a cleared region holds), as perftest polls its buffer.
      */
     static Histogram pingPong(PerfSide s, WrOpcode op, int size, int iters) {
-        Histogram h = new Histogram(3_600_000_000_000L, 3);
+        Histogram h = s.latencies();
         SendWorkRequest wr = new SendWorkRequest();
         for (int i = 0; i < iters; i++) {
             byte tag = (byte) (i % 255 + 1);
@@ -275,7 +275,7 @@ final class PerfPatterns {
 
     /** The same ping-pong with both sides on this thread (memory link): client sends, server waits and answers. */
     static Histogram pingPong(PerfSide client, PerfSide server, WrOpcode op, int size, int iters) {
-        Histogram h = new Histogram(3_600_000_000_000L, 3);
+        Histogram h = client.latencies();
         SendWorkRequest wc = new SendWorkRequest(), ws = new SendWorkRequest();
         for (int i = 0; i < iters; i++) {
             byte tag = (byte) (i % 255 + 1);
@@ -333,7 +333,7 @@ final class PerfPatterns {
      * is 1 for READ and atomics). Each atomic's returned value is checked: the n-th finds base + n.
      */
     static Histogram roundTrip(PerfSide s, WrOpcode op, int size, int iters) {
-        Histogram h = new Histogram(3_600_000_000_000L, 3);
+        Histogram h = s.latencies();
         SendWorkRequest wr = new SendWorkRequest();
         long base = op.isAtomic() ? s.readRemoteLong() : 0;
         for (int i = 0; i < iters; i++) {

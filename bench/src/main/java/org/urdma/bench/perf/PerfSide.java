@@ -2,6 +2,7 @@ package org.urdma.bench.perf;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import org.HdrHistogram.Histogram;
 import org.urdma.verbs.AddressHandle;
 import org.urdma.verbs.CompletionQueue;
 import org.urdma.verbs.MemoryRegion;
@@ -51,6 +52,18 @@ abstract class PerfSide {
         this.stallNanos = stallNanos;
         for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
         recv.addSge(buf, recvOffset, recvLength);
+    }
+
+    private Histogram latencies;
+
+    /**
+     * This side's latency histogram, emptied: one per run rather than one per phase (3 digits up to an hour is ~270 KB).
+     * The previous phase's values are gone, so a phase's result is read before the next phase of this side starts.
+     */
+    Histogram latencies() {
+        if (latencies == null) latencies = new Histogram(3_600_000_000_000L, 3);
+        else latencies.reset();
+        return latencies;
     }
 
     /** Offset of the receive region for messages up to {@code maxSize} bytes. */

@@ -121,4 +121,21 @@ class PerfLoopAllocationTest {
             assertEquals(0, extra, "bytes allocated by " + (MANY - FEW) + " more FETCH_AND_ADD round trips");
         }
     }
+
+    /** A phase's fixed cost stays small too: the latency histogram (~270 KB) is the side's, reused, not one per phase. */
+    @Test
+    void aLatencyPhaseReusesTheSidesHistogram() {
+        try (Rig r = new Rig("RC", 64, false)) {
+            var mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            long tid = Thread.currentThread().threadId();
+            long best = Long.MAX_VALUE;
+            for (int i = 0; i < 20; i++) {
+                long a = mx.getThreadAllocatedBytes(tid);
+                var h = PerfPatterns.roundTrip(r.client[0], WrOpcode.RDMA_READ, 64, FEW);
+                best = Math.min(best, mx.getThreadAllocatedBytes(tid) - a);
+                assertEquals(FEW, h.getTotalCount());
+            }
+            assertTrue(best < 16 * 1024, "bytes a latency phase of " + FEW + " READs allocates: " + best);
+        }
+    }
 }
