@@ -44,4 +44,29 @@ class SwitchCommandTest {
             System.setOut(saved);
         }
     }
+
+    @Test
+    void inProcessRunsTheTopologyWithTrafficAndPrintsTheSameCountersAndPcaps(@org.junit.jupiter.api.io.TempDir Path dir)
+        throws Exception {
+        Path file = Path.of("..", "examples", "topologies", "incast.yaml");
+        PrintStream saved = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            int rc = UrdmaCli.commandLine().execute("switch", file.toString(), "--in-process", "--duration", "300ms",
+                "--pcap", dir.toString(), "--counters", dir.resolve("s1.counters").toString());
+            System.setOut(saved);
+            String text = out.toString(StandardCharsets.UTF_8);
+            assertEquals(0, rc, text);
+            assertTrue(text.startsWith("in-process: asked for (--in-process)"), text);
+            assertTrue(text.contains("flow 0: h1 -> h3") && text.contains("flow 1: h2 -> h3"), text);
+            assertTrue(text.contains("switch s1: 3 ports, ran 0.300 s (simulated, in-process)"), text);
+            assertTrue(text.contains("port 0 p0 -> h1: rx ") && text.contains("port 2 p2 -> h3: rx 0 frames"), text);
+            assertTrue(text.contains("drops:") && text.contains("pfc tx") && text.contains("queue high-water"), text);
+            assertTrue(java.nio.file.Files.size(dir.resolve("s1-p2.pcap")) > 1000, "pcap per port");
+            assertTrue(java.nio.file.Files.exists(dir.resolve("s1.counters")));
+        } finally {
+            System.setOut(saved);
+        }
+    }
 }

@@ -114,12 +114,19 @@ class TopoCommandTest {
             for (double d : delays) {
                 assertTrue(d >= 17.9 && d < 200, "one-way delay shows the 20 ms ± 2 ms impairment: " + d + " ms");
             }
+            // the switch process's live counters, read while it runs
+            String stat = run("stat", file.toString(), "--prefix", prefix);
+            assertTrue(stat.contains(prefix + "-s1.counters: pid ") && stat.contains(", running,"), stat);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("switch s1 port 0 -> h1: rx (\\d+) frames").matcher(stat);
+            assertTrue(m.find() && Long.parseLong(m.group(1)) >= 10, "the 10 frames from h1 are counted: " + stat);
         } finally {
             int down = UrdmaCli.commandLine().execute("topo", "down", file.toString(), "--state-dir", dir.toString(),
                 "--prefix", prefix);
             assertEquals(0, down);
         }
         assertTrue(ours(prefix).isEmpty(), "no namespace of ours left");
+        assertTrue(org.urdma.switchemu.stat.StatDirectory.find(
+            List.of(org.urdma.switchemu.stat.StatDirectory.forWriting()), prefix).isEmpty(), "down removed the counters files");
         Set<String> added = rootLinkNames();
         added.removeAll(rootLinks);
         // other test runs may add links of their own meanwhile; ours are eth0 / pN (made inside namespaces)
@@ -152,6 +159,73 @@ class TopoCommandTest {
         assertTrue(ours(prefix).isEmpty());
         String log2 = Files.readString(dir.resolve(prefix + "-s2.log"));
         assertTrue(log2.contains("port 0 p0 -> s1: rx 10 frames"), "s2 got the 10 frames from s1: " + log2);
+    }
+
+    /** Runs a urdma command in this JVM and returns what it printed. */
+    private static String run(String... args) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.out;
+        try {
+            System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+            UrdmaCli.commandLine().execute(args);
+        } finally {
+            System.setOut(saved);
+        }
+        return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void inProcessUpMakesNoNamespacesAndPrintsTheCounters() throws Exception {
+        String prefix = prefix();
+        String text = run("topo", "up", example().toString(), "--in-process", "--duration", "300ms", "--prefix", prefix,
+            "--state-dir", dir.toString());
+        assertTrue(text.startsWith("in-process: asked for (--in-process)"), text);
+        assertTrue(text.contains("impairment: switch stage"), text);
+        assertTrue(text.contains("flow 0: h1 -> h2") && text.contains("port 1 p1 -> h2: rx 0 frames"), text);
+        assertTrue(text.contains("impairment in: none; out: offered "), text);
+        assertTrue(ours(prefix).isEmpty(), "no namespaces");
+        assertFalse(Files.exists(dir.resolve(prefix + ".state")));
+    }
+
+    @Test
+    void downCleansUpAfterAnUpProcessThatWasKilled() throws Exception {
+        String prefix = prefix();
+        Path file = example();
+        List<String> cmd = new java.util.ArrayList<>(TopoUpCommand.launcher());
+        cmd.addAll(List.of("topo", "up", file.toString(), "--state-dir", dir.toString(), "--prefix", prefix));
+        Process up = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("up.out").toFile()).start();
+        Path state = dir.resolve(prefix + ".state");
+        long switchPid = -1;
+        try {
+            long end = System.nanoTime() + 60_000_000_000L;
+            while (switchPid < 0 && System.nanoTime() < end && up.isAlive()) {
+                if (Files.exists(state)) {
+                    for (String line : Files.readAllLines(state)) {
+                        if (line.startsWith("pid ")) {
+                            switchPid = Long.parseLong(line.split(" ")[1]);
+                        }
+                    }
+                }
+                Thread.sleep(20);
+            }
+            assertTrue(switchPid > 0, "up started a switch: " + Files.readString(dir.resolve("up.out")));
+        } finally {
+            up.destroyForcibly().waitFor(); // SIGKILL: up's own clean-up does not run
+        }
+        try {
+            assertFalse(ours(prefix).isEmpty(), "the killed up left its namespaces");
+        } finally {
+            assertEquals(0, UrdmaCli.commandLine().execute("topo", "down", file.toString(), "--state-dir", dir.toString(),
+                "--prefix", prefix));
+        }
+        assertTrue(ours(prefix).isEmpty(), "down removed the namespaces");
+        long pid = switchPid;
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < end) {
+            Thread.sleep(50);
+        }
+        assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "down stopped the orphaned switch");
+        assertFalse(Files.exists(state));
     }
 
     @Test
