@@ -27,6 +27,14 @@ public final class UrdmaCli implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new UrdmaCli());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // a wrong topology file is the user's to fix: FILE:LINE: message, no stack trace
+        cl.setExecutionExceptionHandler((e, line, parsed) -> {
+            if (e instanceof org.urdma.switchemu.topo.TopologyException) {
+                line.getErr().println("urdma: " + e.getMessage());
+                return 2;
+            }
+            throw e;
+        });
         return cl;
     }
 

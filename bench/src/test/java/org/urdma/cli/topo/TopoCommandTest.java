@@ -175,6 +175,25 @@ class TopoCommandTest {
     }
 
     @Test
+    void kernelImpairmentWithoutSchNetemFailsNamingTheLineBeforeMakingAnything() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+            org.urdma.switchemu.topo.NetemProbe.probe() == org.urdma.switchemu.topo.NetemProbe.Result.ABSENT,
+            "this kernel has sch_netem");
+        String prefix = prefix();
+        Path file = dir.resolve("kernel.yaml");
+        Files.writeString(file, Files.readString(example()).replace("impairAtoB: {delay: 20ms, jitter: 2ms, loss: 0.5%}",
+            "impairAtoB: {delay: 20ms, jitter: 2ms, loss: 0.5%}\n    impairment: kernel"));
+        java.io.StringWriter err = new java.io.StringWriter();
+        int rc = UrdmaCli.commandLine().setErr(new java.io.PrintWriter(err, true)).execute("topo", "up", file.toString(),
+            "--state-dir", dir.toString(), "--prefix", prefix);
+        assertEquals(2, rc, err.toString());
+        assertTrue(err.toString().startsWith("urdma: " + file + ":15: link s1-h2") && err.toString().contains("no sch_netem"),
+            err.toString());
+        assertTrue(ours(prefix).isEmpty());
+        assertFalse(Files.exists(dir.resolve(prefix + ".state")));
+    }
+
+    @Test
     void inProcessUpMakesNoNamespacesAndPrintsTheCounters() throws Exception {
         String prefix = prefix();
         String text = run("topo", "up", example().toString(), "--in-process", "--duration", "300ms", "--prefix", prefix,

@@ -50,8 +50,8 @@ import java.util.function.Function;
  *     rate: 10G
  *     delay: 1us
  *     impair: {delay: 10ms, jitter: 1ms, loss: 0.1%}
- *     impairment: auto         # who applies it: auto (tc netem if the kernel has it), switch or kernel
- * impairment: switch           # the default for every link (auto if not given)
+ *     impairment: auto         # who applies it: switch, kernel (tc netem), auto (kernel if it has sch_netem)
+ * impairment: switch           # the default for every link (switch if not given: seeded, the same everywhere)
  * flows:                       # traffic of the in-process run (default: every host to the last one)
  *   - {from: h1, to: h2, rate: 1G, size: 1024, priority: 3}
  * </pre>
@@ -120,7 +120,7 @@ public final class TopologyParser {
         }
         Node linksNode = require(top, "links", root);
         Topology.ImpairmentMode defaultMode = top.containsKey("impairment")
-            ? value(top.get("impairment"), "impairment", TopologyParser::mode) : Topology.ImpairmentMode.AUTO;
+            ? value(top.get("impairment"), "impairment", TopologyParser::mode) : Topology.ImpairmentMode.SWITCH;
         List<Topology.Link> links = new ArrayList<>();
         Map<String, Integer> hostLinks = new LinkedHashMap<>();
         for (Node n : sequence(linksNode, "links")) {

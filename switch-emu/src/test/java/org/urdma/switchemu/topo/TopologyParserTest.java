@@ -158,7 +158,7 @@ class TopologyParserTest {
         assertEquals(Topology.ImpairmentMode.SWITCH, t.links().get(0).mode());
         Topology perLink = TopologyParser.parse(BASE.replace("{endpoints: [h2, s1], rate: 10G}",
             "{endpoints: [h2, s1], rate: 10G, impairment: kernel, impair: {loss: 1%}}"), "t.yaml");
-        assertEquals(Topology.ImpairmentMode.AUTO, perLink.links().get(0).mode());
+        assertEquals(Topology.ImpairmentMode.SWITCH, perLink.links().get(0).mode(), "the default");
         assertEquals(Topology.ImpairmentMode.KERNEL, perLink.links().get(1).mode());
         assertTrue(perLink.links().get(1).impaired() && !perLink.links().get(0).impaired());
 
