@@ -106,8 +106,15 @@ public final class SwitchCommand implements Callable<Integer> {
             .rxRingBytes(rxRingMb << 20);
         Path stat = noCounters ? null : counters != null ? counters
             : StatDirectory.forWriting().resolve(TopologyDeployer.prefixFor(file) + "-" + sw + CountersFile.SUFFIX);
-        ForegroundSwitch.run(topology, sw, options, netns, durationNs, System.out,
-            KernelNetem.linksAt(topology, netemLinks), stat);
+        try {
+            ForegroundSwitch.run(topology, sw, options, netns, durationNs, System.out,
+                KernelNetem.linksAt(topology, netemLinks), stat);
+        } catch (org.urdma.nativeio.NativeException e) {
+            spec.commandLine().getErr().println("urdma switch: " + e.getMessage() + "\n  the ports p0..pN are made by "
+                + "'urdma topo up " + file + "' in the switch's namespace: run this there or give --netns NS; "
+                + "--in-process runs the topology without them");
+            return 1;
+        }
         return 0;
     }
 

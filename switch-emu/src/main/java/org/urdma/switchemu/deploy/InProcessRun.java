@@ -118,10 +118,16 @@ public final class InProcessRun {
         return out;
     }
 
-    /** {@code load} of the sink's link rate. */
+    /**
+     * {@code load} of the sink's link rate, counted at most as {@link #DEFAULT_RATE_CAP_BPS}: the simulator
+     * runs a few hundred thousand frames a second, so faster default traffic would leave the wall clock
+     * behind (flows given in the file run at their own rate).
+     */
     static long defaultRate(Topology topology, String sink, double load) {
-        return Math.max(1, (long) (topology.hostLink(sink).rateBps() * load));
+        return Math.max(1, (long) (Math.min(topology.hostLink(sink).rateBps(), DEFAULT_RATE_CAP_BPS) * load));
     }
+
+    static final long DEFAULT_RATE_CAP_BPS = 1_000_000_000L;
 
     /** The lowest lossless (PFC) priority of any switch, else 0. */
     static int defaultPriority(Topology topology) {
@@ -220,10 +226,15 @@ public final class InProcessRun {
         out.println("  " + topology.source() + ": " + topology.hosts().size() + " hosts, " + topology.switches().size()
             + " switches, " + topology.links().size() + " links, under the simulated driver (the same SwitchCore; links "
             + "modelled with their rate and delay; virtual clock paced to the wall clock) for "
-            + String.format(Locale.ROOT, "%.3f s", options.durationNs() / 1e9) + " (Ctrl-C ends it early)");
+            + (options.durationNs() == Long.MAX_VALUE ? "until stopped (Ctrl-C)"
+            : String.format(Locale.ROOT, "%.3f s (Ctrl-C ends it early)", options.durationNs() / 1e9)));
         out.println("  impairment: " + impairmentNote(topology));
         if (run.flows.isEmpty()) {
             out.println("  traffic: none (the topology has fewer than two linked hosts and no flows)");
+        }
+        if (topology.flows().isEmpty() && !run.flows.isEmpty()) {
+            out.println(String.format(Locale.ROOT, "  traffic: no flows in the file, so every host sends to the last one at "
+                + "%.0f %% of its link rate (at most of 1 Gbit/s; --load, --frame-size)", options.load() * 100));
         }
         for (RunFlow f : run.flows) {
             out.println(String.format(Locale.ROOT, "  flow %d: %s -> %s, %d B frames (IPv4/UDP, ECT(0)), priority %d, %s",

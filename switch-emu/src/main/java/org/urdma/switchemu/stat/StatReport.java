@@ -44,6 +44,7 @@ public final class StatReport {
         long ageMs = System.currentTimeMillis() - file.heartbeatEpochMs();
         String state = switch (file.state()) {
             case STOPPED -> "stopped";
+            case STARTING -> file.alive() ? "starting" : "not running (pid " + file.pid() + " gone: killed?)";
             default -> file.alive() ? "running" : "not running (pid " + file.pid() + " gone: killed?)";
         };
         double up = (file.heartbeatEpochMs() - file.startEpochMs()) / 1e3;

@@ -36,6 +36,8 @@ class InProcessRunTest {
         assertEquals(List.of("h1->h3", "h2->h3"), flows.stream().map(f -> f.from() + "->" + f.to()).toList());
         assertEquals(3, InProcessRun.defaultPriority(t));
         assertEquals(600_000_000L, InProcessRun.defaultRate(t, "h3", 0.6));
+        Topology fast = TopologyParser.parse(Path.of("..", "examples", "topologies", "two-switches.yaml"));
+        assertEquals(600_000_000L, InProcessRun.defaultRate(fast, "h2", 0.6), "a 10G sink: 60 % of at most 1 Gbit/s");
     }
 
     @Test
