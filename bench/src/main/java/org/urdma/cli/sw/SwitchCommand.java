@@ -61,7 +61,8 @@ public final class SwitchCommand implements Callable<Integer> {
         defaultValue = "8")
     int rxRingMb;
 
-    @Option(names = "--idle", description = "idle strategy: SPIN or BACKOFF (default: ${DEFAULT-VALUE})", defaultValue = "BACKOFF")
+    @Option(names = "--idle", description = "idle strategy of the driver thread: ${COMPLETION-CANDIDATES} (default: the "
+        + "driver's)")
     RtOptions.Idle idle;
 
     @Option(names = "--in-process", description = "run the topology in this process (simulated driver) even as root")
@@ -102,8 +103,11 @@ public final class SwitchCommand implements Callable<Integer> {
                 durationNs > 0 ? durationNs : Long.MAX_VALUE, seed, load, frameSize, pcap, stat), System.out);
             return 0;
         }
-        RtOptions options = RtOptions.defaults().seed(seed).impair(!noImpair).rxVersion(rxRing).idle(idle).pcapDir(pcap)
+        RtOptions options = RtOptions.defaults().seed(seed).impair(!noImpair).rxVersion(rxRing).pcapDir(pcap)
             .rxRingBytes(rxRingMb << 20);
+        if (idle != null) {
+            options.idle(idle);
+        }
         Path stat = noCounters ? null : counters != null ? counters
             : StatDirectory.forWriting().resolve(TopologyDeployer.prefixFor(file) + "-" + sw + CountersFile.SUFFIX);
         try {
