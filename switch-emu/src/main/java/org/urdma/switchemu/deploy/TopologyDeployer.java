@@ -183,7 +183,7 @@ public final class TopologyDeployer {
      * Adds the plan's netem qdiscs; returns the links the kernel now impairs. A qdisc the kernel refuses
      * sends an {@code auto} link back to the switch stage (said so) and fails a {@code kernel} link.
      */
-    private Set<Topology.Link> applyNetem(KernelNetem.Plan plan, NetworkBuilder.Network network) {
+    Set<Topology.Link> applyNetem(KernelNetem.Plan plan, NetworkBuilder.Network network) {
         plan.notes().forEach(n -> out.println("impairment: " + n));
         Set<Topology.Link> kernel = new LinkedHashSet<>(plan.kernelLinks());
         List<KernelNetem.Qdisc> added = new ArrayList<>();
