@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SwitchCommandTest {
     @Test
-    void runsForTheDurationAndPrintsPerPortCounters() throws Exception {
+    void runsForTheDurationAndPrintsPerPortCounters(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         RootAssumptions.assumeRoot();
         Path file = Path.of("..", "examples", "topologies", "two-hosts.yaml");
         PrintStream saved = System.out;
@@ -29,8 +29,9 @@ class SwitchCommandTest {
             NetworkBuilder.Network n = NetworkBuilder.build(TopologyParser.parse(file), net, ns -> { });
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
             long t0 = System.nanoTime();
+            Path counters = dir.resolve("s1.counters");
             int rc = UrdmaCli.commandLine().execute("switch", file.toString(), "--netns", n.namespace("s1"),
-                "--duration", "1s");
+                "--duration", "1s", "--counters", counters.toString());
             long ms = (System.nanoTime() - t0) / 1_000_000;
             System.setOut(saved);
             String text = out.toString(StandardCharsets.UTF_8);
@@ -40,6 +41,13 @@ class SwitchCommandTest {
             assertTrue(text.contains("impairment: switch stage"), text);
             assertTrue(text.contains("port 0 p0 -> h1: rx ") && text.contains("port 1 p1 -> h2: rx "), text);
             assertTrue(text.contains("drops:") && text.contains("pfc tx") && text.contains("queue high-water"), text);
+            assertTrue(text.contains("live counters: " + counters), text);
+            try (org.urdma.switchemu.stat.CountersFile.Snapshot s = org.urdma.switchemu.stat.CountersFile.read(counters)) {
+                assertEquals(org.urdma.switchemu.stat.CountersFile.State.STOPPED, s.state());
+                java.util.Map<String, Long> values = org.urdma.switchemu.stat.StatReport.values(s.reader());
+                assertTrue(values.containsKey("s1 p1 tx-frames") && values.containsKey("s1 p0 pfc-rx prio 3"), values.keySet()
+                    .toString());
+            }
         } finally {
             System.setOut(saved);
         }
