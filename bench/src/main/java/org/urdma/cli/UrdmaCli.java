@@ -27,10 +27,18 @@ public final class UrdmaCli implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new UrdmaCli());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
-        // a wrong topology file is the user's to fix: FILE:LINE: message, no stack trace
+        // a wrong topology file or switch name is the user's to fix: the message (FILE:LINE: ...), no stack trace
         cl.setExecutionExceptionHandler((e, line, parsed) -> {
-            if (e instanceof org.urdma.switchemu.topo.TopologyException) {
-                line.getErr().println("urdma: " + e.getMessage());
+            Object command = line.getCommand();
+            boolean fabric = command instanceof org.urdma.cli.sw.SwitchCommand || command instanceof org.urdma.cli.stat.StatCommand
+                || command.getClass().getPackageName().equals("org.urdma.cli.topo");
+            if (e instanceof org.urdma.switchemu.topo.TopologyException
+                || (fabric && (e instanceof IllegalArgumentException || e instanceof IllegalStateException))) {
+                line.getErr().println("urdma " + line.getCommandName() + ": " + e.getMessage());
+                return 2;
+            }
+            if (fabric && e instanceof java.nio.file.NoSuchFileException) {
+                line.getErr().println("urdma " + line.getCommandName() + ": no such file: " + e.getMessage());
                 return 2;
             }
             throw e;

@@ -187,7 +187,7 @@ class TopoCommandTest {
         int rc = UrdmaCli.commandLine().setErr(new java.io.PrintWriter(err, true)).execute("topo", "up", file.toString(),
             "--state-dir", dir.toString(), "--prefix", prefix);
         assertEquals(2, rc, err.toString());
-        assertTrue(err.toString().startsWith("urdma: " + file + ":15: link s1-h2") && err.toString().contains("no sch_netem"),
+        assertTrue(err.toString().startsWith("urdma up: " + file + ":15: link s1-h2") && err.toString().contains("no sch_netem"),
             err.toString());
         assertTrue(ours(prefix).isEmpty());
         assertFalse(Files.exists(dir.resolve(prefix + ".state")));
@@ -204,6 +204,12 @@ class TopoCommandTest {
         assertTrue(text.contains("impairment in: none; out: offered "), text);
         assertTrue(ours(prefix).isEmpty(), "no namespaces");
         assertFalse(Files.exists(dir.resolve(prefix + ".state")));
+        // its live counters file stays (stopped) until topo down
+        assertTrue(text.contains("live counters: "), text);
+        assertEquals(0, UrdmaCli.commandLine().execute("topo", "down", example().toString(), "--state-dir", dir.toString(),
+            "--prefix", prefix));
+        assertTrue(org.urdma.switchemu.stat.StatDirectory.find(
+            List.of(org.urdma.switchemu.stat.StatDirectory.forWriting()), prefix).isEmpty(), "down removed the counters file");
     }
 
     @Test
