@@ -29,7 +29,7 @@ public final class CountersFile implements AutoCloseable {
     static final int VERSION = 1;
     private static final int MAGIC_AT = 0;
     private static final int VERSION_AT = 4;
-    private static final int PID_AT = 8;
+    static final int PID_AT = 8;
     private static final int START_AT = 16;
     private static final int HEARTBEAT_AT = 24;
     private static final int STATE_AT = 32;

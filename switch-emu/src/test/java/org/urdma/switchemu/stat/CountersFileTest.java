@@ -62,4 +62,38 @@ class CountersFileTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CountersFile.read(junk));
         assertTrue(e.getMessage().contains("not a urdma counters file"), e.getMessage());
     }
+
+    private static void setPid(Path path, long pid) throws Exception {
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(path,
+            java.nio.file.StandardOpenOption.WRITE)) {
+            java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.nativeOrder()).putLong(0, pid);
+            ch.write(b, CountersFile.PID_AT);
+        }
+    }
+
+    @Test
+    void aWriterThatWasKilledShowsAsNotRunningAndALiveOneIsNotReplaced() throws Exception {
+        Path path = dir.resolve("k-s1.counters");
+        CountersFile f = CountersFile.create(path, 4, "killed");
+        f.running();
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        setPid(path, gone.pid()); // as if that process had written it and died without closing
+        try (CountersFile.Snapshot s = CountersFile.read(path)) {
+            assertEquals(CountersFile.State.RUNNING, s.state());
+            assertTrue(!s.alive());
+            String text = StatReport.format(s, null, StatReport.values(s.reader()), null, 0);
+            assertTrue(text.contains("not running (pid " + gone.pid() + " gone: killed?)"), text);
+        }
+        Process live = new ProcessBuilder("sleep", "30").start();
+        try {
+            setPid(path, live.pid());
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> CountersFile.create(path, 4, "again"));
+            assertTrue(e.getMessage().contains("belongs to running process " + live.pid()), e.getMessage());
+        } finally {
+            live.destroy();
+            live.waitFor();
+        }
+        f.close();
+    }
 }
