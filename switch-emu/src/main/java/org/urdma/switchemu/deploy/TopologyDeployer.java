@@ -35,12 +35,14 @@ public final class TopologyDeployer {
     private final Path file;
     private final Path stateDir;
     private final String prefix;
+    private final boolean explicitPrefix;
     private final PrintStream out;
 
     public TopologyDeployer(Path file, Path stateDir, String prefix, PrintStream out) {
         this.file = file.toAbsolutePath().normalize();
         this.stateDir = stateDir == null ? DEFAULT_STATE_DIR : stateDir;
         this.prefix = prefix == null ? prefixFor(this.file) : prefix;
+        this.explicitPrefix = prefix != null;
         this.out = out;
     }
 
@@ -116,7 +118,8 @@ public final class TopologyDeployer {
             net.keep();
             ok = true;
             out.println("up: " + topology.hosts().size() + " hosts, " + topology.switches().size() + " switches, "
-                + topology.links().size() + " links; tear down with: urdma topo down " + file);
+                + topology.links().size() + " links; live counters: urdma stat " + file + (explicitPrefix ? " --prefix " + prefix : "")
+                + "; tear down with: urdma topo down " + file + (explicitPrefix ? " --prefix " + prefix : ""));
         } finally {
             if (!ok) {
                 for (long pid : pids) {
