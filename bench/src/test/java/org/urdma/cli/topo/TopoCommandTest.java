@@ -108,6 +108,7 @@ class TopoCommandTest {
             assertEquals(0, up);
             assertEquals(List.of(prefix + "-h1", prefix + "-h2", prefix + "-s1"), ours(prefix).stream().sorted().toList());
             assertTrue(Files.exists(dir.resolve(prefix + ".state")));
+            long rxBefore = rxFromH1(run("stat", file.toString(), "--prefix", prefix));
             // frames h1 -> h2 through the switch process, which adds 20 ms ± 2 ms towards h2
             double[] delays = exchange(prefix + "-h1", prefix + "-h2", 10);
             assertTrue(delays.length >= 7, "frames crossed the switch (0.5 % loss configured): " + delays.length);
@@ -115,10 +116,10 @@ class TopoCommandTest {
                 assertTrue(d >= 17.9 && d < 200, "one-way delay shows the 20 ms ± 2 ms impairment: " + d + " ms");
             }
             // the switch process's live counters, read while it runs
+            Thread.sleep(300); // the driver publishes every 100 ms
             String stat = run("stat", file.toString(), "--prefix", prefix);
             assertTrue(stat.contains(prefix + "-s1.counters: pid ") && stat.contains(", running,"), stat);
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("switch s1 port 0 -> h1: rx (\\d+) frames").matcher(stat);
-            assertTrue(m.find() && Long.parseLong(m.group(1)) >= 10, "the 10 frames from h1 are counted: " + stat);
+            assertTrue(rxFromH1(stat) >= rxBefore + 10, "the 10 frames from h1 are counted (before: " + rxBefore + "): " + stat);
         } finally {
             int down = UrdmaCli.commandLine().execute("topo", "down", file.toString(), "--state-dir", dir.toString(),
                 "--prefix", prefix);
@@ -159,6 +160,12 @@ class TopoCommandTest {
         assertTrue(ours(prefix).isEmpty());
         String log2 = Files.readString(dir.resolve(prefix + "-s2.log"));
         assertTrue(log2.contains("port 0 p0 -> s1: rx 10 frames"), "s2 got the 10 frames from s1: " + log2);
+    }
+
+    private static long rxFromH1(String stat) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("switch s1 port 0 -> h1: rx (\\d+) frames").matcher(stat);
+        assertTrue(m.find(), stat);
+        return Long.parseLong(m.group(1));
     }
 
     /** Runs a urdma command in this JVM and returns what it printed. */
