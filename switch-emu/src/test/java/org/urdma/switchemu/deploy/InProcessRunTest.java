@@ -109,4 +109,18 @@ class InProcessRunTest {
             assertTrue(Files.size(SwitchCapture.file(dir, "s1", p)) > 24, "pcap of port " + p);
         }
     }
+
+    @Test
+    void aSeededRunIsReproducibleWhateverTheWallClockDid() throws Exception {
+        Topology t = TopologyParser.parse(Path.of("..", "examples", "topologies", "two-hosts.yaml"));
+        String[] counters = new String[2];
+        for (int i = 0; i < 2; i++) {
+            InProcessRun run = new InProcessRun(t, new InProcessRun.Options(100_000_000L, 7, 0.6, 1024, null, null));
+            run.run();
+            counters[i] = run.network().switches.get("s1").core().counters(1) + " "
+                + run.network().switches.get("s1").egressImpairment(1).lost();
+        }
+        assertEquals(counters[0], counters[1]);
+        assertTrue(counters[0].contains("tx="), counters[0]);
+    }
 }
