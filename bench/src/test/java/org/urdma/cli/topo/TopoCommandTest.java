@@ -150,9 +150,9 @@ class TopoCommandTest {
             double[] delays = exchange(prefix + "-h1", prefix + "-h2", 10);
             assertEquals(10, delays.length, "every frame crossed both switches");
             double min = java.util.Arrays.stream(delays).min().orElseThrow();
-            // never early; applied twice would put every frame at 20 ms or more (late ones are load)
-            assertTrue(min >= 9.9 && min < 19.9, "the s1 -> s2 delay of 10 ms is applied once: "
-                + java.util.Arrays.toString(delays));
+            // never early; that it is applied once (not also at s2's ingress) the switches' counters say below,
+            // as an upper bound on the delay would fail whenever a busy machine starves the switch processes
+            assertTrue(min >= 9.9, "the s1 -> s2 delay of 10 ms: " + java.util.Arrays.toString(delays));
         } finally {
             assertEquals(0, UrdmaCli.commandLine().execute("topo", "down", file.toString(), "--state-dir",
                 dir.toString(), "--prefix", prefix));
@@ -160,6 +160,9 @@ class TopoCommandTest {
         assertTrue(ours(prefix).isEmpty());
         String log2 = Files.readString(dir.resolve(prefix + "-s2.log"));
         assertTrue(log2.contains("port 0 p0 -> s1: rx 10 frames"), "s2 got the 10 frames from s1: " + log2);
+        assertFalse(log2.contains("impairment in:"), "s2 impairs nothing: " + log2);
+        String log1 = Files.readString(dir.resolve(prefix + "-s1.log"));
+        assertTrue(log1.contains("impairment in: none; out: offered 10 "), "s1 delays the 10 frames at its egress: " + log1);
     }
 
     private static long rxFromH1(String stat) {
