@@ -20,6 +20,44 @@ final class NetPerf {
     private NetPerf() {
     }
 
+    /**
+     * The error that stops a run at its first failed completion ({@code first} says which), once the flushed rest is
+     * reaped: the QP went to ERR, so every outstanding request completes with WR_FLUSH_ERR, which the message counts.
+     */
+    static CompletionError failed(NetPerfSession s, String first) {
+        org.urdma.verbs.WorkCompletion[] rest = new org.urdma.verbs.WorkCompletion[16];
+        for (int i = 0; i < rest.length; i++) rest[i] = new org.urdma.verbs.WorkCompletion();
+        long flushed = 0;
+        long end = System.nanoTime() + 2_000_000_000L;
+        while (System.nanoTime() < end) {
+            s.progress();
+            int k = 0;
+            for (org.urdma.verbs.CompletionQueue cq : s.cqs) {
+                int n = cq.poll(rest);
+                k += n;
+                for (int i = 0; i < n; i++) if (rest[i].status == org.urdma.verbs.WcStatus.WR_FLUSH_ERR) flushed++;
+            }
+            if (k == 0) {
+                if (flushed > 0) break;
+                Thread.onSpinWait();
+            }
+        }
+        return new CompletionError(first + "; then " + flushed + " requests flushed (WR_FLUSH_ERR)");
+    }
+
+    /** Why an RC peer may be silent, for a stall message: it stopped acknowledging, or the runs do not match. */
+    static String stallHint(org.urdma.verbs.QueuePair... qps) {
+        long timeouts = 0;
+        for (org.urdma.verbs.QueuePair qp : qps) {
+            if (qp instanceof org.urdma.transport.engine.SoftQp q && q.type() == org.urdma.verbs.QpType.RC) timeouts += q.timeouts();
+        }
+        if (timeouts > 0) {
+            return ": the peer stopped acknowledging (" + timeouts + " ACK timeouts; --retry 7 retries forever, as rxe"
+                    + " does: give --retry 0..6 to end with RETRY_EXC_ERR)";
+        }
+        return " (is the peer running the same test with the same -s/-n/-a/-c?)";
+    }
+
     static void header(PrintStream out, String title, NetPerfSession s) {
         PerfOptions o = s.o;
         out.println(PerfCommand.LINE);
@@ -32,7 +70,12 @@ final class NetPerf {
         out.printf(" Link type       : Ethernet%n");
         out.printf(" GID index       : %d%n", s.datapath.gids().indexOf(s.local.gid()));
         out.printf(" Max inline data : 0[B]%n");
-        out.printf(" CM              : %s exchange over TCP (%s), port %d%n", s.format.name(), s.cm.transport(), s.n.port);
+        if (s.perftest != null) {
+            out.printf(" CM              : perftest %s exchange over TCP (peer %s), port %d%n",
+                    org.urdma.transport.cm.perftest.PerftestVersion.CURRENT, s.perftest.peerVersion(), s.n.port);
+        } else {
+            out.printf(" CM              : %s exchange over TCP (%s), port %d%n", s.format.name(), s.cm.transport(), s.n.port);
+        }
         out.printf(" Engine driver   : %s%n", s.driverName());
         out.println(PerfCommand.LINE);
         out.printf(" local address: QPN 0x%04x PSN 0x%06x RKey 0x%08x VAddr 0x%014x%n", s.local.qpn(), s.local.psn(),

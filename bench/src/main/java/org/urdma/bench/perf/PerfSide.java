@@ -178,11 +178,7 @@ abstract class PerfSide {
 
     /** Why the peer may be silent, for the stall message: an RC peer that stopped acknowledging, or a mismatched run. */
     String stallHint() {
-        if (qp instanceof org.urdma.transport.engine.SoftQp q && q.type() == QpType.RC && q.timeouts() > 0) {
-            return ": the peer stopped acknowledging (" + q.timeouts() + " ACK timeouts; --retry 7 retries forever, as rxe"
-                    + " does: give --retry 0..6 to end with RETRY_EXC_ERR)";
-        }
-        return " (is the peer running the same test with the same -s/-n/-a/-c?)";
+        return NetPerf.stallHint(qp);
     }
 
     NetPerf.CompletionError failed(WorkCompletion first) {
