@@ -171,9 +171,9 @@ final class PerfRunner {
      */
     private void sides(PerfSide[] all, PerfSide[] passivePeer, PrintStream out, PrintStream peerOut) {
         PerfSide s = all[0];
-        for (PerfSide each : all) if (op.isSend()) each.postRecvs(test.bandwidth() ? PerfPatterns.RX_DEPTH : 16);
+        for (PerfSide each : all) if (op.isSend() && test.bandwidth()) each.postRecvs(PerfPatterns.RX_DEPTH);
         if (passivePeer != null) {
-            for (PerfSide each : passivePeer) if (op.isSend()) each.postRecvs(test.bandwidth() ? PerfPatterns.RX_DEPTH : 16);
+            for (PerfSide each : passivePeer) if (op.isSend() && test.bandwidth()) each.postRecvs(PerfPatterns.RX_DEPTH);
         }
         if (!s.server) out.println(test.bandwidth() ? bwColumns() : LAT_COLUMNS);
         int phase = 0;
@@ -192,8 +192,13 @@ final class PerfRunner {
                         each.clearRecvRegion();
                     }
                 }
-                s.sync("start of phase " + phase);
                 long n = measured == 1 ? iters : warmup(size), d = measured == 1 ? durationNanos : 0;
+                if (op.isSend() && !test.bandwidth()) {
+                    // send-lat: the phase's receives are there before the peer may send (perftest posts them before RTR)
+                    for (PerfSide each : all) each.postRecvs(PerfPatterns.latRecvDepth(n));
+                    if (passivePeer != null) for (PerfSide each : passivePeer) each.postRecvs(PerfPatterns.latRecvDepth(n));
+                }
+                s.sync("start of phase " + phase);
                 Object peerResult = null;
                 if (passivePeer == null) {
                     result = pattern(all, size, n, d, phase);
@@ -295,7 +300,7 @@ final class PerfRunner {
                 out.printf(" the server received %d of %d messages%n", r.peerReceived(), r.total());
             }
         } else if (result instanceof Histogram h) {
-            out.printf(" %-7d %-10d     %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %.2f%n", size, h.getTotalCount(),
+            out.printf(" %-7d %-10d     %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %.2f%n", size, iters,
                     h.getMinValue() / 1000.0, h.getMaxValue() / 1000.0, h.getValueAtPercentile(50) / 1000.0,
                     h.getMean() / 1000.0, h.getStdDeviation() / 1000.0, h.getValueAtPercentile(99) / 1000.0,
                     h.getValueAtPercentile(99.9) / 1000.0);

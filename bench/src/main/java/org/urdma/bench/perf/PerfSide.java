@@ -34,10 +34,17 @@ abstract class PerfSide {
     final int recvLength;
     final long stallNanos;
     long remoteVa;
+    /**
+     * Whether {@link #remoteVa} already is the peer's target (perftest's exchange: the peer advertises the half of its
+     * buffer that WRITEs land in and READs read), rather than its buffer's base with our layout (urdma's exchange).
+     */
+    boolean remoteVaIsTarget;
     int remoteRkey;
     AddressHandle ah;
     int remoteQpn;
     int recvsPosted;
+    /** Receive completions polled while waiting for a send completion (one CQ serves both queues), not yet taken. */
+    int stashedRecvs;
     final ReceiveWorkRequest recv = new ReceiveWorkRequest();
     final WorkCompletion[] wcs = new WorkCompletion[16];
 
@@ -101,6 +108,11 @@ abstract class PerfSide {
     long verifyRecvRegion(long skip, long bytes) {
         MemorySegment s = buf.segment();
         return MemorySegment.mismatch(s, 0, bytes, s, recvOffset + skip, recvOffset + skip + bytes);
+    }
+
+    /** Where this side's WRITEs land at the peer: its receive region. */
+    long remoteTarget() {
+        return remoteVaIsTarget ? remoteVa : remoteVa + recvOffset;
     }
 
     long recvLong(long at) {
