@@ -168,29 +168,12 @@ final class PerfRunner {
         }
     }
 
-    /**
-     * A latency test over perftest 6.06's exchange: its connection sequence (a key message per QP, a barrier after RTR,
-     * the key messages again), then urdma's own phased loop with a key-message barrier at each rendezvous, then
-     * ctx_close_connection ("done"; ib_write_lat's peer just closes). The loop itself is not yet perftest's.
-     */
+    /** A latency test over perftest 6.06's exchange and with its semantics (a stock ib_*_lat may be the peer). */
     private int perftestLat(NetOptions n, PrintStream out) {
-        int max = maxSize();
-        try (NetPerfSession s = new NetPerfSession(o, n, (int) PerfSide.bufferSize(max), depth(), true)) {
-            long[] vaddr = new long[s.qps.length];
-            for (int i = 0; i < vaddr.length; i++) vaddr[i] = s.bufs[i].address();
-            s.establishPerftest(out, vaddr);
-            s.goInline(test.serverActive());
-            NetPerf.header(out, test.title(o), s);
-            sides(NetPerfSide.sides(s, max), out);
-            s.resumeAgent();
-            out.println(PerfCommand.LINE);
-            if (test == PerfTest.WRITE_LAT) {
-                s.perftest.barrier("end of the run");
-            } else {
-                s.perftest.closeConnection();
-            }
+        PerftestLat lat = new PerftestLat(test, o, op, maxSize(), iters);
+        try (NetPerfSession s = new NetPerfSession(o, n, (int) lat.bufferBytes(), depth(), true)) {
+            return lat.run(s, out);
         }
-        return 0;
     }
 
     /** The per-size sequence one side runs; the client prints perftest's rows, the server what it verified. */

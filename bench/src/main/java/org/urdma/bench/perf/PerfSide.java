@@ -157,7 +157,7 @@ abstract class PerfSide {
     /** Reads 8 bytes of the peer's receive region into this side's receive region at 8 (atomic checks). */
     long readRemoteLong() {
         postAndWait(new SendWorkRequest().wrId(-2).opcode(WrOpcode.RDMA_READ).addSge(buf, recvOffset + 8, 8)
-                .remote(remoteVa + recvOffset, remoteRkey), "the READ of the atomic target");
+                .remote(remoteTarget(), remoteRkey), "the READ of the atomic target");
         return recvLong(8);
     }
 
