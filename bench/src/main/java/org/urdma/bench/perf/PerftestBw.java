@@ -46,6 +46,8 @@ final class PerftestBw {
     static final int QKEY = PerfSide.QKEY;
     static final int RX_DEPTH = PerfPatterns.RX_DEPTH;
     static final int GUARD = 64;
+    /** perftest's MSG_SIZE_CQ_MOD_LIMIT: larger messages are each signaled (cq_mod 1) unless on UD. */
+    static final int CQ_MOD_SIZE_LIMIT = 8192;
     /** What a WRITE target holds before the run, so a write shows (a byte of a random fill matches it 1 time in 256). */
     static final byte CANARY = (byte) 0xA5;
 
@@ -96,7 +98,7 @@ final class PerftestBw {
         this.op = op;
         this.size = size;
         this.iters = iters;
-        this.txDepth = o.txDepth;
+        this.txDepth = (int) Math.min(o.txDepth, iters); // force_dependecies: tx depth at most -n (rx depth: Layout)
         this.layout = Layout.of(op, size, txDepth, iters);
     }
 
@@ -145,6 +147,7 @@ final class PerftestBw {
                 s.resumeAgent();
                 out.println(columns());
                 row(out, r.peak, r.avg, r.rate);
+                for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
             }
             out.println(PerfCommand.LINE);
             link.closeConnection();
@@ -170,6 +173,7 @@ final class PerftestBw {
             row(out, r.peak, r.avg, r.rate);
             out.println(PerfCommand.LINE);
             r.checks.forEach(out::println);
+            for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
             link.barrier("end of the run");
             link.report(new PerftestBwReport(size, iters, r.peak / (1 << 20), r.avg / (1 << 20), r.rate / 1e6));
         }
@@ -248,14 +252,19 @@ final class PerftestBw {
             WorkCompletion[] wcs = new WorkCompletion[16];
             for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
             long[] posted = new long[q], completed = new long[q];
-            int moderation = PerfPatterns.moderation(txDepth);
+            // force_dependecies: every 100th (at most the tx depth) signaled; above 8 KiB every request, except on UD
+            int moderation = size > CQ_MOD_SIZE_LIMIT && ah[0] == null ? 1 : PerfPatterns.moderation(txDepth);
             long stall = Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
+            double gap = gapNanos(); // --rate_limit: the n-th request (all QPs together) waits until start + n * gap
+            long totalPosted = 0;
             long start = System.nanoTime(), last = start, peakStart = start, peakDone = 0, done = 0;
             double peak = 0;
             int running = q;
             while (running > 0) {
                 for (int i = 0; i < q; i++) {
-                    while (posted[i] < iters && posted[i] - completed[i] < txDepth) {
+                    while (posted[i] < iters && posted[i] - completed[i] < txDepth
+                            && (gap == 0 || System.nanoTime() - start >= (long) (totalPosted * gap))) {
+                        totalPosted++;
                         boolean signal = (posted[i] + 1) % moderation == 0 || posted[i] + 1 == iters;
                         prepare(i, wr, posted[i]).wrId(posted[i]).flags(signal ? SendFlags.SIGNALED : 0);
                         s.qps[i].postSend(wr);
@@ -300,6 +309,18 @@ final class PerftestBw {
             long el = Math.max(1, System.nanoTime() - start);
             double avg = (double) done * size * 1e9 / el;
             return new Result(Math.max(peak, avg), avg, done * 1e9 / el, summary());
+        }
+
+        /** Nanoseconds between two requests for --rate_limit/--rate_units (perftest's SW_RATE_LIMIT), 0 without. */
+        double gapNanos() {
+            if (o.rateLimit < 0) throw new IllegalArgumentException("--rate_limit: must be >= 0, was " + o.rateLimit);
+            if (o.rateLimit == 0) return 0;
+            return switch (o.rateUnits) {
+                case "M" -> size * 1e9 / (o.rateLimit * (1 << 20));
+                case "g" -> size * 8 / o.rateLimit;
+                case "p" -> 1e9 / o.rateLimit;
+                default -> throw new IllegalArgumentException("--rate_units: M, g or p, was '" + o.rateUnits + "'");
+            };
         }
 
         SendWorkRequest prepare(int i, SendWorkRequest wr, long n) {
@@ -538,6 +559,26 @@ final class PerftestBw {
                 if (op == WrOpcode.ATOMIC_FETCH_AND_ADD && total != iters) fail(q, "the counters add up to " + total + ", not " + iters);
             }
         }
+    }
+
+    /** A client's buffer after its run: the source still holds the pattern, the advertised region its first fill. */
+    private void verifyUntouched(NetPerfSession s, int q, PrintStream out) {
+        MemorySegment m = s.bufs[q].segment();
+        if (!isPattern(m, layout.source(), 0, layout.unit)) fail(q, "the source region changed during the run");
+        boolean same = switch (op) {
+            case RDMA_READ -> isPattern(m, layout.target(), 0, layout.unit);
+            case RDMA_WRITE -> m.asSlice(layout.target(), layout.unit).mismatch(
+                    MemorySegment.ofArray(filled(CANARY))) < 0;
+            default -> m.asSlice(layout.target(), layout.unit).mismatch(MemorySegment.ofArray(filled((byte) 0))) < 0;
+        };
+        if (!same) fail(q, "the peer wrote into this client's advertised region");
+        out.printf(" local memory verified: the %d-byte source unchanged, nothing written into the advertised region%n", layout.unit);
+    }
+
+    private byte[] filled(byte b) {
+        byte[] a = new byte[(int) layout.unit];
+        java.util.Arrays.fill(a, b);
+        return a;
     }
 
     private static void fail(int q, String what) {
