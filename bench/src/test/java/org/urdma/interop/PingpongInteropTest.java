@@ -208,7 +208,7 @@ class PingpongInteropTest {
         });
         String transcript = "urdma (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g + "\nrxe hw_counters delta:\n" + delta
                 + "capture, from urdma: " + fromUrdma + "\ncapture, from rxe: " + fromRxe + "\nRNR NAKs followed by a resend of their PSN: "
-                + RoceTally.rnrNaksRetried(bridgePcap, URDMA_IP, GUEST_IP) + "\n";
+                + RoceTally.rnrOutcome(bridgePcap, URDMA_IP, GUEST_IP) + "\n";
         Files.writeString(out.resolve(tag + ".txt"), transcript);
         System.out.println("[interop] " + tag + "\n" + transcript);
         assertEquals(0, u.exit(), transcript);
@@ -222,7 +222,7 @@ class PingpongInteropTest {
         assertEquals(fromUrdma.rnrNaks(), urdmaCount(u.out(), "rnr naks sent"), transcript);
         // rxe heard every one and sent the SEND again after each
         assertEquals(fromUrdma.rnrNaks(), after.get("rcvd_rnr_err") - before.getOrDefault("rcvd_rnr_err", 0L), transcript);
-        assertEquals(fromUrdma.rnrNaks(), RoceTally.rnrNaksRetried(bridgePcap, URDMA_IP, GUEST_IP), transcript);
+        assertEquals(new RoceTally.RnrOutcome(fromUrdma.rnrNaks(), 0, 0), RoceTally.rnrOutcome(bridgePcap, URDMA_IP, GUEST_IP), transcript);
         assertAllDecode(tag, bridgePcap);
     }
 

@@ -70,15 +70,19 @@ record RoceTally(int frames, int acks, int rnrNaks, int naks, Set<Integer> rnrTi
     }
 
     /**
-     * How many of {@code naker}'s RNR NAKs were answered: {@code requester} later sent a request with the NAK'd PSN
-     * again (the retry the RNR NAK asks for).
+     * What became of {@code naker}'s RNR NAKs: {@code retried} ones were followed by {@code requester} sending the NAK'd
+     * PSN again (the retry the RNR NAK asks for); {@code superseded} ones by {@code naker} acknowledging that PSN first
+     * (an earlier copy already in flight got through, so no retry was due); {@code open} ones by neither.
      */
-    static int rnrNaksRetried(Path pcap, String naker, String requester) throws IOException {
+    record RnrOutcome(int retried, int superseded, int open) {
+    }
+
+    static RnrOutcome rnrOutcome(Path pcap, String naker, String requester) throws IOException {
         int from = ipv4(naker), to = ipv4(requester);
         AnyFrameDecoder d = new AnyFrameDecoder();
         Packet p = new Packet();
         Map<Integer, Integer> waiting = new HashMap<>(); // NAK'd PSN -> RNR NAKs not yet answered
-        int answered = 0;
+        int retried = 0, superseded = 0;
         try (PcapReader r = new PcapReader(pcap)) {
             while (r.next()) {
                 FrameClass c = d.classify(r.buffer(), 0, r.capturedLength());
@@ -87,12 +91,36 @@ record RoceTally(int frames, int acks, int rnrNaks, int naks, Set<Integer> rnrTi
                 }
                 if (p.ipSrc == from && p.opcode == Opcode.RC_ACKNOWLEDGE && Aeth.isRnrNak(p.aethSyndrome)) {
                     waiting.merge(p.psn, 1, Integer::sum);
+                } else if (p.ipSrc == from && p.opcode == Opcode.RC_ACKNOWLEDGE && Aeth.isAck(p.aethSyndrome)) {
+                    int acked = p.psn;
+                    var it = waiting.entrySet().iterator();
+                    while (it.hasNext()) {
+                        var e = it.next();
+                        if (((acked - e.getKey()) & 0xFFFFFF) < 0x800000) { // acked at or after the NAK'd PSN
+                            superseded += e.getValue();
+                            it.remove();
+                        }
+                    }
                 } else if (p.ipSrc == to && p.opcode < 0x20 && !isResponse(p.opcode)) {
                     Integer n = waiting.remove(p.psn);
-                    if (n != null) answered += n;
+                    if (n != null) retried += n;
                 }
             }
         }
-        return answered;
+        int open = 0;
+        for (int n : waiting.values()) open += n;
+        return new RnrOutcome(retried, superseded, open);
+    }
+
+    /** The largest RoCEv2 frame in the capture (bytes on the wire without FCS), or 0. */
+    static int largestRoceFrame(Path pcap) throws IOException {
+        AnyFrameDecoder d = new AnyFrameDecoder();
+        int largest = 0;
+        try (PcapReader r = new PcapReader(pcap)) {
+            while (r.next()) {
+                if (d.classify(r.buffer(), 0, r.capturedLength()) == FrameClass.ROCE2) largest = Math.max(largest, r.capturedLength());
+            }
+        }
+        return largest;
     }
 }

@@ -164,7 +164,9 @@ final class PerfRunner {
     private int perftestBw(NetOptions n, PrintStream out) {
         PerftestBw bw = new PerftestBw(test, o, op, maxSize(), iters);
         try (NetPerfSession s = new NetPerfSession(o, n, (int) bw.bufferBytes(), depth(), false)) {
-            return bw.run(s, out);
+            int rc = bw.run(s, out);
+            qpCounters(out, s);
+            return rc;
         }
     }
 
@@ -172,8 +174,27 @@ final class PerfRunner {
     private int perftestLat(NetOptions n, PrintStream out) {
         PerftestLat lat = new PerftestLat(test, o, op, maxSize(), iters);
         try (NetPerfSession s = new NetPerfSession(o, n, (int) lat.bufferBytes(), depth(), true)) {
-            return lat.run(s, out);
+            int rc = lat.run(s, out);
+            qpCounters(out, s);
+            return rc;
         }
+    }
+
+    /** This side's QP counters after a run: retransmissions and RNR NAKs both ways (evidence for interop runs). */
+    private static void qpCounters(PrintStream out, NetPerfSession s) {
+        long sent = 0, resent = 0, rounds = 0, timeouts = 0, rnrIn = 0, rnrOut = 0;
+        for (org.urdma.verbs.QueuePair qp : s.qps) {
+            if (qp instanceof org.urdma.transport.engine.SoftQp q) {
+                sent += q.packetsSent();
+                resent += q.retransmittedPackets();
+                rounds += q.retries();
+                timeouts += q.timeouts();
+                rnrIn += q.rnrNaksReceived();
+                rnrOut += q.rnrNaksSent();
+            }
+        }
+        out.printf(" qp: packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d, RNR NAKs received %d, RNR NAKs sent %d%n",
+                sent, resent, rounds, timeouts, rnrIn, rnrOut);
     }
 
     /** The per-size sequence one side runs; the client prints perftest's rows, the server what it verified. */
