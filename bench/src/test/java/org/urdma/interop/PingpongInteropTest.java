@@ -206,7 +206,8 @@ class PingpongInteropTest {
             long d = v - before.getOrDefault(k, 0L);
             if (d != 0) delta.append(k).append(" +").append(d).append('\n');
         });
-        String transcript = "urdma (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g + "\nrxe hw_counters delta:\n" + delta
+        String transcript = "urdma (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g + "\nrxe hw_counters: " + after.keySet()
+                + "\nrxe hw_counters delta:\n" + delta
                 + "capture, from urdma: " + fromUrdma + "\ncapture, from rxe: " + fromRxe + "\nRNR NAKs followed by a resend of their PSN: "
                 + RoceTally.rnrOutcome(bridgePcap, URDMA_IP, GUEST_IP) + "\n";
         Files.writeString(out.resolve(tag + ".txt"), transcript);
