@@ -157,9 +157,10 @@ class PerftestLatInteropTest {
         String transcript = r.transcript();
         assertEquals(0, u.exit(), "urdma perf exit\n" + transcript);
         assertEquals(0, g.exitCode(), "stock " + tool + " exit\n" + transcript);
-        // the stock tool's result row (ib_read_lat's server measures nothing and prints no row)
+        // the stock tool's result row (ib_read_lat's server measures nothing and prints no row); its values may read
+        // "inf" when perftest's CPU clock calibration fails on the loaded TCG guest ("Correlation coefficient r^2 < 0.9")
         if (!(tool.equals("ib_read_lat") && !urdmaServer)) {
-            assertTrue(Pattern.compile("(?m)^\\s*" + size + "\\s+" + iters + "\\s+[0-9.]+\\s+[0-9.]+").matcher(g.output()).find(),
+            assertTrue(Pattern.compile("(?m)^\\s*" + size + "\\s+" + iters + "\\s+([0-9.]+|inf)\\s+([0-9.]+|inf)").matcher(g.output()).find(),
                     "the stock tool's result row\n" + transcript);
         }
         for (String check : urdmaChecks(urdmaTest, urdmaServer, size, iters)) {
@@ -221,7 +222,7 @@ class PerftestLatInteropTest {
             System.out.println("[interop] " + tag + "\n" + transcript);
             assertEquals(0, r.urdma().exit(), transcript);
             assertEquals(0, r.guest().exitCode(), transcript);
-            assertTrue(Pattern.compile("(?m)^\\s*" + size + "\\s+" + iters + "\\s+[0-9.]+").matcher(r.guest().output()).find(),
+            assertTrue(Pattern.compile("(?m)^\\s*" + size + "\\s+" + iters + "\\s+([0-9.]+|inf)").matcher(r.guest().output()).find(),
                     "the stock server's result row\n" + transcript);
             assertTrue(fromRxe.rnrNaks() > 0, "rxe sent RNR NAKs\n" + transcript);
             assertEquals(java.util.Set.of(12), fromRxe.rnrTimerCodes(), "with perftest's min_rnr_timer\n" + transcript);
