@@ -85,16 +85,18 @@ class PerftestBwInteropTest {
     }
 
     /** One row of the matrix: the stock tool, its -c, and ib_atomic_bw's -A. */
-    record Tool(String stock, String urdma, String transport, String atomic) {
+    record Tool(String stock, String urdma, String transport, String atomic, int size) {
+        /** "TOOL TRANSPORT [ATOMIC_TYPE | SIZE]": size 0 = the default of {@link #size}. */
         static Tool parse(String spec) {
             String[] p = spec.split(" ");
             String stock = p[0];
             String urdma = stock.substring(3).replace("_", "-");
-            return new Tool(stock, urdma, p[1], p.length > 2 ? p[2] : null);
+            boolean sized = p.length > 2 && p[2].chars().allMatch(Character::isDigit);
+            return new Tool(stock, urdma, p[1], p.length > 2 && !sized ? p[2] : null, sized ? Integer.parseInt(p[2]) : 0);
         }
 
         String name() {
-            return stock + " -c " + transport + (atomic != null ? " -A " + atomic : "");
+            return stock + " -c " + transport + (atomic != null ? " -A " + atomic : "") + (size > 0 ? " -s " + size : "");
         }
     }
 
@@ -123,8 +125,21 @@ class PerftestBwInteropTest {
         runCase(Tool.parse(spec), urdmaServer, 4096);
     }
 
-    /** Message size: 16 KiB (16 or 4 packets), UD one MTU, atomics 8 bytes. */
+    /**
+     * perftest moves a message of at most half the page (the cycle buffer) on by INC(size, 64) per request, locally and
+     * remotely: small messages check that both sides agree on every place (and that nothing lands between them).
+     */
+    @Order(3)
+    @ParameterizedTest(name = "small messages {0} urdma-server={1}")
+    @CsvSource({"ib_write_bw RC 100,true", "ib_write_bw RC 100,false", "ib_read_bw RC 1000,true", "ib_read_bw RC 1000,false",
+            "ib_send_bw RC 100,true", "ib_send_bw RC 100,false"})
+    void smallMessagesCycleThroughThePageLikePerftest(String spec, boolean urdmaServer) throws Exception {
+        runCase(Tool.parse(spec), urdmaServer, 4096);
+    }
+
+    /** Message size: 16 KiB (16 or 4 packets), UD one MTU, atomics 8 bytes, or the case's own. */
     private static int size(Tool t, int mtu) {
+        if (t.size() > 0) return t.size();
         if (t.atomic() != null) return 8;
         return t.transport().equals("UD") ? mtu : 16384;
     }
@@ -154,7 +169,7 @@ class PerftestBwInteropTest {
         String toolCmd = t.stock() + " -d rxe0 -x 1 -F -n " + iters + " -c " + t.transport()
                 + (t.atomic() != null ? " -A " + t.atomic() : " -s " + size) + (t.transport().equals("UD") ? "" : " -m " + mtu);
         String tag = "mtu" + mtu + "-" + t.stock() + "-" + t.transport().toLowerCase(Locale.ROOT)
-                + (t.atomic() != null ? "-" + t.atomic().toLowerCase(Locale.ROOT) : "") + (urdmaServer ? "-urdma-server" : "-urdma-client");
+                + (t.atomic() != null ? "-" + t.atomic().toLowerCase(Locale.ROOT) : "") + (t.size() > 0 ? "-s" + size : "") + (urdmaServer ? "-urdma-server" : "-urdma-client");
         Path bridgePcap = out.resolve(tag + "-bridge.pcap");
         Path urdmaPcap = out.resolve(tag + "-urdma.pcap");
         Side u;
@@ -211,7 +226,9 @@ class PerftestBwInteropTest {
             try (org.urdma.transport.pcap.PcapReader r = new org.urdma.transport.pcap.PcapReader(bridgePcap)) {
                 while (r.next()) largest = Math.max(largest, r.capturedLength());
             }
-            assertTrue(largest >= 58 + mtu && largest <= 58 + 16 + mtu, "largest frame on the bridge " + largest + " for MTU " + mtu);
+            int payload = Math.min(mtu, size);
+            assertTrue(largest >= 58 + payload && largest <= 58 + 16 + payload, "largest frame on the bridge " + largest
+                    + " for MTU " + mtu + " and " + size + "-byte messages");
         }
     }
 

@@ -230,7 +230,7 @@ final class PerftestBw {
         final Addressing a;
         final AddressHandle[] ah;
         final int q;
-        final byte[][][] readRef;
+        final MemorySegment[][] readRef;
         final long[][] atomicLast;
         final long[][] atomicFirst;
         final long[] checked;
@@ -241,7 +241,7 @@ final class PerftestBw {
             this.a = a;
             this.ah = ah;
             this.q = s.qps.length;
-            this.readRef = new byte[q][a.period()][];
+            this.readRef = new MemorySegment[q][a.period()];
             this.atomicLast = new long[q][a.period()];
             this.atomicFirst = new long[q][a.period()];
             this.checked = new long[q];
@@ -346,13 +346,15 @@ final class PerftestBw {
             MemorySegment m = s.bufs[i].segment();
             int p = a.place(n);
             if (op == WrOpcode.RDMA_READ) {
-                MemorySegment got = m.asSlice(layout.slot(n), size);
+                long at = layout.slot(n);
                 if (readRef[i][p] == null) {
-                    readRef[i][p] = got.toArray(ValueLayout.JAVA_BYTE);
-                } else if (MemorySegment.mismatch(got, 0, size, MemorySegment.ofArray(readRef[i][p]), 0, size) >= 0) {
-                    throw new NetPerf.CompletionError("READ check FAILED: QP " + i + " read " + n + " of remote offset " + a.offset(n)
-                            + " differs from the first read of that address at byte "
-                            + MemorySegment.mismatch(got, 0, size, MemorySegment.ofArray(readRef[i][p]), 0, size));
+                    readRef[i][p] = MemorySegment.ofArray(m.asSlice(at, size).toArray(ValueLayout.JAVA_BYTE));
+                } else {
+                    long bad = MemorySegment.mismatch(m, at, at + size, readRef[i][p], 0, size);
+                    if (bad >= 0) {
+                        throw new NetPerf.CompletionError("READ check FAILED: QP " + i + " read " + n + " of remote offset "
+                                + a.offset(n) + " differs from the first read of that address at byte " + bad);
+                    }
                 }
                 reads++;
             } else if (op.isAtomic()) {
@@ -378,11 +380,10 @@ final class PerftestBw {
                 boolean urdma = true, allZero = true;
                 for (int i = 0; i < q; i++) {
                     for (int p = 0; p < a.period(); p++) {
-                        byte[] r = readRef[i][p];
+                        MemorySegment r = readRef[i][p];
                         if (r == null) continue;
-                        MemorySegment seg = MemorySegment.ofArray(r);
-                        urdma &= isPattern(seg, 0, a.offset(p), size);
-                        for (byte b : r) allZero &= b == 0;
+                        urdma &= isPattern(r, 0, a.offset(p), size);
+                        for (long b = 0; b < size; b++) allZero &= r.get(ValueLayout.JAVA_BYTE, b) == 0;
                     }
                 }
                 if (allZero) throw new NetPerf.CompletionError("READ check FAILED: every byte read is zero");
@@ -407,7 +408,7 @@ final class PerftestBw {
         final boolean ud;
         final long[] received;
         final long[] posted;
-        final byte[][][] ref;
+        final MemorySegment[][] ref;
         final ReceiveWorkRequest rwr = new ReceiveWorkRequest();
 
         SendSink(NetPerfSession s, Addressing a, boolean ud) {
@@ -416,7 +417,7 @@ final class PerftestBw {
             this.ud = ud;
             this.received = new long[s.qps.length];
             this.posted = new long[s.qps.length];
-            this.ref = new byte[s.qps.length][a.period()][];
+            this.ref = new MemorySegment[s.qps.length][a.period()];
         }
 
         void postAll() {
@@ -472,9 +473,9 @@ final class PerftestBw {
             long total = 0;
             for (long r : received) total += r;
             boolean urdma = true;
-            for (byte[][] perQp : ref) {
+            for (MemorySegment[] perQp : ref) {
                 for (int p = 0; p < a.period(); p++) {
-                    if (perQp[p] != null) urdma &= isPattern(MemorySegment.ofArray(perQp[p]), 0, a.offset(p), size);
+                    if (perQp[p] != null) urdma &= isPattern(perQp[p], 0, a.offset(p), size);
                 }
             }
             out.println(urdma ? String.format(" remote memory verified: %d bytes match the client's pattern in each of %d messages", size, total)
@@ -489,13 +490,14 @@ final class PerftestBw {
                 throw new NetPerf.CompletionError("receive check FAILED: QP " + i + " message " + received[i] + " has " + byteLen
                         + " bytes, expected " + (size + skip) + (ud ? " (40 of them the GRH)" : "") + " (same -s on both sides?)");
             }
-            MemorySegment got = s.bufs[i].segment().asSlice(layout.slot(slot) + skip, size);
+            MemorySegment m = s.bufs[i].segment();
+            long at = layout.slot(slot) + skip;
             int p = a.place(received[i]);
             if (ref[i][p] == null) {
-                ref[i][p] = got.toArray(ValueLayout.JAVA_BYTE);
+                ref[i][p] = MemorySegment.ofArray(m.asSlice(at, size).toArray(ValueLayout.JAVA_BYTE));
                 return;
             }
-            long bad = MemorySegment.mismatch(got, 0, size, MemorySegment.ofArray(ref[i][p]), 0, size);
+            long bad = MemorySegment.mismatch(m, at, at + size, ref[i][p], 0, size);
             if (bad >= 0) {
                 throw new NetPerf.CompletionError("receive check FAILED: QP " + i + " message " + received[i] + " differs at byte " + bad
                         + " from message " + p + ", sent from the same source address");
