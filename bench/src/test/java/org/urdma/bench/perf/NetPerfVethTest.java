@@ -123,7 +123,7 @@ class NetPerfVethTest {
             "send-bw,RC,4096,remote memory verified: 4096 bytes,server",
             "send-bw,UD,1024,remote memory verified: 1024 bytes,server",
             "atomic-bw,RC,8,FETCH_AND_ADD results verified,client",
-            "write-lat,UC,64,remote memory verified: 63 bytes,server",
+            "write-lat,UC,64,remote memory verified: 64 bytes,server",
             "read-lat,RC,64,READ data verified: 64 bytes,client",
             "send-lat,UD,64,remote memory verified: 64 bytes,server",
             "atomic-lat,RC,8,FETCH_AND_ADD results verified,client"})
