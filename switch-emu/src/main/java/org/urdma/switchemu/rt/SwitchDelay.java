@@ -26,11 +26,12 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
  * without impairment measured in the same run (a benchmark, needs root):
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -cp bench/target/urdma.jar org.urdma.switchemu.rt.SwitchDelay \
- *     [SECONDS [SIZE [RATES [DELAYS [egress|ingress]]]]]      e.g. 2 1500 100M,1G 1ms,10ms egress
+ *     [SECONDS [SIZE [RATES [DELAYS [egress|ingress [NICE]]]]]]      e.g. 2 1500 100M,1G 1ms,10ms egress 0
  * </pre>
  * h1 → s1 → h2 in namespaces, 10 Gbit/s links; h1 sends SIZE-byte frames paced to each offered RATE,
- * each carrying its send time (CLOCK_REALTIME); h2's delay of a frame is the kernel's receive timestamp
- * of its RX ring minus that send time, so neither host's scheduling is in the number. For every rate: the
+ * each with a sequence number; a tap socket on the switch's port p0 (in s1's namespace) and h2's socket
+ * record the kernel's receive timestamp of every frame, so a frame's delay is h2's timestamp minus the
+ * switch port's: the time through the switch alone, with neither host's scheduling in the number. For every rate: the
  * path without impairment (baseline), then with each DELAY on the s1→h2 direction (applied at s1's
  * egress, or with {@code ingress} on h1→s1 at s1's ingress); p50 / p99 / max of each, and what the
  * impairment added beyond the configured delay (impaired − configured − baseline, per percentile).
@@ -42,11 +43,14 @@ public final class SwitchDelay {
     private static final byte[] H2 = {2, 0, 0, 0, 0, 2};
     private static final long MAGIC = 0x5357444c4159L;
 
+    private static final boolean VERBOSE = Boolean.getBoolean("verbose");
+
     private SwitchDelay() {
     }
 
     /** Delay percentiles of one run, ns. */
-    record Run(long sent, long received, long p50, long p99, long max, long min, double meanLatenessNs, long maxLatenessNs) {
+    record Run(long sent, long received, long p50, long p99, long max, long min, double meanLatenessNs, long maxLatenessNs,
+               String counters) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -55,9 +59,10 @@ public final class SwitchDelay {
         String[] rates = (args.length > 2 ? args[2] : "100M,1G").split(",");
         String[] delays = (args.length > 3 ? args[3] : "1ms,10ms").split(",");
         boolean ingress = args.length > 4 && args[4].equalsIgnoreCase("ingress");
-        RtOptions options = RtOptions.defaults();
-        System.out.printf(Locale.ROOT, "SwitchDelay: %s s per run, %d B frames, rates %s, delays %s at s1's %s, switch idle %s%n",
-            seconds, size, String.join(",", rates), String.join(",", delays), ingress ? "ingress" : "egress", options.idle());
+        int nice = args.length > 5 ? Integer.parseInt(args[5]) : 0;
+        RtOptions options = RtOptions.defaults().nice(nice);
+        System.out.printf(Locale.ROOT, "SwitchDelay: %s s per run, %d B frames, rates %s, delays %s at s1's %s, switch idle %s, nice %d%n",
+            seconds, size, String.join(",", rates), String.join(",", delays), ingress ? "ingress" : "egress", options.idle(), nice);
         System.out.println("load before: " + SwitchBlast.Load.average());
         run(0.5, size, 1_000_000_000L, null, ingress, options); // warm-up: the JIT compiles the paths
         for (String rateText : rates) {
@@ -82,6 +87,9 @@ public final class SwitchDelay {
                 us((long) r.meanLatenessNs()), us(r.maxLatenessNs()));
         }
         System.out.printf(Locale.ROOT, "; load %s%n", SwitchBlast.Load.average());
+        if (VERBOSE) {
+            System.out.println("  " + r.counters());
+        }
     }
 
     private static String us(long ns) {
@@ -112,12 +120,13 @@ public final class SwitchDelay {
         try (org.urdma.nativeio.netns.Topology net = org.urdma.nativeio.netns.Topology.create()) {
             NetworkBuilder.Network n = NetworkBuilder.build(topology, net, ns -> { });
             AfPacketOptions rxOpts = AfPacketOptions.forMtu(1500).protocol(RawBlast.ETHERTYPE).noTxRing()
-                .rxRing(1 << 20, 16, 2048, 1);
+                .rxRing(1 << 20, 64, 2048, 1);
             AfPacketOptions txOpts = AfPacketOptions.forMtu(1500).protocol(0).noRxRing().txRing(2048, 1024);
             AfPacketSocket rxs = Netns.call(n.namespace("h2"), () -> AfPacketSocket.open(NetworkBuilder.HOST_INTERFACE, rxOpts));
             AfPacketSocket txs = Netns.call(n.namespace("h1"), () -> AfPacketSocket.open(NetworkBuilder.HOST_INTERFACE, txOpts));
             RtSwitch sw = Netns.call(n.namespace("s1"), () -> RtSwitch.fromTopology(topology, "s1", options));
-            try (rxs; txs; RtSwitchRunner runner = RtSwitchRunner.start(sw)) {
+            AfPacketSocket tap = Netns.call(n.namespace("s1"), () -> AfPacketSocket.open(RtSwitch.portInterface(0), rxOpts));
+            try (rxs; txs; tap; RtSwitchRunner runner = RtSwitchRunner.start(sw)) {
                 try (Arena a = Arena.ofConfined()) {
                     // h2 speaks once so the switch forwards to its port instead of flooding
                     MemorySegment hello = a.allocate(60);
@@ -126,23 +135,36 @@ public final class SwitchDelay {
                     rxs.send(hello, 60);
                 }
                 Thread.sleep(100);
-                long[] delays = new long[frames];
-                int[] got = new int[1];
+                // kernel receive timestamps of every frame where it enters the switch (a tap on s1's port p0)
+                // and where it leaves the link to h2: their difference is the delay through the switch alone
+                long[] inTs = new long[frames];
+                long[] outTs = new long[frames];
+                long[] hostDelay = new long[frames];
+                int[] got = new int[2];
                 AtomicBoolean stop = new AtomicBoolean();
                 CountDownLatch ready = new CountDownLatch(1);
                 Thread receiver = Thread.ofPlatform().name("delay-rx").start(() -> {
-                    FrameHandler h = f -> {
-                        if (f.length() >= 30 && f.buffer().get(BE_LONG, f.offset() + 14) == MAGIC && got[0] < delays.length) {
-                            delays[got[0]++] = f.timestampNanos() - f.buffer().get(BE_LONG, f.offset() + 22);
+                    FrameHandler atSwitch = f -> {
+                        int seq = seq(f, frames);
+                        if (seq >= 0) {
+                            inTs[seq] = f.timestampNanos();
+                        }
+                    };
+                    FrameHandler atHost = f -> {
+                        int seq = seq(f, frames);
+                        if (seq >= 0) {
+                            outTs[seq] = f.timestampNanos();
+                            hostDelay[got[0]++] = f.timestampNanos() - f.buffer().get(BE_LONG, f.offset() + 30);
                         }
                     };
                     ready.countDown();
                     while (!stop.get()) {
-                        if (rxs.receive(h) == 0) {
+                        if (tap.receive(atSwitch) + rxs.receive(atHost) == 0) {
                             rxs.pollIn(1);
                         }
                     }
-                    rxs.receive(h);
+                    tap.receive(atSwitch);
+                    rxs.receive(atHost);
                 });
                 ready.await();
                 send(txs, frames, size, interval);
@@ -151,19 +173,44 @@ public final class SwitchDelay {
                 Thread.sleep(settle);
                 stop.set(true);
                 receiver.join();
+                long cpu = runner.cpuNanos();
+                long user = runner.userNanos();
                 runner.close();
-                long[] d = Arrays.copyOf(delays, got[0]);
+                long[] d = new long[frames];
+                int m = 0;
+                for (int i = 0; i < frames; i++) {
+                    if (inTs[i] != 0 && outTs[i] != 0) {
+                        d[m++] = outTs[i] - inTs[i];
+                    }
+                }
+                d = Arrays.copyOf(d, m);
                 Arrays.sort(d);
+                long[] h = Arrays.copyOf(hostDelay, got[0]);
+                Arrays.sort(h);
+                long hostP50 = h.length == 0 ? 0 : h[h.length / 2];
                 RtPort egress = sw.port(1);
                 RtPort in = sw.port(0);
                 RtPort impaired = ingress ? in : egress;
                 if (d.length == 0) {
-                    return new Run(frames, 0, 0, 0, 0, 0, 0, 0);
+                    return new Run(frames, 0, 0, 0, 0, 0, 0, 0, "");
                 }
+                String counters = String.format(Locale.ROOT, "h1 -> h2 (sender's clock to h2's kernel) p50 %.1f us; ", hostP50 / 1e3) + "s1 in: " + in.io().describeCounters() + "; s1 out: " + egress.io().describeCounters()
+                    + ", refused " + egress.txRefused() + ", delay-full " + impaired.delayFull() + ", switch drops "
+                    + sw.core().counters(0).totalDrops() + "/" + sw.core().counters(1).totalDrops()
+                    + String.format(Locale.ROOT, "; switch thread CPU %.0f ms (user %.0f) in %.0f ms", cpu / 1e6, user / 1e6, sw.runNanos() / 1e6);
                 return new Run(frames, d.length, d[d.length / 2], d[(int) Math.min(d.length - 1, d.length * 99L / 100)],
-                    d[d.length - 1], d[0], impaired.meanReleaseLatenessNs(), impaired.maxReleaseLatenessNs());
+                    d[d.length - 1], d[0], impaired.meanReleaseLatenessNs(), impaired.maxReleaseLatenessNs(), counters);
             }
         }
+    }
+
+    /** The frame's sequence number if it is one of this run's test frames, else -1. */
+    private static int seq(org.urdma.nativeio.RxFrame f, int frames) {
+        if (f.length() < 38 || f.buffer().get(BE_LONG, f.offset() + 14) != MAGIC) {
+            return -1;
+        }
+        long seq = f.buffer().get(BE_LONG, f.offset() + 22);
+        return seq >= 0 && seq < frames ? (int) seq : -1;
     }
 
     /** Paced sender: frames due by now go out together (one kick), the thread sleeps until the next is due. */
@@ -193,7 +240,8 @@ public final class SwitchDelay {
                 MemorySegment.copy(H1, 0, ring, JAVA_BYTE, off + 6, 6);
                 ring.set(BE_SHORT, off + 12, (short) RawBlast.ETHERTYPE);
                 ring.set(BE_LONG, off + 14, MAGIC);
-                ring.set(BE_LONG, off + 22, clock.realtimeNanos());
+                ring.set(BE_LONG, off + 22, i);
+                ring.set(BE_LONG, off + 30, clock.realtimeNanos());
                 tx.txCommit(slot, size);
                 i++;
             }
