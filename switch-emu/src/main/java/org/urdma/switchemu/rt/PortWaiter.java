@@ -43,6 +43,8 @@ public final class PortWaiter {
     private final int count;
     private final MemorySegment timeout;
     private final MemorySegment clock;
+    private long readable;
+    private long timedOut;
 
     /** Waits on these descriptors ({@code -1} entries are skipped). */
     public PortWaiter(int[] readableFds) {
@@ -117,13 +119,27 @@ public final class PortWaiter {
         }
         try {
             int rc = (int) PPOLL.invokeExact(fds, (long) count, timeout, MemorySegment.NULL);
-            if (rc < 0) {
+            if (rc > 0) {
+                readable++;
+            } else if (rc == 0) {
+                timedOut++;
+            } else {
                 // EINTR or a closed descriptor while stopping: the driver loop checks again either way
                 Thread.onSpinWait();
             }
         } catch (Throwable t) {
             throw new IllegalStateException("ppoll failed", t);
         }
+    }
+
+    /** Sleeps that ended because a port became readable. */
+    public long readableWakeups() {
+        return readable;
+    }
+
+    /** Sleeps that ended at their timeout. */
+    public long timedOutWakeups() {
+        return timedOut;
     }
 
     /** CLOCK_REALTIME now, ns since the epoch (the clock of AF_PACKET receive timestamps). */

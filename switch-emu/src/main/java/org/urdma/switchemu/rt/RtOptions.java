@@ -21,7 +21,7 @@ public final class RtOptions {
     Path pcapDir;
     boolean impair = true;
     long seed = 1;
-    long spinWindowNs = 200_000;
+    long spinWindowNs = 50_000;
     Idle idle = Idle.WAIT;
     int nice;
 
@@ -88,7 +88,10 @@ public final class RtOptions {
         return this;
     }
 
-    /** Keep spinning (never park) while the next deadline is this close. */
+    /**
+     * Keep spinning (never park) while the next deadline is this close; with WAIT the thread sleeps until
+     * this long before a deadline, so it is the allowance for a timed wake-up to come late.
+     */
     public RtOptions spinWindowNs(long ns) {
         if (ns < 0) {
             throw new IllegalArgumentException("spinWindowNs must be >= 0, was " + ns);

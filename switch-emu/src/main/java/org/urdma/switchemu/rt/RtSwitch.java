@@ -65,11 +65,13 @@ public final class RtSwitch implements Agent {
     private long nextDeadline = Long.MAX_VALUE;
     private long lastWorkNs;
     private static final long SPIN_AFTER_WORK_NS = 20_000;
-    private static final long MAX_SLEEP_NS = 100_000_000;
+    /** Longest sleep: a bound on how long a missed wake-up could hold a frame. */
+    private static final long MAX_SLEEP_NS = 1_000_000;
     private final PortWaiter waiter;
     /** Kernel receive timestamps are usable: the driver runs on the system's monotonic clock. */
     private final boolean stamps;
     private long epochToMono;
+    private long offsetUncertaintyNs;
     private long nextOffsetRefresh;
     private long nextPoll = Long.MIN_VALUE;
     private int sincePoll;
@@ -205,6 +207,16 @@ public final class RtSwitch implements Agent {
         return n;
     }
 
+    /** How the driver thread slept (WAIT): wake-ups by a readable port and by timeout. */
+    public String sleepCounts() {
+        return waiter.readableWakeups() + " woken by frames, " + waiter.timedOutWakeups() + " by timeout";
+    }
+
+    /** Largest uncertainty of the realtime-to-monotonic offset that dates received frames, ns. */
+    public long epochOffsetUncertaintyNs() {
+        return offsetUncertaintyNs;
+    }
+
     /** Nanoseconds the driver has been running (first to last pass). */
     public long runNanos() {
         return lastNs - startNs;
@@ -307,6 +319,7 @@ public final class RtSwitch implements Agent {
             }
         }
         nextOffsetRefresh = after + (bestGap > 20_000 ? 10_000_000L : 1_000_000_000L);
+        offsetUncertaintyNs = Math.max(offsetUncertaintyNs, bestGap / 2);
     }
 
     /**

@@ -125,7 +125,10 @@ public final class SwitchDelay {
             AfPacketSocket rxs = Netns.call(n.namespace("h2"), () -> AfPacketSocket.open(NetworkBuilder.HOST_INTERFACE, rxOpts));
             AfPacketSocket txs = Netns.call(n.namespace("h1"), () -> AfPacketSocket.open(NetworkBuilder.HOST_INTERFACE, txOpts));
             RtSwitch sw = Netns.call(n.namespace("s1"), () -> RtSwitch.fromTopology(topology, "s1", options));
-            AfPacketSocket tap = Netns.call(n.namespace("s1"), () -> AfPacketSocket.open(RtSwitch.portInterface(0), rxOpts));
+            // ETH_P_ALL and opened after the switch's own socket: the kernel hands it each frame first, so its
+            // timestamp is never later than the one the switch dates the frame by (the delay is not understated)
+            AfPacketOptions tapOpts = AfPacketOptions.forMtu(1500).noTxRing().rxRing(1 << 20, 64, 2048, 1);
+            AfPacketSocket tap = Netns.call(n.namespace("s1"), () -> AfPacketSocket.open(RtSwitch.portInterface(0), tapOpts));
             try (rxs; txs; tap; RtSwitchRunner runner = RtSwitchRunner.start(sw)) {
                 try (Arena a = Arena.ofConfined()) {
                     // h2 speaks once so the switch forwards to its port instead of flooding
@@ -197,11 +200,20 @@ public final class SwitchDelay {
                 String counters = String.format(Locale.ROOT, "h1 -> h2 (sender's clock to h2's kernel) p50 %.1f us; ", hostP50 / 1e3) + "s1 in: " + in.io().describeCounters() + "; s1 out: " + egress.io().describeCounters()
                     + ", refused " + egress.txRefused() + ", delay-full " + impaired.delayFull() + ", switch drops "
                     + sw.core().counters(0).totalDrops() + "/" + sw.core().counters(1).totalDrops()
-                    + String.format(Locale.ROOT, "; switch thread CPU %.0f ms (user %.0f) in %.0f ms", cpu / 1e6, user / 1e6, sw.runNanos() / 1e6);
+                    + String.format(Locale.ROOT, "; switch thread CPU %.0f ms (user %.0f) in %.0f ms; clock offset uncertainty %d ns; early frames %d; sleeps: %s",
+                    cpu / 1e6, user / 1e6, sw.runNanos() / 1e6, sw.epochOffsetUncertaintyNs(), early(d, delay == null ? 0 : nanos(delay)), sw.sleepCounts());
                 return new Run(frames, d.length, d[d.length / 2], d[(int) Math.min(d.length - 1, d.length * 99L / 100)],
                     d[d.length - 1], d[0], impaired.meanReleaseLatenessNs(), impaired.maxReleaseLatenessNs(), counters);
             }
         }
+    }
+
+    private static int early(long[] sorted, long delayNs) {
+        int n = 0;
+        while (n < sorted.length && sorted[n] < delayNs) {
+            n++;
+        }
+        return n;
     }
 
     /** The frame's sequence number if it is one of this run's test frames, else -1. */
