@@ -33,8 +33,9 @@ public final class PortWaiter {
     private static final MethodHandle PRCTL = LIBC.find("prctl")
         .map(a -> LINKER.downcallHandle(a, FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), Linker.Option.firstVariadicArg(1)))
         .orElse(null);
-    private static final MethodHandle GETTID = handle("gettid", FunctionDescriptor.of(JAVA_INT));
-    private static final MethodHandle SETPRIORITY = handle("setpriority", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
+    // optional: without them (an old libc) the driver runs at the default priority and slack
+    private static final MethodHandle GETTID = optional("gettid", FunctionDescriptor.of(JAVA_INT));
+    private static final MethodHandle SETPRIORITY = optional("setpriority", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT));
     private static final short POLLIN = 1;
     private static final int CLOCK_REALTIME = 0;
     private static final int PR_SET_TIMERSLACK = 29;
@@ -69,6 +70,10 @@ public final class PortWaiter {
         this.clock = arena.allocate(16, 8);
     }
 
+    private static MethodHandle optional(String name, FunctionDescriptor fd) {
+        return LIBC.find(name).map(a -> LINKER.downcallHandle(a, fd)).orElse(null);
+    }
+
     private static MethodHandle handle(String name, FunctionDescriptor fd) {
         return LINKER.downcallHandle(LIBC.find(name).orElseThrow(() -> new UnsatisfiedLinkError("libc: " + name)), fd);
     }
@@ -90,6 +95,9 @@ public final class PortWaiter {
      * {@code nice < 0}). Call from the driver thread.
      */
     public static boolean niceness(int nice) {
+        if (GETTID == null || SETPRIORITY == null) {
+            return false;
+        }
         try {
             int tid = (int) GETTID.invokeExact();
             return (int) SETPRIORITY.invokeExact(0, tid, nice) == 0;
