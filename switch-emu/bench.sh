@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Switch benchmarks (root: they make network namespaces). Builds the runnable jar on first use, like ./urdma.
-#   sudo switch-emu/bench.sh forwarding [FRAMES [SIZE [MTU [ROUNDS [SPIN|BACKOFF|WAIT [RX_RING_MB [NICE]]]]]]]
+#   sudo switch-emu/bench.sh forwarding [FRAMES [SIZE [MTU [ROUNDS [SPIN|BACKOFF|WAIT [RX_RING_MB [NICE [V2|V3]]]]]]]]
 #   sudo switch-emu/bench.sh delay [SECONDS [SIZE [RATES [DELAYS [egress|ingress [NICE]]]]]]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

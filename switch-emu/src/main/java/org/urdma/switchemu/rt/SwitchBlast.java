@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * on a plain veth pair measured in the same run (a benchmark, needs root):
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -cp bench/target/urdma.jar org.urdma.switchemu.rt.SwitchBlast \
- *     [FRAMES [SIZE [MTU [ROUNDS [SPIN|BACKOFF|WAIT [RX_RING_MB [NICE]]]]]]]
+ *     [FRAMES [SIZE [MTU [ROUNDS [SPIN|BACKOFF|WAIT [RX_RING_MB [NICE [V2|V3]]]]]]]]
  * </pre>
  * One warm-up pair (not counted, so the JIT compiles both paths first), then ROUNDS pairs interleaved
  * (raw, switch, raw, switch ...) so that other load on the machine hits both alike; prints every pair's
@@ -40,9 +40,11 @@ public final class SwitchBlast {
         RtOptions.Idle idle = args.length > 4 ? RtOptions.Idle.valueOf(args[4].toUpperCase(Locale.ROOT)) : RtOptions.Idle.WAIT;
         int ringMb = args.length > 5 ? Integer.parseInt(args[5]) : 64;
         int nice = args.length > 6 ? Integer.parseInt(args[6]) : 0;
-        RtOptions options = RtOptions.defaults().idle(idle).rxRingBytes(ringMb << 20).txBatch(64).nice(nice);
-        System.out.printf(Locale.ROOT, "SwitchBlast: %d frames of %d B, MTU %d, %d rounds, switch idle %s, RX ring %d MB per port, nice %d%n",
-            frames, size, mtu, rounds, idle, ringMb, nice);
+        AfPacketOptions.Version ring = args.length > 7 ? AfPacketOptions.Version.valueOf(args[7].toUpperCase(Locale.ROOT))
+            : AfPacketOptions.Version.V2;
+        RtOptions options = RtOptions.defaults().idle(idle).rxRingBytes(ringMb << 20).txBatch(64).nice(nice).rxVersion(ring);
+        System.out.printf(Locale.ROOT, "SwitchBlast: %d frames of %d B, MTU %d, %d rounds, switch idle %s, RX ring %s %d MB per port, nice %d%n",
+            frames, size, mtu, rounds, idle, ring, ringMb, nice);
         System.out.println("load before: " + Load.average());
         rawRun(Math.max(1000, frames / 5), size, mtu);
         switchRun(Math.max(1000, frames / 5), size, mtu, options, false);
