@@ -35,6 +35,8 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
  * path without impairment (baseline), then with each DELAY on the s1→h2 direction (applied at s1's
  * egress, or with {@code ingress} on h1→s1 at s1's ingress); p50 / p99 / max of each, and what the
  * impairment added beyond the configured delay (impaired − configured − baseline, per percentile).
+ * {@code -Dverbose=true} adds each run's counters (early frames, driver CPU, wake-ups); {@code
+ * -DspinWindowNs=N} overrides the driver's spin window ({@link RtOptions#spinWindowNs}).
  */
 public final class SwitchDelay {
     private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
@@ -61,6 +63,9 @@ public final class SwitchDelay {
         boolean ingress = args.length > 4 && args[4].equalsIgnoreCase("ingress");
         int nice = args.length > 5 ? Integer.parseInt(args[5]) : 0;
         RtOptions options = RtOptions.defaults().nice(nice);
+        if (Long.getLong("spinWindowNs") != null) {
+            options.spinWindowNs(Long.getLong("spinWindowNs")); // the driver's wake-up allowance, to compare
+        }
         System.out.printf(Locale.ROOT, "SwitchDelay: %s s per run, %d B frames, rates %s, delays %s at s1's %s, switch idle %s, nice %d%n",
             seconds, size, String.join(",", rates), String.join(",", delays), ingress ? "ingress" : "egress", options.idle(), nice);
         System.out.println("load before: " + SwitchBlast.Load.average());
