@@ -34,9 +34,12 @@ import java.util.SplittableRandom;
  * from its cell buffer straight into the port's TX ring slot ({@link SwitchCore.SlotTransmitter}), flushed
  * in batches: one copy in, one copy out. Nothing is allocated per frame.
  *
- * <p>Every received frame is stamped with a fresh clock read: a single read per pass would date frames
- * that arrived while the pass ran (or while the thread was descheduled) too early, and a delay would
- * then end early.
+ * <p>A received frame is dated by the kernel's receive timestamp of its ring slot (mapped from
+ * CLOCK_REALTIME onto the driver's clock), kept within [the core's last time, now]: a frame that waited in
+ * the ring while the thread slept or was descheduled gets its delay and serialization from when it came
+ * in, and the clock is read once per pass and per 32 frames rather than per frame. With
+ * {@link RtOptions.Idle#WAIT} the thread sleeps in {@code ppoll} on the ports between frames and wakes
+ * shortly before its next deadline ({@link PortWaiter}).
  *
  * <p>Impairment per port and direction as in the simulator: ingress (frames from a host) before the
  * core, egress after serialization; copies with a later release time wait in a {@link ReleaseHeap}.
