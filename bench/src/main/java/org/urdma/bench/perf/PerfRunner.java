@@ -141,6 +141,7 @@ final class PerfRunner {
     }
 
     private int net(NetOptions n, PrintStream out) {
+        if (n.perftestExchange()) return test.bandwidth() ? perftestBw(n, out) : perftestLat(n, out);
         int max = maxSize();
         try (NetPerfSession s = new NetPerfSession(o, n, (int) PerfSide.bufferSize(max), depth(), !test.bandwidth())) {
             s.establish(out, test.serverActive());
@@ -155,6 +156,39 @@ final class PerfRunner {
                     ? "; kernel " + a.kernelStatistics() : "");
             s.format.barrier(s.channel, s.local, "end of the run");
             s.format.finish(s.channel);
+        }
+        return 0;
+    }
+
+    /** A bandwidth test over perftest 6.06's exchange and with its semantics (a stock ib_*_bw may be the peer). */
+    private int perftestBw(NetOptions n, PrintStream out) {
+        PerftestBw bw = new PerftestBw(test, o, op, maxSize(), iters);
+        try (NetPerfSession s = new NetPerfSession(o, n, (int) bw.bufferBytes(), depth(), false)) {
+            return bw.run(s, out);
+        }
+    }
+
+    /**
+     * A latency test over perftest 6.06's exchange: its connection sequence (a key message per QP, a barrier after RTR,
+     * the key messages again), then urdma's own phased loop with a key-message barrier at each rendezvous, then
+     * ctx_close_connection ("done"; ib_write_lat's peer just closes). The loop itself is not yet perftest's.
+     */
+    private int perftestLat(NetOptions n, PrintStream out) {
+        int max = maxSize();
+        try (NetPerfSession s = new NetPerfSession(o, n, (int) PerfSide.bufferSize(max), depth(), true)) {
+            long[] vaddr = new long[s.qps.length];
+            for (int i = 0; i < vaddr.length; i++) vaddr[i] = s.bufs[i].address();
+            s.establishPerftest(out, vaddr);
+            s.goInline(test.serverActive());
+            NetPerf.header(out, test.title(o), s);
+            sides(NetPerfSide.sides(s, max), out);
+            s.resumeAgent();
+            out.println(PerfCommand.LINE);
+            if (test == PerfTest.WRITE_LAT) {
+                s.perftest.barrier("end of the run");
+            } else {
+                s.perftest.closeConnection();
+            }
         }
         return 0;
     }
