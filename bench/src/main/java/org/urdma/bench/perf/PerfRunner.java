@@ -164,33 +164,37 @@ final class PerfRunner {
     private int perftestBw(NetOptions n, PrintStream out) {
         PerftestBw bw = new PerftestBw(test, o, op, maxSize(), iters);
         try (NetPerfSession s = new NetPerfSession(o, n, (int) bw.bufferBytes(), depth(), false)) {
-            return bw.run(s, out);
+            int rc = bw.run(s, out);
+            qpCounters(out, s);
+            return rc;
         }
     }
 
-    /**
-     * A latency test over perftest 6.06's exchange: its connection sequence (a key message per QP, a barrier after RTR,
-     * the key messages again), then urdma's own phased loop with a key-message barrier at each rendezvous, then
-     * ctx_close_connection ("done"; ib_write_lat's peer just closes). The loop itself is not yet perftest's.
-     */
+    /** A latency test over perftest 6.06's exchange and with its semantics (a stock ib_*_lat may be the peer). */
     private int perftestLat(NetOptions n, PrintStream out) {
-        int max = maxSize();
-        try (NetPerfSession s = new NetPerfSession(o, n, (int) PerfSide.bufferSize(max), depth(), true)) {
-            long[] vaddr = new long[s.qps.length];
-            for (int i = 0; i < vaddr.length; i++) vaddr[i] = s.bufs[i].address();
-            s.establishPerftest(out, vaddr);
-            s.goInline(test.serverActive());
-            NetPerf.header(out, test.title(o), s);
-            sides(NetPerfSide.sides(s, max), out);
-            s.resumeAgent();
-            out.println(PerfCommand.LINE);
-            if (test == PerfTest.WRITE_LAT) {
-                s.perftest.barrier("end of the run");
-            } else {
-                s.perftest.closeConnection();
+        PerftestLat lat = new PerftestLat(test, o, op, maxSize(), iters);
+        try (NetPerfSession s = new NetPerfSession(o, n, (int) lat.bufferBytes(), depth(), true)) {
+            int rc = lat.run(s, out);
+            qpCounters(out, s);
+            return rc;
+        }
+    }
+
+    /** This side's QP counters after a run: retransmissions and RNR NAKs both ways (evidence for interop runs). */
+    private static void qpCounters(PrintStream out, NetPerfSession s) {
+        long sent = 0, resent = 0, rounds = 0, timeouts = 0, rnrIn = 0, rnrOut = 0;
+        for (org.urdma.verbs.QueuePair qp : s.qps) {
+            if (qp instanceof org.urdma.transport.engine.SoftQp q) {
+                sent += q.packetsSent();
+                resent += q.retransmittedPackets();
+                rounds += q.retries();
+                timeouts += q.timeouts();
+                rnrIn += q.rnrNaksReceived();
+                rnrOut += q.rnrNaksSent();
             }
         }
-        return 0;
+        out.printf(" qp: packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d, RNR NAKs received %d, RNR NAKs sent %d%n",
+                sent, resent, rounds, timeouts, rnrIn, rnrOut);
     }
 
     /** The per-size sequence one side runs; the client prints perftest's rows, the server what it verified. */
@@ -205,9 +209,9 @@ final class PerfRunner {
      */
     private void sides(PerfSide[] all, PerfSide[] passivePeer, PrintStream out, PrintStream peerOut) {
         PerfSide s = all[0];
-        for (PerfSide each : all) if (op.isSend()) each.postRecvs(test.bandwidth() ? PerfPatterns.RX_DEPTH : 16);
+        for (PerfSide each : all) if (op.isSend() && test.bandwidth()) each.postRecvs(PerfPatterns.RX_DEPTH);
         if (passivePeer != null) {
-            for (PerfSide each : passivePeer) if (op.isSend()) each.postRecvs(test.bandwidth() ? PerfPatterns.RX_DEPTH : 16);
+            for (PerfSide each : passivePeer) if (op.isSend() && test.bandwidth()) each.postRecvs(PerfPatterns.RX_DEPTH);
         }
         if (!s.server) out.println(test.bandwidth() ? bwColumns() : LAT_COLUMNS);
         int phase = 0;
@@ -226,8 +230,13 @@ final class PerfRunner {
                         each.clearRecvRegion();
                     }
                 }
-                s.sync("start of phase " + phase);
                 long n = measured == 1 ? iters : warmup(size), d = measured == 1 ? durationNanos : 0;
+                if (op.isSend() && !test.bandwidth()) {
+                    // send-lat: the phase's receives are there before the peer may send (perftest posts them before RTR)
+                    for (PerfSide each : all) each.postRecvs(PerfPatterns.latRecvDepth(n));
+                    if (passivePeer != null) for (PerfSide each : passivePeer) each.postRecvs(PerfPatterns.latRecvDepth(n));
+                }
+                s.sync("start of phase " + phase);
                 Object peerResult = null;
                 if (passivePeer == null) {
                     result = pattern(all, size, n, d, phase);
@@ -332,7 +341,7 @@ final class PerfRunner {
                 out.printf(" the server received %d of %d messages%n", r.peerReceived(), r.total());
             }
         } else if (result instanceof Histogram h) {
-            out.printf(" %-7d %-10d     %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %.2f%n", size, h.getTotalCount(),
+            out.printf(" %-7d %-10d     %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %.2f%n", size, iters,
                     h.getMinValue() / 1000.0, h.getMaxValue() / 1000.0, h.getValueAtPercentile(50) / 1000.0,
                     h.getMean() / 1000.0, h.getStdDeviation() / 1000.0, h.getValueAtPercentile(99) / 1000.0,
                     h.getValueAtPercentile(99.9) / 1000.0);
