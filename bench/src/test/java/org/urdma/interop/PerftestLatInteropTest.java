@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.urdma.cli.UrdmaCli;
@@ -38,12 +39,13 @@ import org.urdma.cli.UrdmaCli;
  * (MAC 02:75:72:64:6d:50, 10.77.0.50; its out-of-band TCP runs on the namespace's 10.77.0.1). Every case: both exit 0,
  * the stock tool prints its result row for the size and -n, urdma's side prints its memory check (a broken one fails
  * its run), and a capture of the bridge decodes with every ICRC good and carries full-MTU frames. The 2-byte
- * ib_write_lat runs 300 iterations, past the wrap of the byte it polls (1..255, 0, 1, ...). One guest serves the class: eth0 at 1500
+ * ib_write_lat runs 300 iterations, past the wrap of the byte it polls (1..255, 0, 1, ...). The run's shared guest (SharedGuest) serves the class: eth0 at 1500
  * (active_mtu 1024, 4 KiB messages), then at 4200 (active_mtu 4096, 16 KiB messages). Last, RNR with rxe as the
  * receiver: a stock ib_send_bw server with one receive posted at a time (-r 1) against urdma's send-bw client.
  * Transcripts, pcaps and results.md land in bench/target/interop/perftest-lat/.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedGuest.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PerftestLatInteropTest {
     private static final String URDMA_IP = "10.77.0.50";
@@ -55,19 +57,14 @@ class PerftestLatInteropTest {
     private TwoGuestFixture fx;
     private QemuGuest guest;
     private Path out;
-    private int tapCount;
     private boolean guestAt4096;
     private final Map<String, String> results = new ConcurrentSkipListMap<>();
 
     @BeforeAll
-    void boot() throws Exception {
-        Interop.requireRootOrCi();
+    void boot(TwoGuestFixture shared) throws Exception {
         out = Interop.outputDir("perftest-lat");
-        fx = TwoGuestFixture.start(1, 1500, 4200, out);
+        fx = shared; // the run's one guest, eth0 at 1500 (SharedGuest puts it back there after this class)
         guest = fx.guest(0);
-        // a bridge without a set address takes the smallest port MAC, which changes as the per-case TAPs come and go
-        fx.ns.ip("link", "set", TwoGuestFixture.BRIDGE, "address", "02:77:00:00:00:01");
-        System.out.println("[interop] guest ready, boot time " + fx.bootTimes.get(0));
     }
 
     @AfterEach
@@ -80,7 +77,7 @@ class PerftestLatInteropTest {
         try {
             if (out != null && !results.isEmpty()) writeTable();
         } finally {
-            if (fx != null) fx.close();
+            guest = null; // the shared guest is SharedGuest's to close
         }
     }
 
@@ -251,7 +248,7 @@ class PerftestLatInteropTest {
 
     /** One run of urdma perf (args without the link options) against the stock command, with the bridge captured. */
     private Run run(String tag, List<String> args, String toolCmd, boolean urdmaServer, Path bridgePcap) throws Exception {
-        String tap = "tapu" + tapCount++; // a fresh TAP per case
+        String tap = fx.nextTap(); // a fresh TAP per case
         fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         args.addAll(List.of("--link", "tap:" + tap, "--ip", URDMA_IP + "/24", "--mac", "02:75:72:64:6d:50",
                 "--cm-timeout", "60", "--driver", "agent"));

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.urdma.cli.UrdmaCli;
@@ -33,13 +34,13 @@ import org.urdma.cli.UrdmaCli;
 /**
  * {@code urdma pingpong} against the stock ibv_rc/uc/ud_pingpong on the kernel's rxe, both ways: urdma has its own
  * TAP on the guest's bridge (its own MAC, 10.77.0.50), the guest runs the unmodified tool with -g 1 (RoCEv2) and -c.
- * Each case captures the bridge and the capture must decode with every ICRC good. One guest boot serves all cases.
+ * Each case captures the bridge and the capture must decode with every ICRC good. The run's shared guest (SharedGuest) serves all cases.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedGuest.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PingpongInteropTest {
     private static final String URDMA_IP = "10.77.0.50";
-    private static int tapCount;
     private static final String GUEST_IP = TwoGuestFixture.guestIp(0);
     private static final int PORT = 18515;
     private static final int ITERS = 20;
@@ -50,16 +51,12 @@ class PingpongInteropTest {
     private Path out;
 
     @BeforeAll
-    void boot() throws Exception {
-        Interop.requireRootOrCi();
+    void boot(TwoGuestFixture shared) throws Exception {
         out = Interop.outputDir("pingpong");
-        // bridge and TAPs at 4200 from the start; the guest's eth0 at 1500 (active_mtu 1024) until the MTU 4096 cases
-        fx = TwoGuestFixture.start(1, 1500, 4200, out);
+        // bridge and TAPs at 4200; the guest's eth0 at 1500 (active_mtu 1024) until the MTU 4096 cases (SharedGuest
+        // puts it back to 1500 after this class)
+        fx = shared;
         guest = fx.guest(0);
-        // a bridge without a set address takes the smallest port MAC, which changes as the per-case TAPs come and
-        // go; the guest's ARP entry for 10.77.0.1 would then point nowhere
-        fx.ns.ip("link", "set", TwoGuestFixture.BRIDGE, "address", "02:77:00:00:00:01");
-        System.out.println("[interop] guest ready, boot time " + fx.bootTimes.get(0));
     }
 
     @AfterEach
@@ -71,7 +68,7 @@ class PingpongInteropTest {
 
     @AfterAll
     void teardown() {
-        if (fx != null) fx.close();
+        guest = null; // the shared guest is SharedGuest's to close
     }
 
     record Side(int exit, String out) {
@@ -182,7 +179,7 @@ class PingpongInteropTest {
     void urdmaWithoutPostedReceivesRnrNaksTheStockClientWhichRetries() throws Exception {
         String tag = "rnr-urdma-receiver";
         Path bridgePcap = out.resolve(tag + "-bridge.pcap");
-        String tap = "tapu" + tapCount++;
+        String tap = fx.nextTap();
         fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Map<String, Long> before = rxeCounters();
         Side u;
@@ -271,7 +268,7 @@ class PingpongInteropTest {
         GuestResult g;
         long t0 = System.nanoTime();
         // a fresh TAP per case: a bridge port whose TAP was closed and reopened did not get flooded frames again
-        String tap = "tapu" + tapCount++;
+        String tap = fx.nextTap();
         fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
             if (urdmaServer) {

@@ -16,12 +16,14 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Proves the harness: two guests with the kernel's rxe on one bridge run the stock tools against
  * each other (no urdma involved), with the bridge traffic captured to a pcap.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedGuest.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class RxeToRxeSmokeTest {
 
@@ -30,12 +32,15 @@ class RxeToRxeSmokeTest {
     private TwoGuestFixture fx;
     private PacketCapture capture;
     private Path out;
+    private boolean addedGuest;
 
     @BeforeAll
-    void boot() throws Exception {
-        Interop.requireRootOrCi();
+    void boot(TwoGuestFixture shared) throws Exception {
         out = Interop.outputDir("smoke");
-        fx = TwoGuestFixture.start(2, 1500, 4200, out);
+        // guest 0 is the run's shared guest (eth0 at 1500); guest 1 boots beside it for this class only
+        fx = shared;
+        fx.addGuest(1500, 4200);
+        addedGuest = true;
         System.out.println("[interop] two guests ready, boot times " + fx.bootTimes);
         if (PacketCapture.available()) {
             capture = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, out.resolve("rxe-smoke.pcap"));
@@ -47,8 +52,8 @@ class RxeToRxeSmokeTest {
         if (capture != null) {
             capture.close();
         }
-        if (fx != null) {
-            fx.close();
+        if (addedGuest) {
+            fx.removeLastGuest();
         }
     }
 

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.urdma.transport.cm.perftest.ExchangeFormatException;
 import org.urdma.transport.cm.perftest.Gids;
 import org.urdma.transport.cm.perftest.PerftestBwReport;
@@ -45,6 +46,7 @@ import org.urdma.transport.cm.perftest.Transcript;
  * test's namespace (host address 10.77.0.1 on the bridge). Transcripts go to bench/target/interop/exchange/.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@ExtendWith(SharedGuest.class)
 class StockToolExchangeTest {
 
     private static final int PORT = 18515;
@@ -58,12 +60,10 @@ class StockToolExchangeTest {
     private byte[] guestGid;
 
     @BeforeAll
-    void boot() throws Exception {
-        Interop.requireRootOrCi();
+    void boot(TwoGuestFixture shared) throws Exception {
         out = Interop.outputDir("exchange");
-        fx = TwoGuestFixture.start(1, 1500, out);
+        fx = shared; // the run's one guest, eth0 at 1500 (active_mtu 1024)
         guest = fx.guest(0);
-        System.out.println("[interop] guest ready, boot time " + fx.bootTimes.get(0));
         hostGid = Gids.ipv4Mapped((Inet4Address) InetAddress.getByName(TwoGuestFixture.HOST_IP));
         guestGid = Gids.ipv4Mapped((Inet4Address) InetAddress.getByName(GUEST_IP));
     }
@@ -77,9 +77,7 @@ class StockToolExchangeTest {
 
     @AfterAll
     void teardown() {
-        if (fx != null) {
-            fx.close();
-        }
+        guest = null; // the shared guest is SharedGuest's to close
     }
 
     // A made-up urdma side: what the engine will advertise once it exists.

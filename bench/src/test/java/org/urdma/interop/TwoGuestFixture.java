@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A namespace with bridge br0 (10.77.0.1/24) and guests at 10.77.0.11, .12, ... each on its own TAP,
@@ -19,6 +20,7 @@ final class TwoGuestFixture implements AutoCloseable {
     final List<QemuGuest> guests = new ArrayList<>();
     final List<Duration> bootTimes = new ArrayList<>();
     final Path workDir;
+    private final AtomicInteger taps = new AtomicInteger();
 
     private TwoGuestFixture(Netns ns, Path workDir) {
         this.ns = ns;
@@ -64,6 +66,38 @@ final class TwoGuestFixture implements AutoCloseable {
 
     QemuGuest guest(int i) {
         return guests.get(i);
+    }
+
+    /** A TAP name for a test's own endpoint (e.g. urdma), unique for the fixture's life: tapu0, tapu1, ... */
+    String nextTap() {
+        return "tapu" + taps.getAndIncrement();
+    }
+
+    /** Boots one more guest (index guests.size(), on its own TAP at {@code linkMtu}) and waits until it is ready. */
+    QemuGuest addGuest(int guestMtu, int linkMtu) throws IOException, InterruptedException {
+        int i = guests.size();
+        String tap = "tap" + i;
+        ns.addTap(tap, BRIDGE, linkMtu);
+        QemuGuest g = null;
+        try {
+            g = QemuGuest.boot(ns, GuestImage.get(), "g" + i, tap, String.format("52:54:00:77:00:%02x", 11 + i),
+                    guestIp(i) + "/24", guestMtu, workDir);
+            guests.add(g);
+            bootTimes.add(g.awaitReady(Duration.ofSeconds(180)));
+            return g;
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            if (g != null) removeLastGuest();
+            else Interop.runQuietly("ip", "-n", ns.name(), "link", "del", tap);
+            throw e;
+        }
+    }
+
+    /** Powers off the guest added last and deletes its TAP. */
+    void removeLastGuest() {
+        int i = guests.size() - 1;
+        guests.remove(i).close();
+        if (bootTimes.size() > i) bootTimes.remove(i);
+        Interop.runQuietly("ip", "-n", ns.name(), "link", "del", "tap" + i);
     }
 
     @Override
