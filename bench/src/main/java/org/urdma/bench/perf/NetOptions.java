@@ -42,6 +42,10 @@ public final class NetOptions {
     @Option(names = "--retry", description = "Retry count before RETRY_EXC_ERR; 7 retries forever, as rxe does (default: ${DEFAULT-VALUE})")
     int retryCnt = 7;
 
+    @Option(names = "--spin-us", description = "With --driver inline: microseconds a wait spins on an empty CQ before it blocks in "
+            + "poll(2) on the AF_PACKET socket; -1 never blocks (default: ${DEFAULT-VALUE})")
+    long spinMicros = -1;
+
     /** Whether the options ask for a real link rather than the in-memory one. */
     static boolean isNetwork(PerfOptions o) {
         return o.link.startsWith("afpacket:") || o.link.startsWith("tap:");

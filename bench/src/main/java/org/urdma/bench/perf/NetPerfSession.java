@@ -17,6 +17,8 @@ import org.urdma.transport.cm.QpConnector;
 import org.urdma.transport.cm.QpEndpoint;
 import org.urdma.transport.cm.QpHandshake;
 import org.urdma.transport.cm.UrdmaExchangeFormat;
+import org.urdma.transport.driver.EngineDriver;
+import org.urdma.transport.driver.InlineDriver;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.RealTimeDriver;
 import org.urdma.transport.engine.DeviceConfig;
@@ -50,10 +52,9 @@ final class NetPerfSession implements AutoCloseable {
     final Link link;
     final EthernetDatapath datapath;
     final SoftDevice device;
-    private RealTimeDriver driver;
+    /** The engine's agent thread during connection setup; with --driver inline then the benchmark thread (InlineDriver). */
+    private EngineDriver driver;
     private final boolean latencyTest;
-    /** After connection setup the calling thread runs the engine (--driver inline): one spinning thread per process. */
-    private boolean drivenInline;
     final ProtectionDomain pd;
     final CompletionQueue cq;
     final QueuePair qp;
@@ -122,6 +123,7 @@ final class NetPerfSession implements AutoCloseable {
         this.device = new SoftDevice(dc, l, new SplittableRandom(seed), System.nanoTime());
         RealTimeDriver.Idle idle = o.idle.toLowerCase(Locale.ROOT).startsWith("busy") || o.idle.equalsIgnoreCase("spin")
                 ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
+        EngineDriver.Mode.parse(o.driver); // a bad --driver fails before anything is set up
         this.driver = new RealTimeDriver(device, idle);
         this.pd = device.allocPd();
         int count = Math.max(1, o.qps);
@@ -181,29 +183,35 @@ final class NetPerfSession implements AutoCloseable {
         }
         remote = remotes[0];
         // the agent answered ARP and ran the handshake; with --driver inline the benchmark thread now drives the
-        // engine itself, unless this side only waits (the write-bw server), whose engine must keep running
-        if (o.driver.equalsIgnoreCase("inline") && (!server || serverActive)) {
+        // engine itself inside its CQ polls, unless this side only waits (the write-bw server), whose engine must
+        // keep running without it
+        if (EngineDriver.Mode.parse(o.driver) == EngineDriver.Mode.INLINE && (!server || serverActive)) {
             driver.close();
-            driver = null;
-            drivenInline = true;
+            driver = n.spinMicros < 0 || !(link instanceof AfPacketLink a) ? new InlineDriver(device)
+                    : new InlineDriver(device, n.spinMicros * 1000L, a::awaitFrames);
         }
     }
 
-    /** One engine pass when this thread drives the engine; nothing when the agent thread does. */
+    /** A wait loop found no completion (it has waited since {@code since}): spin, or with --spin-us block in the link. */
+    void idle(long since) {
+        if (driver instanceof InlineDriver inline) inline.idle(since);
+        else Thread.onSpinWait();
+    }
+
+    /** Nothing: every wait loop polls a CQ, and with the inline driver that poll is the engine's pass. */
     void progress() {
-        if (drivenInline) device.doWork(System.nanoTime());
     }
 
     /** Inline: a few more engine passes until it is idle, so the last frames (a final answer, ACKs) leave the TX ring. */
     void settle() {
-        if (!drivenInline) return;
+        if (!(driver instanceof InlineDriver inline)) return;
         long end = System.nanoTime() + 50_000_000L;
         int idle = 0;
-        while (idle < 100 && System.nanoTime() < end) idle = device.doWork(System.nanoTime()) == 0 ? idle + 1 : 0;
+        while (idle < 100 && System.nanoTime() < end) idle = inline.invoke() == 0 ? idle + 1 : 0;
     }
 
     String driverName() {
-        return drivenInline ? "inline (benchmark thread)" : "agent (" + o.idle + ")";
+        return driver.describe();
     }
 
     @Override
@@ -212,7 +220,7 @@ final class NetPerfSession implements AutoCloseable {
             if (channel != null) channel.close();
         } finally {
             cm.close();
-            if (driver != null) driver.close();
+            driver.close();
             datapath.closeCapture();
             if (link instanceof AutoCloseable c) {
                 try {
