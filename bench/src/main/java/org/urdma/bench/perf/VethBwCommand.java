@@ -63,6 +63,14 @@ public final class VethBwCommand implements Callable<Integer> {
     @Option(names = "--idle", description = "Agent idle strategy: busy-spin or backoff (default: ${DEFAULT-VALUE})")
     String idle = "backoff";
 
+    @Option(names = "--rx-ring", description = "write-bw AF_PACKET RX ring: v2 or v3 (default: ${DEFAULT-VALUE})")
+    String rxRing = "v2";
+
+    @Option(names = "--port-mac", description = "own: each port has its own MAC, as a NIC's RoCE engine would (the kernel drops "
+            + "RoCEv2 frames for another host at once); interface: the veth's MAC (the kernel IP stack routes every RoCEv2 "
+            + "frame to a dead end, InAddrErrors, per-frame cost the blast does not pay) (default: ${DEFAULT-VALUE})")
+    String portMac = "own";
+
     @Option(names = {"-v", "--verbose"}, description = "Print both sides' full write-bw reports")
     boolean verbose;
 
@@ -87,8 +95,8 @@ public final class VethBwCommand implements Callable<Integer> {
         int frame = fullFrameLength(FramingKind.parse(framing), Math.min(mtu, size));
         int packets = (size + mtu - 1) / mtu;
         out.printf(Locale.ROOT, "veth-bw: RC write-bw %d B messages (%d frames of up to %d B each, %s, path MTU %d) vs raw AF_PACKET "
-                + "blast of %d-byte frames; veth MTU %d; %d s each, %d rounds%n", size, packets, frame, framing, mtu, frame,
-                linkMtu, seconds, rounds);
+                + "blast of %d-byte frames; veth MTU %d; %d s each, %d rounds; RX ring %s, port MAC %s%n", size, packets, frame,
+                framing, mtu, frame, linkMtu, seconds, rounds, rxRing, portMac);
         List<Double> ratios = new ArrayList<>();
         try (Topology t = Topology.create()) {
             String a = t.namespace("a"), b = t.namespace("b");
@@ -124,10 +132,10 @@ public final class VethBwCommand implements Callable<Integer> {
 
     /** One write-bw run: the server on a thread in namespace b, the client on this thread in namespace a. */
     private Result writeBw(String a, String b, int port, PrintStream out) throws Exception {
-        CompletableFuture<String> server = CompletableFuture.supplyAsync(() -> side(b, "vbw1", "10.86.0.12/24", null, port),
-                r -> Thread.ofPlatform().name("veth-bw-server").start(r));
+        CompletableFuture<String> server = CompletableFuture.supplyAsync(() -> side(b, "vbw1", "10.86.0.12/24", "02:75:72:64:00:0b",
+                null, port), r -> Thread.ofPlatform().name("veth-bw-server").start(r));
         Thread.sleep(300); // the server listens before the client connects (the client also retries)
-        String client = side(a, "vbw0", "10.86.0.11/24", "10.86.0.2", port);
+        String client = side(a, "vbw0", "10.86.0.11/24", "02:75:72:64:00:0a", "10.86.0.2", port);
         String s = server.get(seconds + 120L, TimeUnit.SECONDS);
         if (verbose) {
             out.print(client);
@@ -140,10 +148,16 @@ public final class VethBwCommand implements Callable<Integer> {
         return new Result(Double.parseDouble(m.group(5)) * 1e6, Double.parseDouble(m.group(4)), note);
     }
 
-    private String side(String ns, String ifname, String ip, String peer, int port) {
+    private String side(String ns, String ifname, String ip, String mac, String peer, int port) {
         List<String> args = new ArrayList<>(List.of("--link", "afpacket:" + ifname, "--framing", framing, "--ip", ip,
                 "-s", String.valueOf(size), "-m", String.valueOf(mtu), "-t", String.valueOf(txDepth), "-D", String.valueOf(seconds),
-                "--driver", driver, "--idle", idle, "-p", String.valueOf(port), "--cm-timeout", "30"));
+                "--driver", driver, "--idle", idle, "--rx-ring", rxRing, "-p", String.valueOf(port), "--cm-timeout", "30"));
+        switch (portMac) {
+            case "own" -> args.addAll(List.of("--mac", mac));
+            case "interface" -> {
+            }
+            default -> throw new IllegalArgumentException("--port-mac: own or interface, was '" + portMac + "'");
+        }
         if (peer != null) args.add(peer);
         try {
             return Netns.call(ns, () -> {
