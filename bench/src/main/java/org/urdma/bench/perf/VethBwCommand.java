@@ -97,7 +97,7 @@ public final class VethBwCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "veth-bw: RC write-bw %d B messages (%d frames of up to %d B each, %s, path MTU %d) vs raw AF_PACKET "
                 + "blast of %d-byte frames; veth MTU %d; %d s each, %d rounds; RX ring %s, port MAC %s%n", size, packets, frame,
                 framing, mtu, frame, linkMtu, seconds, rounds, rxRing, portMac);
-        List<Double> ratios = new ArrayList<>();
+        List<Double> ratios = new ArrayList<>(), cpuRatios = new ArrayList<>();
         try (Topology t = Topology.create()) {
             String a = t.namespace("a"), b = t.namespace("b");
             t.veth(a, "vbw0", b, "vbw1", Topology.LinkOptions.mtu(linkMtu));
@@ -105,26 +105,109 @@ public final class VethBwCommand implements Callable<Integer> {
             t.disableIpv6(b);
             t.addAddress(a, "vbw0", "10.86.0.1/24");
             t.addAddress(b, "vbw1", "10.86.0.2/24");
-            out.printf("%-6s %-10s %14s %12s %12s   %s%n", "round", "what", "frames/s", "Gbit/s", "ratio", "load average");
+            out.printf("%-6s %-10s %12s %8s %8s %10s   %s%n", "round", "what", "frames/s", "Gbit/s", "ratio", "CPU ns/fr",
+                    "load average");
             for (int r = 1; r <= rounds; r++) {
                 String load = loadAverage();
+                CpuPerFrame cpu = CpuPerFrame.start(b, "vbw1");
                 RawBlast.RxResult raw = RawBlast.vethBaseline(a, "vbw0", b, "vbw1", frame, seconds * 1_000_000_000L);
-                out.printf(Locale.ROOT, "%-6d %-10s %14.0f %12.2f %12s   %s%n", r, "raw blast", raw.framesPerSecond(),
-                        raw.framesPerSecond() * frame * 8 / 1e9, "", load);
+                long rawCpu = cpu.stop();
+                out.printf(Locale.ROOT, "%-6d %-10s %12.0f %8.2f %8s %10d   %s%n", r, "raw blast", raw.framesPerSecond(),
+                        raw.framesPerSecond() * frame * 8 / 1e9, "", rawCpu, load);
                 load = loadAverage();
+                cpu = CpuPerFrame.start(b, "vbw1");
                 Result w = writeBw(a, b, 18515 + r, out);
+                long ourCpu = cpu.stop();
                 double fps = w.msgRate * packets;
                 double ratio = fps / raw.framesPerSecond();
                 ratios.add(ratio);
-                out.printf(Locale.ROOT, "%-6d %-10s %14.0f %12.2f %12.3f   %s   (%.2f MB/s payload, %s)%n", r, "write-bw", fps,
-                        fps * frame * 8 / 1e9, ratio, load, w.mbPerSec, w.note);
+                cpuRatios.add((double) rawCpu / ourCpu);
+                out.printf(Locale.ROOT, "%-6d %-10s %12.0f %8.2f %8.3f %10d   %s   (%.2f MB/s payload, %s)%n", r, "write-bw", fps,
+                        fps * frame * 8 / 1e9, ratio, ourCpu, load, w.mbPerSec, w.note);
                 out.flush();
             }
         }
         double[] sorted = ratios.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double[] cpuSorted = cpuRatios.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         out.printf(Locale.ROOT, "ratio write-bw / raw blast (frames/s): median %.3f, min %.3f, max %.3f over %d rounds; load now %s%n",
                 sorted[sorted.length / 2], sorted[0], sorted[sorted.length - 1], sorted.length, loadAverage());
+        out.printf(Locale.ROOT, "CPU per frame, raw blast / write-bw (the rate ratio a CPU-bound run can reach): median %.3f, min %.3f, max %.3f%n",
+                cpuSorted[cpuSorted.length / 2], cpuSorted[0], cpuSorted[cpuSorted.length - 1]);
         return 0;
+    }
+
+    /**
+     * CPU time (user + system) of this process's Java threads (both ends of the link live here; not the JIT compilers,
+     * GC or this sampler) per frame the receiving veth counted, sampled every 200 ms while a run goes on; the median over
+     * busy intervals where no thread ended, so set-up, warm-up and idle tails do not count. Unlike the rates it hardly depends on how many other processes share the cores.
+     */
+    static final class CpuPerFrame {
+        private final Thread sampler;
+        private final List<long[]> samples = new ArrayList<>();
+        private volatile boolean stop;
+
+        private CpuPerFrame(String ns, String ifname) {
+            sampler = Thread.ofPlatform().daemon().name("veth-bw-cpu").start(() -> Netns.run(ns, () -> {
+                java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+                long self = Thread.currentThread().threadId();
+                while (!stop) {
+                    long rx = rxPackets(ifname);
+                    long cpu = 0;
+                    for (long id : mx.getAllThreadIds()) {
+                        long t = id == self ? -1 : mx.getThreadCpuTime(id);
+                        if (t > 0) cpu += t;
+                    }
+                    synchronized (samples) {
+                        samples.add(new long[] {cpu, rx});
+                    }
+                    try {
+                        Thread.sleep(200);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }));
+        }
+
+        static CpuPerFrame start(String ns, String ifname) {
+            return new CpuPerFrame(ns, ifname);
+        }
+
+        /** Median CPU ns per frame over intervals that moved at least a fifth of the busiest one's frames; -1 if none. */
+        long stop() throws InterruptedException {
+            stop = true;
+            sampler.join();
+            List<long[]> s;
+            synchronized (samples) {
+                s = new ArrayList<>(samples);
+            }
+            long busiest = 0;
+            for (int i = 1; i < s.size(); i++) busiest = Math.max(busiest, s.get(i)[1] - s.get(i - 1)[1]);
+            List<Long> per = new ArrayList<>();
+            for (int i = 1; i < s.size(); i++) {
+                long frames = s.get(i)[1] - s.get(i - 1)[1];
+                long cpu = s.get(i)[0] - s.get(i - 1)[0];
+                if (frames > 0 && frames * 5 >= busiest && cpu > 0) per.add((s.get(i)[0] - s.get(i - 1)[0]) / frames);
+            }
+            if (per.isEmpty()) return -1;
+            per.sort(null);
+            return per.get(per.size() / 2);
+        }
+
+        /** Received packets of {@code ifname} in the calling thread's namespace (/proc/thread-self/net/dev). */
+        private static long rxPackets(String ifname) {
+            try {
+                for (String line : Files.readAllLines(Path.of("/proc/thread-self/net/dev"))) {
+                    int colon = line.indexOf(':');
+                    if (colon > 0 && line.substring(0, colon).trim().equals(ifname)) {
+                        return Long.parseLong(line.substring(colon + 1).trim().split("\\s+")[1]);
+                    }
+                }
+            } catch (IOException e) {
+                // counted as no progress
+            }
+            return 0;
+        }
     }
 
     private record Result(double msgRate, double mbPerSec, String note) {
