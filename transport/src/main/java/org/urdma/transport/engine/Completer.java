@@ -10,7 +10,6 @@ import org.urdma.verbs.WrOpcode;
  * (retry_cnt, 7 = unlimited as in Linux rxe) and RNR NAKs (rnr_retry, 7 = unlimited). Engine thread only.
  */
 final class Completer {
-    static final boolean DBG = Boolean.getBoolean("urdma.dbg");
     private static final WcStatus[] STATUS = WcStatus.values();
     private final SoftQp qp;
     private final SendQueue sq;
@@ -312,8 +311,6 @@ final class Completer {
             return;
         }
         timeouts++;
-        if (DBG) System.err.printf("TIMEOUT now-lastProgress=%.1fms compPsn=%d txPsn=%d nextPsn=%d retired=%d started=%d tx=%d prod=%d%n",
-                (now - lastProgress) / 1e6, compPsn, req().txPsn, req().nextPsn, sq.retired.get(), req().startedIndex, req().txIndex, sq.producer.get());
         startRetry(compPsn, now, true);
         if (qp.state() != org.urdma.verbs.QpState.ERR) qp.armRetryTimer(now + qp.ackTimeoutNanos);
     }

@@ -425,10 +425,7 @@ final class Responder {
         if (ackPending && sendAckOrNak(Op.AETH_ACK | Op.AETH_ACK_UNLIMITED, ackPsn, now)) ackPending = false;
     }
 
-    private long lastAckAt;
     private boolean sendAckOrNak(int syndrome, int psn, long now) {
-        if (Completer.DBG && lastAckAt != 0 && now - lastAckAt > 20_000_000L) System.err.printf("ACK gap %.1fms psn %d ePsn %d%n", (now - lastAckAt) / 1e6, psn, ePsn);
-        lastAckAt = now;
         TransportPacket t = qp.device.tx.clear();
         t.opcode = Op.RC | Op.ACK;
         t.destQp = qp.destQpn;
