@@ -50,6 +50,8 @@ public final class SoftDevice implements Device, PacketSink {
     private volatile Thread engineThread;
     private int nextQpn;
     private long now;
+    /** Engine passes so far (doWork calls); a coalesced ACK waits for the next one. */
+    private long passes;
     // counters
     long rxUnknownQp, rxDropped, rxBadPkey, txBackPressure;
 
@@ -81,11 +83,13 @@ public final class SoftDevice implements Device, PacketSink {
         // arrivals first: an ACK already waiting must count before a timer judges the QP silent
         work += link.receive(now, this, 256);
         work += pollTimers(now);
-        work += link.flush(now);
         SoftQp[] list = qps;
         for (SoftQp qp : list) {
             work += qp.progress(now);
         }
+        // what this pass produced leaves in this pass: one kernel send for the requests and ACKs together
+        work += link.flush(now);
+        passes++;
         return work;
     }
 
@@ -352,6 +356,11 @@ public final class SoftDevice implements Device, PacketSink {
 
     long now() {
         return now;
+    }
+
+    /** Engine passes completed so far. */
+    public long passes() {
+        return passes;
     }
 
     public long rxUnknownQp() {
