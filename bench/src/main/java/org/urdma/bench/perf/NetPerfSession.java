@@ -51,6 +51,9 @@ final class NetPerfSession implements AutoCloseable {
     final EthernetDatapath datapath;
     final SoftDevice device;
     private RealTimeDriver driver;
+    /** Empty engine passes before --idle poll sleeps in poll(2) on the socket. */
+    static final int POLL_SPINS = Integer.getInteger("urdma.pollSpins", 200);
+    private final org.agrona.concurrent.IdleStrategy inlineIdle;
     private final boolean latencyTest;
     /** After connection setup the calling thread runs the engine (--driver inline): one spinning thread per process. */
     private boolean drivenInline;
@@ -124,7 +127,11 @@ final class NetPerfSession implements AutoCloseable {
         this.device = new SoftDevice(dc, l, new SplittableRandom(seed), System.nanoTime());
         RealTimeDriver.Idle idle = o.idle.toLowerCase(Locale.ROOT).startsWith("busy") || o.idle.equalsIgnoreCase("spin")
                 ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
-        this.driver = new RealTimeDriver(device, idle);
+        // --idle poll: after a few empty passes the agent sleeps in poll(2) on the AF_PACKET socket (woken by a frame)
+        boolean poll = o.idle.equalsIgnoreCase("poll") && l instanceof AfPacketLink;
+        this.driver = poll ? new RealTimeDriver(device, ((AfPacketLink) l).pollIdleStrategy(POLL_SPINS, 1)) : new RealTimeDriver(device, idle);
+        // inline, the benchmark thread idles the same way between passes that found nothing to do
+        this.inlineIdle = poll ? ((AfPacketLink) l).pollIdleStrategy(POLL_SPINS, 1) : null;
         this.pd = device.allocPd();
         int count = Math.max(1, o.qps);
         this.cqs = new CompletionQueue[count];
@@ -193,7 +200,9 @@ final class NetPerfSession implements AutoCloseable {
 
     /** One engine pass when this thread drives the engine; nothing when the agent thread does. */
     void progress() {
-        if (drivenInline) device.doWork(System.nanoTime());
+        if (!drivenInline) return;
+        int work = device.doWork(System.nanoTime());
+        if (inlineIdle != null) inlineIdle.idle(work);
     }
 
     /** Inline: a few more engine passes until it is idle, so the last frames (a final answer, ACKs) leave the TX ring. */

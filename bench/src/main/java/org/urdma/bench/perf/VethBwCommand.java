@@ -112,12 +112,14 @@ public final class VethBwCommand implements Callable<Integer> {
                 CpuPerFrame cpu = CpuPerFrame.start(b, "vbw1");
                 RawBlast.RxResult raw = RawBlast.vethBaseline(a, "vbw0", b, "vbw1", frame, seconds * 1_000_000_000L);
                 long rawCpu = cpu.stop();
+                if (verbose) out.println("  CPU ns/frame by thread: " + cpu.breakdown);
                 out.printf(Locale.ROOT, "%-6d %-10s %12.0f %8.2f %8s %10d   %s%n", r, "raw blast", raw.framesPerSecond(),
                         raw.framesPerSecond() * frame * 8 / 1e9, "", rawCpu, load);
                 load = loadAverage();
                 cpu = CpuPerFrame.start(b, "vbw1");
                 Result w = writeBw(a, b, 18515 + r, out);
                 long ourCpu = cpu.stop();
+                if (verbose) out.println("  CPU ns/frame by thread: " + cpu.breakdown);
                 double fps = w.msgRate * packets;
                 double ratio = fps / raw.framesPerSecond();
                 ratios.add(ratio);
@@ -144,6 +146,9 @@ public final class VethBwCommand implements Callable<Integer> {
     static final class CpuPerFrame {
         private final Thread sampler;
         private final List<long[]> samples = new ArrayList<>();
+        private final List<java.util.Map<String, Long>> threads = new ArrayList<>();
+        /** Per-thread CPU ns per frame over the busy span, after {@link #stop()}. */
+        String breakdown = "";
         private volatile boolean stop;
 
         private CpuPerFrame(String ns, String ifname) {
@@ -153,12 +158,18 @@ public final class VethBwCommand implements Callable<Integer> {
                 while (!stop) {
                     long rx = rxPackets(ifname);
                     long cpu = 0;
-                    for (long id : mx.getAllThreadIds()) {
-                        long t = id == self ? -1 : mx.getThreadCpuTime(id);
-                        if (t > 0) cpu += t;
+                    java.util.Map<String, Long> perThread = new java.util.HashMap<>();
+                    for (java.lang.management.ThreadInfo ti : mx.getThreadInfo(mx.getAllThreadIds())) {
+                        if (ti == null || ti.getThreadId() == self) continue;
+                        long t = mx.getThreadCpuTime(ti.getThreadId());
+                        if (t <= 0) continue;
+                        cpu += t;
+                        perThread.merge(ti.getThreadName() + "#" + ti.getThreadId(), t, Long::sum);
+                        perThread.merge(ti.getThreadName() + "#" + ti.getThreadId() + "(user)", mx.getThreadUserTime(ti.getThreadId()), Long::sum);
                     }
                     synchronized (samples) {
                         samples.add(new long[] {cpu, rx});
+                        threads.add(perThread);
                     }
                     try {
                         Thread.sleep(200);
@@ -190,6 +201,25 @@ public final class VethBwCommand implements Callable<Integer> {
                 if (frames > 0 && frames * 5 >= busiest && cpu > 0) per.add((s.get(i)[0] - s.get(i - 1)[0]) / frames);
             }
             if (per.isEmpty()) return -1;
+            int first = -1, last = -1;
+            for (int i = 1; i < s.size(); i++) {
+                if ((s.get(i)[1] - s.get(i - 1)[1]) * 5 >= busiest && busiest > 0) {
+                    if (first < 0) first = i - 1;
+                    last = i;
+                }
+            }
+            long spanFrames = s.get(last)[1] - s.get(first)[1];
+            StringBuilder sb = new StringBuilder();
+            java.util.Map<String, Long> a, b;
+            synchronized (samples) {
+                a = threads.get(first);
+                b = threads.get(last);
+            }
+            b.entrySet().stream().filter(e -> a.containsKey(e.getKey()))
+                    .map(e -> java.util.Map.entry(e.getKey(), (e.getValue() - a.get(e.getKey())) / Math.max(1, spanFrames)))
+                    .filter(e -> e.getValue() > 20).sorted((x, y) -> Long.compare(y.getValue(), x.getValue()))
+                    .forEach(e -> sb.append(' ').append(e.getKey()).append('=').append(e.getValue()));
+            breakdown = sb.toString().trim();
             per.sort(null);
             return per.get(per.size() / 2);
         }
@@ -221,8 +251,10 @@ public final class VethBwCommand implements Callable<Integer> {
         String client = side(a, "vbw0", "10.86.0.11/24", "02:75:72:64:00:0a", "10.86.0.2", port);
         String s = server.get(seconds + 120L, TimeUnit.SECONDS);
         if (verbose) {
-            out.print(client);
-            out.print(s);
+            for (String line : (client + s).split("\n")) {
+                if (line.contains("#bytes") || line.matches(" \\d+ .*") || line.contains("packets sent") || line.contains("link:")
+                        || line.contains("responder:")) out.println("  " + line.trim());
+            }
         }
         Matcher m = ROW.matcher(client);
         if (!m.find()) throw new IllegalStateException("write-bw printed no result row:\n" + client + "\nserver:\n" + s);
