@@ -47,9 +47,9 @@ public final class LatVsTcpCommand implements Callable<Integer> {
     @Option(names = "--driver", description = "urdma engine driver: inline or thread (default: ${DEFAULT-VALUE})")
     String driver = "inline";
 
-    @Option(names = "--spin-us", description = "urdma with --driver inline: microseconds of spinning before a wait blocks in "
-            + "poll(2); -1 never blocks (default: ${DEFAULT-VALUE})")
-    long spinMicros = -1;
+    @Option(names = "--idle", description = "urdma idle: busy-spin (inline: spin on the CQ; thread: spinning agent), backoff, or poll "
+            + "(sleep in poll(2) on the socket after a few empty passes) (default: ${DEFAULT-VALUE})")
+    String idle = "busy-spin";
 
     @Option(names = "--mtu", description = "veth MTU (default: ${DEFAULT-VALUE})")
     int mtu = 1500;
@@ -86,8 +86,8 @@ public final class LatVsTcpCommand implements Callable<Integer> {
             t.addAddress(b, "eth0", "10.94.0.2/24");
             String peerMac = PortIdentity.macString(t.call(b, () -> NetInterface.lookup("eth0").mac()));
             out.printf(Locale.ROOT, "veth pair %s/eth0 <-> %s/eth0, MTU %d; %d B messages, %d iterations per run (+%d warm-up), "
-                    + "%d rounds; urdma: %s, --driver %s --spin-us %d; %d cores%n", a, b, mtu, size, iters, iters / 2, rounds, framing, driver,
-                    spinMicros,
+                    + "%d rounds; urdma: %s, --driver %s --idle %s; %d cores%n", a, b, mtu, size, iters, iters / 2, rounds, framing, driver,
+                    idle,
                     Runtime.getRuntime().availableProcessors());
             out.printf("%-6s %-18s %-20s %-20s %-14s %s%n", "round", "TCP half-RTT p50", "urdma send-lat p50", "raw AF_PACKET p50",
                     "urdma/TCP", "load avg (1 min)");
@@ -122,7 +122,7 @@ public final class LatVsTcpCommand implements Callable<Integer> {
 
     private double urdma(String a, String b) throws Exception {
         List<String> common = List.of("-s", String.valueOf(size), "-n", String.valueOf(iters), "--framing", framing, "--driver", driver,
-                "--spin-us", String.valueOf(spinMicros), "--link", "afpacket:eth0");
+                "--idle", idle, "--link", "afpacket:eth0");
         Process server = start(b, org.urdma.cli.UrdmaCli.class, concat(List.of("perf", "send-lat"), common, List.of("--ip", "10.94.0.12/24")));
         try {
             awaitLine(server, "* Waiting for client to connect");

@@ -24,7 +24,7 @@ public final class NetOptions {
     @Option(names = "--pcap", paramLabel = "FILE", description = "Capture every frame this side sends and receives")
     String pcap;
 
-    @Option(names = "--rx-ring", description = "AF_PACKET RX ring: v2 (per-frame, latency) or v3 (per-block, throughput); default: v2 for latency tests, v3 for bandwidth tests")
+    @Option(names = "--rx-ring", description = "AF_PACKET RX ring: v2 (per-frame, latency) or v3 (per-block, throughput); default: v2")
     String rxRing;
 
     @Option(names = "--vlan", description = "802.1Q VLAN id for every frame (0 = priority tag only); default untagged")
@@ -41,10 +41,6 @@ public final class NetOptions {
 
     @Option(names = "--retry", description = "Retry count before RETRY_EXC_ERR; 7 retries forever, as rxe does (default: ${DEFAULT-VALUE})")
     int retryCnt = 7;
-
-    @Option(names = "--spin-us", description = "With --driver inline: microseconds a wait spins on an empty CQ before it blocks in "
-            + "poll(2) on the AF_PACKET socket; -1 never blocks (default: ${DEFAULT-VALUE})")
-    long spinMicros = -1;
 
     /** Whether the options ask for a real link rather than the in-memory one. */
     static boolean isNetwork(PerfOptions o) {

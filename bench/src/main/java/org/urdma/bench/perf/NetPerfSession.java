@@ -54,6 +54,10 @@ final class NetPerfSession implements AutoCloseable {
     final SoftDevice device;
     /** The engine's agent thread during connection setup; with --driver inline then the benchmark thread (InlineDriver). */
     private EngineDriver driver;
+    /** Empty engine passes before --idle poll sleeps in poll(2) on the socket. */
+    static final int POLL_SPINS = Integer.getInteger("urdma.pollSpins", 200);
+    /** --idle poll on an AF_PACKET link: spin, then sleep in poll(2) on the socket until a frame arrives. */
+    private final boolean pollIdle;
     private final boolean latencyTest;
     final ProtectionDomain pd;
     final CompletionQueue cq;
@@ -97,7 +101,9 @@ final class NetPerfSession implements AutoCloseable {
         } else {
             NetInterface nif = NetInterface.lookup(ifname);
             byte[] mac = n.mac != null ? PortIdentity.parseMac(n.mac) : nif.mac();
-            String ring = n.rxRing != null ? n.rxRing : latencyTest ? "v2" : "v3";
+            // V2 by default for every test: a V3 block holding the last frames of a window (or an ACK) is handed over
+            // only when the kernel's retire timer fires (1 to 2 jiffies, later on a busy host), which stalls RC's window
+            String ring = n.rxRing != null ? n.rxRing : "v2";
             AfPacketOptions.Version v = switch (ring.toLowerCase(Locale.ROOT)) {
                 case "v2" -> AfPacketOptions.Version.V2;
                 case "v3" -> AfPacketOptions.Version.V3;
@@ -124,7 +130,10 @@ final class NetPerfSession implements AutoCloseable {
         RealTimeDriver.Idle idle = o.idle.toLowerCase(Locale.ROOT).startsWith("busy") || o.idle.equalsIgnoreCase("spin")
                 ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
         EngineDriver.Mode.parse(o.driver); // a bad --driver fails before anything is set up
-        this.driver = new RealTimeDriver(device, idle);
+        // --idle poll: after a few empty passes the agent sleeps in poll(2) on the AF_PACKET socket (woken by a frame)
+        this.pollIdle = o.idle.equalsIgnoreCase("poll") && l instanceof AfPacketLink;
+        this.driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) l).pollIdleStrategy(POLL_SPINS, 1))
+                : new RealTimeDriver(device, idle);
         this.pd = device.allocPd();
         int count = Math.max(1, o.qps);
         this.cqs = new CompletionQueue[count];
@@ -187,14 +196,14 @@ final class NetPerfSession implements AutoCloseable {
         // keep running without it
         if (EngineDriver.Mode.parse(o.driver) == EngineDriver.Mode.INLINE && (!server || serverActive)) {
             driver.close();
-            driver = n.spinMicros < 0 || !(link instanceof AfPacketLink a) ? new InlineDriver(device)
-                    : new InlineDriver(device, n.spinMicros * 1000L, a::awaitFrames);
+            // inline, the benchmark thread idles the same way between polls that found nothing
+            driver = pollIdle ? new InlineDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1)) : new InlineDriver(device);
         }
     }
 
-    /** A wait loop found no completion (it has waited since {@code since}): spin, or with --spin-us block in the link. */
+    /** A wait loop found no completion (it has waited since {@code since}): spin, or with --idle poll sleep in poll(2) on the socket. */
     void idle(long since) {
-        if (driver instanceof InlineDriver inline) inline.idle(since);
+        if (driver instanceof InlineDriver inline) inline.idle();
         else Thread.onSpinWait();
     }
 

@@ -53,7 +53,7 @@ public final class PerfOptions {
             + "thread (or agent): one Agrona agent thread per device (default: ${DEFAULT-VALUE})")
     String driver = "inline";
 
-    @Option(names = "--idle", description = "Agent idle strategy: busy-spin or backoff (default: ${DEFAULT-VALUE})")
+    @Option(names = "--idle", description = "Agent idle strategy: busy-spin, backoff, or poll (AF_PACKET: sleep in poll(2) on the socket after 1000 empty passes) (default: ${DEFAULT-VALUE})")
     String idle = "backoff";
 
     @Option(names = "--loss", description = "Frame loss probability on the data direction (default: ${DEFAULT-VALUE})")

@@ -1,8 +1,9 @@
 package org.urdma.transport.driver;
 
-import java.util.function.IntConsumer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.urdma.transport.engine.SoftDevice;
 
 /**
@@ -16,28 +17,26 @@ import org.urdma.transport.engine.SoftDevice;
 public final class InlineDriver implements EngineDriver {
     private final SoftDevice device;
     private final AgentInvoker invoker;
-    private final long spinNanos;
-    private final IntConsumer waitForFrames;
+    private final IdleStrategy idle;
+    /** Work done by the last pass this driver ran (for the idle strategy: a pass with work resets it). */
+    private int lastWork;
 
-    /** Busy-polling only: {@link #idle(long)} spins. */
+    /** Busy-polling: {@link #idle()} spins. */
     public InlineDriver(SoftDevice device) {
-        this(device, Long.MAX_VALUE, null);
+        this(device, new BusySpinIdleStrategy());
     }
 
     /**
-     * @param spinNanos     how long {@link #idle(long)} spins before it blocks
-     * @param waitForFrames blocks the calling thread until the link has received frames or the given milliseconds
-     *                      passed (e.g. {@code AfPacketLink::awaitFrames}, a poll(2) on the socket); null: never block
+     * @param idle what {@link #idle()} does after a poll that found nothing, e.g. {@code AfPacketLink.pollIdleStrategy}
+     *             (spin a while, then sleep in poll(2) on the socket until a frame arrives)
      */
-    public InlineDriver(SoftDevice device, long spinNanos, IntConsumer waitForFrames) {
+    public InlineDriver(SoftDevice device, IdleStrategy idle) {
         if (device.hasEngineThread()) {
             throw new IllegalStateException("device " + device.name() + ": already driven by a thread; close that driver first");
         }
-        if (spinNanos < 0) throw new IllegalArgumentException("spinNanos: must be >= 0, was " + spinNanos);
         this.device = device;
-        this.spinNanos = spinNanos;
-        this.waitForFrames = waitForFrames;
-        this.invoker = new AgentInvoker(Throwable::printStackTrace, null, new PassAgent(device));
+        this.idle = idle;
+        this.invoker = new AgentInvoker(Throwable::printStackTrace, null, new PassAgent(this, device));
         invoker.start();
         device.inlinePass(invoker::invoke);
     }
@@ -48,23 +47,17 @@ public final class InlineDriver implements EngineDriver {
     }
 
     /**
-     * For the application's wait loops, after a CQ poll that returned nothing: spins, and once the wait (begun at
-     * {@code waitingSince}, System.nanoTime()) is older than {@code spinNanos} blocks in the link for up to 1 ms (so
-     * timers stay on time) unless the engine has work of its own. A spinning process on a crowded machine waits for
-     * the scheduler at every hop; one asleep in poll(2) is woken when its frame arrives, as a TCP reader is.
+     * For the application's wait loop (one thread), after a CQ poll that returned nothing: the idle strategy, told
+     * whether the engine's last pass did any work. Spinning costs a crowded machine a scheduler wait at every hop;
+     * a process asleep in poll(2) is woken when its frame arrives, as a TCP reader is.
      */
-    public void idle(long waitingSince) {
-        if (waitForFrames == null || System.nanoTime() - waitingSince < spinNanos || device.hasPendingWork()) {
-            Thread.onSpinWait();
-            return;
-        }
-        waitForFrames.accept(1);
+    public void idle() {
+        idle.idle(lastWork);
     }
 
     @Override
     public String describe() {
-        return waitForFrames == null ? "inline (application thread, busy-poll)"
-                : "inline (application thread, poll(2) after " + spinNanos / 1000 + " us idle)";
+        return "inline (application thread, idle " + idle.alias() + ")";
     }
 
     @Override
@@ -75,9 +68,11 @@ public final class InlineDriver implements EngineDriver {
 
     /** One pass, claimed so two polling threads never run the engine at once. */
     private static final class PassAgent implements Agent {
+        private final InlineDriver driver;
         private final SoftDevice device;
 
-        PassAgent(SoftDevice device) {
+        PassAgent(InlineDriver driver, SoftDevice device) {
+            this.driver = driver;
             this.device = device;
         }
 
@@ -85,7 +80,7 @@ public final class InlineDriver implements EngineDriver {
         public int doWork() {
             if (!device.tryEnterEngine()) return 0;
             try {
-                return device.doWork(System.nanoTime());
+                return driver.lastWork = device.doWork(System.nanoTime());
             } finally {
                 device.exitEngine();
             }

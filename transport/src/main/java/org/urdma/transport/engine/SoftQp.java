@@ -375,6 +375,12 @@ public final class SoftQp implements QueuePair {
         return completer.timeouts;
     }
 
+    /** Responder side: ACKs and NAKs sent, duplicate and out-of-sequence request packets received. */
+    public String responderStats() {
+        return "acks " + responder.acksSent + ", naks " + responder.naksSent + ", duplicates " + responder.duplicates
+                + ", out of sequence " + responder.outOfSequence;
+    }
+
     @Override
     public String toString() {
         return type + " qp " + qpn + " (" + state + ")";
