@@ -76,6 +76,16 @@ public final class LatVsTcpCommand implements Callable<Integer> {
             return 1;
         }
         if (size < 1 || iters < 10 || rounds < 1) throw new IllegalArgumentException("-s >= 1, -n >= 10, --rounds >= 1");
+        try {
+            return measure();
+        } catch (IllegalStateException e) {
+            out.flush();
+            System.err.println("urdma perf lat-vs-tcp: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private int measure() throws Exception {
         List<Round> results = new ArrayList<>();
         try (Topology t = Topology.create()) {
             String a = t.namespace("a"), b = t.namespace("b");

@@ -115,10 +115,10 @@ public final class SoftDevice implements Device, PacketSink {
         }
         // Catch up tick by tick, but at most one rotation: that visits every spoke, so every due timer fires;
         // after a long gap (a virtual-clock jump, a GC pause) the wheel then jumps straight to now.
-        int passes = 0;
+        int spokes = 0;
         do {
             n += timers.poll(now, onTimer, 64);
-        } while (timers.currentTickTime() <= now && ++passes <= WHEEL_TICKS);
+        } while (timers.currentTickTime() <= now && ++spokes <= WHEEL_TICKS);
         if (timers.currentTickTime() <= now) timers.currentTickTime(now);
         // every wheel timer is a QP's retry or RNR timer, and each QP knows its own deadlines
         long next = Long.MAX_VALUE;
