@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         description = "User-space software RDMA: RoCEv1/RoCEv2/PAXI frames, verbs, perftest-style benchmarks.",
         subcommands = {CommandLine.HelpCommand.class, org.urdma.cli.wire.WireCommand.class, JmhCommand.class, org.urdma.bench.perf.PerfCommand.class,
             org.urdma.bench.pingpong.PingpongCommand.class, org.urdma.cli.topo.TopoCommand.class,
-            org.urdma.cli.sw.SwitchCommand.class})
+            org.urdma.cli.sw.SwitchCommand.class, org.urdma.cli.stat.StatCommand.class})
 public final class UrdmaCli implements Runnable {
 
     @CommandLine.Spec
@@ -27,6 +27,22 @@ public final class UrdmaCli implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new UrdmaCli());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        // a wrong topology file or switch name is the user's to fix: the message (FILE:LINE: ...), no stack trace
+        cl.setExecutionExceptionHandler((e, line, parsed) -> {
+            Object command = line.getCommand();
+            boolean fabric = command instanceof org.urdma.cli.sw.SwitchCommand || command instanceof org.urdma.cli.stat.StatCommand
+                || command.getClass().getPackageName().equals("org.urdma.cli.topo");
+            if (e instanceof org.urdma.switchemu.topo.TopologyException
+                || (fabric && (e instanceof IllegalArgumentException || e instanceof IllegalStateException))) {
+                line.getErr().println("urdma " + line.getCommandName() + ": " + e.getMessage());
+                return 2;
+            }
+            if (fabric && e instanceof java.nio.file.NoSuchFileException) {
+                line.getErr().println("urdma " + line.getCommandName() + ": no such file: " + e.getMessage());
+                return 2;
+            }
+            throw e;
+        });
         return cl;
     }
 

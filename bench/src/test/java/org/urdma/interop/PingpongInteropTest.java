@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -167,6 +169,94 @@ class PingpongInteropTest {
         }
         // RC/UC: 16 KiB messages, four 4 KiB packets each
         runCase(transport, urdmaServer, 4096, transport.equals("ud") ? "4096" : "16384");
+    }
+
+    /**
+     * RNR, urdma the receiver: urdma pingpong serves with its receives posted 300 ms after the exchange, so the stock
+     * ibv_rc_pingpong client's first SEND (min_rnr_timer 12, rnr_retry 7) meets no receive. urdma answers RNR NAKs
+     * (AETH syndrome 001 01100), rxe counts them (rcvd_rnr_err) and sends the SEND again after each, until the
+     * receives are there; then the run completes with validated data.
+     */
+    @Order(3)
+    @org.junit.jupiter.api.Test
+    void urdmaWithoutPostedReceivesRnrNaksTheStockClientWhichRetries() throws Exception {
+        String tag = "rnr-urdma-receiver";
+        Path bridgePcap = out.resolve(tag + "-bridge.pcap");
+        String tap = "tapu" + tapCount++;
+        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
+        Map<String, Long> before = rxeCounters();
+        Side u;
+        GuestResult g;
+        try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
+            List<String> a = urdmaArgs(tap, "rc", 1024, null, null, out.resolve(tag + "-urdma.pcap"));
+            a.addAll(List.of("--recv-delay-ms", "300"));
+            CompletableFuture<Side> server = urdma(a.toArray(String[]::new));
+            awaitUrdmaListening();
+            g = guest.run("ibv_rc_pingpong -d rxe0 -g 1 -m 1024 -n " + ITERS + " -c " + TwoGuestFixture.HOST_IP, STEP);
+            u = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
+            Thread.sleep(300);
+        } finally {
+            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
+        }
+        Map<String, Long> after = rxeCounters();
+        RoceTally fromUrdma = RoceTally.of(bridgePcap, URDMA_IP);
+        RoceTally fromRxe = RoceTally.of(bridgePcap, GUEST_IP);
+        StringBuilder delta = new StringBuilder();
+        after.forEach((k, v) -> {
+            long d = v - before.getOrDefault(k, 0L);
+            if (d != 0) delta.append(k).append(" +").append(d).append('\n');
+        });
+        String transcript = "urdma (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g + "\nrxe hw_counters: " + after.keySet()
+                + "\nrxe hw_counters delta:\n" + delta
+                + "capture, from urdma: " + fromUrdma + "\ncapture, from rxe: " + fromRxe + "\nRNR NAKs followed by a resend of their PSN: "
+                + RoceTally.rnrOutcome(bridgePcap, URDMA_IP, GUEST_IP) + "\n";
+        Files.writeString(out.resolve(tag + ".txt"), transcript);
+        System.out.println("[interop] " + tag + "\n" + transcript);
+        assertEquals(0, u.exit(), transcript);
+        assertEquals(0, g.exitCode(), transcript);
+        assertTrue(u.out().contains("receives posted 300 ms after the exchange"), transcript);
+        assertTrue(u.out().contains("data validated: "), transcript);
+        assertFalse(g.output().toLowerCase(Locale.ROOT).contains("invalid"), transcript);
+        // urdma NAKed with the QP's min_rnr_timer (12); at least a few times in 300 ms (rxe waits >= 1 jiffy each)
+        assertTrue(fromUrdma.rnrNaks() >= 3, transcript);
+        assertEquals(java.util.Set.of(12), fromUrdma.rnrTimerCodes(), transcript);
+        assertEquals(fromUrdma.rnrNaks(), urdmaCount(u.out(), "rnr naks sent"), transcript);
+        // rxe heard every one and sent the SEND again after each
+        assertEquals(fromUrdma.rnrNaks(), after.get("rcvd_rnr_err") - before.getOrDefault("rcvd_rnr_err", 0L), transcript);
+        assertEquals(new RoceTally.RnrOutcome(fromUrdma.rnrNaks(), 0, 0), RoceTally.rnrOutcome(bridgePcap, URDMA_IP, GUEST_IP), transcript);
+        assertAllDecode(tag, bridgePcap);
+    }
+
+    /** rxe0's port counters (/sys/class/infiniband/rxe0/ports/1/hw_counters) in the guest. */
+    private Map<String, Long> rxeCounters() throws Exception {
+        GuestResult r = guest.run("cd /sys/class/infiniband/rxe0/ports/1/hw_counters && grep . *", STEP);
+        assertEquals(0, r.exitCode(), r.toString());
+        Map<String, Long> m = new java.util.TreeMap<>();
+        for (String line : r.output().split("\n")) {
+            int c = line.indexOf(':');
+            if (c > 0) m.put(line.substring(0, c).strip(), Long.parseLong(line.substring(c + 1).strip()));
+        }
+        return m;
+    }
+
+    private static long urdmaCount(String out, String what) {
+        var m = java.util.regex.Pattern.compile(what + " (\\d+)").matcher(out);
+        assertTrue(m.find(), what + " in " + out);
+        return Long.parseLong(m.group(1));
+    }
+
+    private void assertAllDecode(String tag, Path pcap) throws IOException {
+        StringWriter decoded = new StringWriter();
+        var cl = UrdmaCli.commandLine();
+        cl.setOut(new PrintWriter(decoded, true));
+        cl.setErr(new PrintWriter(decoded, true));
+        int rc = cl.execute("wire", "decode", "-q", pcap.toString());
+        String summary = decoded.toString();
+        Files.writeString(out.resolve(tag + "-decode.txt"), summary);
+        var m = java.util.regex.Pattern.compile("(\\d+) frames: (\\d+) valid, (\\d+) invalid, (\\d+) other").matcher(summary);
+        assertTrue(m.find(), summary);
+        assertEquals(0, Integer.parseInt(m.group(3)), summary);
+        assertEquals(0, rc, summary);
     }
 
     private void runCase(String transport, boolean urdmaServer, int mtu, String size) throws Exception {

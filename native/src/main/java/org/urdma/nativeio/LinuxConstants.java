@@ -71,6 +71,9 @@ public final class LinuxConstants {
     // <linux/if_tun.h>
     public static final long TUNSETIFF = 0x400454caL;
     public static final long TUNSETPERSIST = 0x400454cbL;
+    public static final long TUNGETIFF = 0x800454d2L;
+    /** In TUNGETIFF's flags: the device outlives its descriptors (made with ip tuntap add or TUNSETPERSIST 1). */
+    public static final int IFF_PERSIST = 0x0800;
     public static final int IFF_TUN = 0x0001;
     public static final int IFF_TAP = 0x0002;
     public static final int IFF_NO_PI = 0x1000;

@@ -11,13 +11,16 @@ import static org.urdma.nativeio.LinuxConstants.*;
 
 /**
  * A TAP device (/dev/net/tun, IFF_TAP | IFF_NO_PI): every read returns one whole Ethernet frame, every
- * write sends one. Non-blocking; created in the calling thread's network namespace; not persistent, so
- * the interface disappears on {@link #close()}. Bring it up with {@link NetInterface#setUp} or ip.
+ * write sends one. Non-blocking; opened in the calling thread's network namespace. A TAP this class
+ * creates is not persistent, so the interface disappears on {@link #close()}; a persistent TAP that
+ * already existed ({@code ip tuntap add}) is attached to and left in place, with its bridge port and
+ * addresses, when closed. Bring it up with {@link NetInterface#setUp} or ip.
  */
 public final class TapDevice implements AutoCloseable {
     private final String name;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment pollFd;
+    private final boolean created;
     private int fd;
 
     private TapDevice(String requested) {
@@ -45,8 +48,11 @@ public final class TapDevice implements AutoCloseable {
                         + (requested == null ? "" : requested) + "'");
             }
             this.name = ifr.getString(0, StandardCharsets.UTF_8);
-            // not persistent: the device goes away with the last descriptor
-            Libc.check(Libc.ioctl(fd, TUNSETPERSIST, MemorySegment.NULL), "ioctl", "TUNSETPERSIST 0 on '" + name + "'");
+            // A persistent device existed before us (TUNSETIFF attached to it): someone else owns its
+            // lifetime, so leave it persistent. A device TUNSETIFF created is never persistent and goes
+            // away with the last descriptor.
+            Libc.check(Libc.ioctl(fd, TUNGETIFF, ifr), "ioctl", "TUNGETIFF on '" + name + "'");
+            this.created = (ifr.get(JAVA_SHORT, NetInterface.IFR_UNION) & IFF_PERSIST) == 0;
             pollFd = arena.allocate(8, 4);
             pollFd.set(JAVA_INT, 0, fd);
             ok = true;
@@ -72,6 +78,14 @@ public final class TapDevice implements AutoCloseable {
     /** The actual interface name (the kernel's choice if none was asked for). */
     public String name() {
         return name;
+    }
+
+    /**
+     * True when this open created the interface (it disappears on {@link #close()}); false when it
+     * attached to a persistent TAP that already existed (it stays after close).
+     */
+    public boolean created() {
+        return created;
     }
 
     public int fd() {

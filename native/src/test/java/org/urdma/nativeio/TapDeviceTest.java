@@ -71,6 +71,59 @@ class TapDeviceTest {
     }
 
     @Test
+    void aPersistentTapCreatedByIpStaysOnItsBridgeAfterClose() throws Exception {
+        RootAssumptions.assumeRoot();
+        try (Topology t = Topology.create(); Arena arena = Arena.ofConfined()) {
+            String ns = t.namespace("tap");
+            t.bridge(ns, "br0");
+            t.ip(ns, "tuntap", "add", "tapp", "mode", "tap");
+            t.attach(ns, "tapp", "br0");
+            t.up(ns, "tapp");
+            TapDevice b = t.call(ns, () -> TapDevice.open("tapb"));
+            try (b) {
+                assertTrue(b.created(), "tapb is new");
+                t.attach(ns, "tapb", "br0");
+                t.up(ns, "tapb");
+                for (int round = 0; round < 2; round++) {
+                    TapDevice p = t.call(ns, () -> TapDevice.open("tapp"));
+                    try (p) {
+                        assertFalse(p.created(), "tapp existed before");
+                        // the carrier comes on with the descriptor; the bridge hears of it via linkwatch, later
+                        awaitForwarding(t, ns, "tapp");
+                        // still a port of br0 on the second round: frames reach tapb
+                        byte[] src = {2, 0, 0, 0, 0x7c, 1};
+                        byte[] dst = {2, 0, 0, 0, 0x7d, 1};
+                        MemorySegment out = arena.allocate(2048);
+                        MemorySegment in = arena.allocate(2048);
+                        write(out, 0, dst, src, round, 100);
+                        assertEquals(100, p.write(out, 0, 100));
+                        assertArrayEquals(expected(dst, src, round, 100), readTestFrame(b, in), "round " + round);
+                    }
+                    t.run(ns, () -> assertTrue(NetInterface.exists("tapp"), "persistent TAP survives close"));
+                    String link = t.ip(ns, "-d", "link", "show", "tapp");
+                    assertTrue(link.contains("master br0"), link);
+                    assertTrue(link.contains("persist"), link);
+                }
+            }
+            t.run(ns, () -> assertFalse(NetInterface.exists("tapb"), "the TAP open() created disappears on close"));
+        }
+    }
+
+    /** Waits (up to 5 s) until the bridge forwards on {@code port} (brport/state 3 = forwarding). */
+    private static void awaitForwarding(Topology t, String ns, String port) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        String state = "";
+        while (System.nanoTime() < deadline) {
+            state = t.exec(ns, "cat", "/sys/class/net/" + port + "/brport/state").strip();
+            if (state.equals("3")) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        fail("bridge port " + port + " not forwarding after 5 s (state " + state + ")");
+    }
+
+    @Test
     void kernelChoosesANameWhenNoneIsGiven() throws Exception {
         RootAssumptions.assumeRoot();
         try (Topology t = Topology.create()) {

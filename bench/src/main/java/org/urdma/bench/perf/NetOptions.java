@@ -36,11 +36,23 @@ public final class NetOptions {
     @Option(names = "--cm-timeout", description = "Seconds to wait for the peer at each out-of-band step (default: ${DEFAULT-VALUE})")
     int cmTimeoutSeconds = 30;
 
+    @Option(names = "--exchange", description = "Out-of-band exchange: perftest (perftest 6.06's, so the stock ib_*_bw/lat tools are peers) or urdma (urdma's own, with MAC and features) (default: ${DEFAULT-VALUE})")
+    String exchange = "perftest";
+
     @Option(names = "--timeout", description = "Local ACK timeout code: 4.096 us x 2^code (default: ${DEFAULT-VALUE})")
     int ackTimeout = 14;
 
     @Option(names = "--retry", description = "Retry count before RETRY_EXC_ERR; 7 retries forever, as rxe does (default: ${DEFAULT-VALUE})")
     int retryCnt = 7;
+
+    /** Whether the run uses perftest 6.06's exchange (else urdma's own). */
+    boolean perftestExchange() {
+        return switch (exchange.toLowerCase(java.util.Locale.ROOT)) {
+            case "perftest" -> true;
+            case "urdma" -> false;
+            default -> throw new IllegalArgumentException("--exchange: perftest or urdma, was '" + exchange + "'");
+        };
+    }
 
     /** Whether the options ask for a real link rather than the in-memory one. */
     static boolean isNetwork(PerfOptions o) {

@@ -32,7 +32,12 @@ final class NetPerf {
         out.printf(" Link type       : Ethernet%n");
         out.printf(" GID index       : %d%n", s.datapath.gids().indexOf(s.local.gid()));
         out.printf(" Max inline data : 0[B]%n");
-        out.printf(" CM              : %s exchange over TCP (%s), port %d%n", s.format.name(), s.cm.transport(), s.n.port);
+        if (s.perftest != null) {
+            out.printf(" CM              : perftest %s exchange over TCP (peer %s), port %d%n",
+                    org.urdma.transport.cm.perftest.PerftestVersion.CURRENT, s.perftest.peerVersion(), s.n.port);
+        } else {
+            out.printf(" CM              : %s exchange over TCP (%s), port %d%n", s.format.name(), s.cm.transport(), s.n.port);
+        }
         out.printf(" Engine driver   : %s%n", s.driverName());
         out.println(PerfCommand.LINE);
         out.printf(" local address: QPN 0x%04x PSN 0x%06x RKey 0x%08x VAddr 0x%014x%n", s.local.qpn(), s.local.psn(),

@@ -10,7 +10,9 @@ import java.util.SplittableRandom;
 import org.urdma.nativeio.AfPacketOptions;
 import org.urdma.nativeio.NetInterface;
 import org.urdma.nativeio.TapDevice;
+import org.urdma.transport.cm.ConnectionException;
 import org.urdma.transport.cm.ConnectionManager;
+import org.urdma.transport.cm.NeighborResolver;
 import org.urdma.transport.cm.ExchangeChannel;
 import org.urdma.transport.cm.ExchangeFormat;
 import org.urdma.transport.cm.QpConnector;
@@ -72,10 +74,16 @@ final class NetPerfSession implements AutoCloseable {
     final Arena arena = Arena.ofShared();
     final ConnectionManager cm;
     final ExchangeFormat format = new UrdmaExchangeFormat();
-    final QpEndpoint local;
+    QpEndpoint local;
     final String transportName;
     ExchangeChannel channel;
     QpEndpoint remote;
+    /** perftest 6.06's exchange (the default, --exchange perftest): its socket and steps; null with --exchange urdma. */
+    PerftestLink perftest;
+    /** The key messages sent, one per QP (perftest exchange). */
+    org.urdma.transport.cm.perftest.PerftestDest[] perftestMine;
+    /** Path MTU both sides settled on (perftest exchange). */
+    PathMtu pathMtu;
 
     NetPerfSession(PerfOptions o, NetOptions n, int bufferSize, int depth, boolean latencyTest) {
         this.o = o;
@@ -194,17 +202,81 @@ final class NetPerfSession implements AutoCloseable {
         // the agent answered ARP and ran the handshake; with --driver inline the benchmark thread now drives the
         // engine itself inside its CQ polls, unless this side only waits (the write-bw server), whose engine must
         // keep running without it
-        if (EngineDriver.Mode.parse(o.driver) == EngineDriver.Mode.INLINE && (!server || serverActive)) {
-            driver.close();
-            // inline, the benchmark thread idles the same way between polls that found nothing
-            driver = pollIdle ? new InlineDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1)) : new InlineDriver(device);
-        }
+        goInline(serverActive);
     }
 
     /** A wait loop found no completion (it has waited since {@code since}): spin, or with --idle poll sleep in poll(2) on the socket. */
     void idle(long since) {
         if (driver instanceof InlineDriver inline) inline.idle();
         else Thread.onSpinWait();
+    }
+
+    /**
+     * perftest 6.06's connection sequence up to RTS: version, system data, MTU, one key message per QP (advertising
+     * {@code vaddr[i]} in QP i's buffer), RTR/RTS with perftest's attributes, the barrier after RTR and the second
+     * round of key messages. The pre-run barrier (send and latency tests) is the caller's.
+     */
+    void establishPerftest(java.io.PrintStream out, long[] vaddr) {
+        for (QueuePair q : qps) if (q.state() == org.urdma.verbs.QpState.RESET) QpConnector.toInit(q, connection(), 0x11111111);
+        if (server) {
+            out.printf("%n************************************%n* Waiting for client to connect... *%n************************************%n");
+            out.flush();
+        }
+        perftest = PerftestLink.open(n.peer, n.port, Duration.ofSeconds(n.cmTimeoutSeconds));
+        int mtuBytes = perftest.negotiate(local.mtu().bytes());
+        if (perftest.sysData().cycleBuffer() > PerftestLink.PAGE) {
+            throw new IllegalStateException("perftest exchange: the peer's page size " + perftest.sysData().cycleBuffer()
+                    + " is larger than the " + PerftestLink.PAGE + "-byte cycle buffer urdma perf lays out");
+        }
+        pathMtu = PathMtu.ofBytes(mtuBytes);
+        perftestMine = new org.urdma.transport.cm.perftest.PerftestDest[qps.length];
+        org.urdma.transport.cm.perftest.PerftestDest[] theirs = new org.urdma.transport.cm.perftest.PerftestDest[qps.length];
+        for (int i = 0; i < qps.length; i++) {
+            perftestMine[i] = new org.urdma.transport.cm.perftest.PerftestDest(0, local.outReads(), qps[i].qpNum(), locals[i].psn(),
+                    bufs[i].rkey(), vaddr[i], locals[i].gid().toBytes(), 0);
+            theirs[i] = perftest.keys(perftestMine[i]);
+        }
+        remotes = new QpEndpoint[qps.length];
+        MemoryFabric.Connection c = connection().withMtu(pathMtu);
+        for (int i = 0; i < qps.length; i++) {
+            org.urdma.transport.cm.perftest.PerftestDest d = theirs[i];
+            org.urdma.verbs.Gid gid = org.urdma.verbs.Gid.of(d.gid());
+            if (org.urdma.transport.port.GidTable.isIpv4Mapped(gid) != org.urdma.transport.port.GidTable.isIpv4Mapped(locals[i].gid())) {
+                throw new ConnectionException("perftest exchange: the peer's GID " + gid + " and ours " + locals[i].gid()
+                        + " are not of one kind (use -x 1 for RoCEv2 on the stock tool, or the matching --framing here)");
+            }
+            byte[] mac = NeighborResolver.resolve(device, datapath, gid, 2_000_000_000L);
+            remotes[i] = new QpEndpoint(d.lid(), d.qpn(), d.psn(), gid, mac, pathMtu, d.rkey(), d.vaddr(), 0,
+                    Math.min(255, Math.max(1, d.outReads())), QpEndpoint.Features.ALL);
+            locals[i] = new QpEndpoint(0, locals[i].qpn(), locals[i].psn(), locals[i].gid(), locals[i].mac(), pathMtu,
+                    bufs[i].rkey(), vaddr[i], bufs[i].length(), locals[i].outReads(), QpEndpoint.Features.ALL);
+            QpConnector.toRts(qps[i], locals[i], remotes[i], mac, c);
+        }
+        remote = remotes[0];
+        local = locals[0];
+        perftest.barrier("after RTR");
+        for (int i = 0; i < qps.length; i++) perftest.keys(perftestMine[i]); // ctx_hand_shake per QP again (remote data printed)
+    }
+
+    /** With --driver inline the benchmark thread drives the engine from now on (a side that only waits keeps its agent). */
+    void goInline(boolean serverActive) {
+        if (EngineDriver.Mode.parse(o.driver) == EngineDriver.Mode.INLINE && (!server || serverActive)
+                && !(driver instanceof InlineDriver)) {
+            driver.close();
+            // inline, the benchmark thread idles the same way between polls that found nothing
+            driver = pollIdle ? new InlineDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1)) : new InlineDriver(device);
+        }
+    }
+
+    /** After an inline run: an agent drives the engine again, so ARP, ACKs and retransmissions go on during the final barriers. */
+    void resumeAgent() {
+        if (!(driver instanceof InlineDriver)) return;
+        settle();
+        driver.close();
+        RealTimeDriver.Idle idle = o.idle.toLowerCase(Locale.ROOT).startsWith("busy") || o.idle.equalsIgnoreCase("spin")
+                ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
+        driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1))
+                : new RealTimeDriver(device, idle);
     }
 
     /** Nothing: every wait loop polls a CQ, and with the inline driver that poll is the engine's pass. */
@@ -227,6 +299,7 @@ final class NetPerfSession implements AutoCloseable {
     public void close() {
         try {
             if (channel != null) channel.close();
+            if (perftest != null) perftest.close();
         } finally {
             cm.close();
             driver.close();

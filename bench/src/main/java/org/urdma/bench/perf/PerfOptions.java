@@ -62,6 +62,12 @@ public final class PerfOptions {
     @Option(names = "--reliability", description = "go-back-n or go-back-0 (default: ${DEFAULT-VALUE})")
     String reliability = "go-back-n";
 
+    @Option(names = "--rate_limit", description = "Bandwidth tests over a real link: the client posts no faster than this (perftest's software rate limit; unit: --rate_units); 0 = unlimited")
+    double rateLimit;
+
+    @Option(names = "--rate_units", description = "Unit of --rate_limit: M (MB/s), g (Gbit/s) or p (messages/s) (default: ${DEFAULT-VALUE})")
+    String rateUnits = "g";
+
     @Option(names = "--report_gbits", description = "Report bandwidth in Gbit/s instead of MB/s")
     boolean gbits;
 

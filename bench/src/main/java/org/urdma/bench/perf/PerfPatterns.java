@@ -113,7 +113,7 @@ final class PerfPatterns {
 
     /** Fills {@code wr} for the {@code n}-th request of a window: same bytes, same remote place, like perftest. */
     private static SendWorkRequest prepare(PerfSide s, SendWorkRequest wr, WrOpcode op, int size, long n, long base) {
-        long target = s.remoteVa + s.recvOffset;
+        long target = s.remoteTarget();
         return switch (op) {
             case SEND -> s.send(wr, size);
             case RDMA_WRITE -> wr.reset().opcode(op).addSge(s.buf, 0, size).remote(target, s.remoteRkey);
@@ -228,80 +228,131 @@ final class PerfPatterns {
         }
     }
 
+    /** Receives a send-lat side has posted before the run (perftest: rx_depth 512, at most -n). */
+    static int latRecvDepth(long iters) {
+        return (int) Math.min(RX_DEPTH, Math.max(1, iters));
+    }
+
+    /** Largest message posted INLINE by the latency loops (perftest inlines up to ~220 bytes; the QPs here take 64). */
+    static final int LAT_INLINE = 64;
+
     /**
-     * Ping-pong of SENDs or WRITEs: the client sends, the server answers once it has the message, and the client
-     * records half the round trip. A WRITE is seen arriving by its last byte, which carries the iteration's tag
-     * (1..255, never the 0 a cleared region holds), as perftest polls its buffer.
+     * Ping-pong of SENDs or WRITEs as perftest's run_iter_lat_send / run_iter_lat_write: each side waits for the
+     * peer's n-th message, then posts its own n-th, signaled, and waits for that completion before going on (tx depth
+     * 1, CQ moderation 1). ib_send_lat's client sends first; ib_write_lat's SERVER writes first. A WRITE copies the
+     * first {@code size} bytes of the send region to the peer's receive region; its last byte carries the count
+     * {@code (byte) n} (1, 2, ... 255, 0, 1, ...) and arrival is seen by polling that byte, as perftest polls its
+     * buffer. A SEND side keeps {@link #latRecvDepth} receives posted from the start and reposts one per message only
+     * while {@code received + depth <= n}, so exactly n are ever posted. The histogram holds half of each interval
+     * between two of this side's posts (perftest's tposted deltas over rtt_factor 2): n - 1 values.
      */
     static Histogram pingPong(PerfSide s, WrOpcode op, int size, int iters) {
         Histogram h = new Histogram(3_600_000_000_000L, 3);
         SendWorkRequest wr = new SendWorkRequest();
-        for (int i = 0; i < iters; i++) {
-            byte tag = (byte) (i % 255 + 1);
-            int flags = i % 8 == 7 ? SendFlags.SIGNALED : 0;
-            if (s.server) {
-                await(s, op, size, tag, i);
-                pong(s, wr, op, size, tag, i, flags);
-            } else {
-                long t0 = System.nanoTime();
-                pong(s, wr, op, size, tag, i, flags);
-                await(s, op, size, tag, i);
-                h.recordValue(Math.max(1, (System.nanoTime() - t0) / 2));
-            }
+        boolean first = op == WrOpcode.RDMA_WRITE ? s.server : !s.server;
+        int depth = latRecvDepth(iters);
+        if (op == WrOpcode.SEND) s.postRecvs(depth);
+        long lastPost = 0;
+        for (int n = 1; n <= iters; n++) {
+            if (!first) await(s, op, size, n, depth, iters);
+            else if (n > 1) await(s, op, size, n - 1, depth, iters);
+            long now = System.nanoTime();
+            if (n > 1) h.recordValue(Math.max(1, (now - lastPost) / 2));
+            lastPost = now;
+            post(s, wr, op, size, n);
+            awaitSendCompletion(s, n);
         }
+        if (first) await(s, op, size, iters, depth, iters); // the peer's last answer
         return h;
     }
 
-    /** The same ping-pong with both sides on this thread (memory link): client sends, server waits and answers. */
+    /** The same ping-pong with both sides on this thread (memory link, inline driver), in the same order. */
     static Histogram pingPong(PerfSide client, PerfSide server, WrOpcode op, int size, int iters) {
         Histogram h = new Histogram(3_600_000_000_000L, 3);
         SendWorkRequest wc = new SendWorkRequest(), ws = new SendWorkRequest();
-        for (int i = 0; i < iters; i++) {
-            byte tag = (byte) (i % 255 + 1);
-            int flags = i % 8 == 7 ? SendFlags.SIGNALED : 0;
-            long t0 = System.nanoTime();
-            pong(client, wc, op, size, tag, i, flags);
-            await(server, op, size, tag, i);
-            pong(server, ws, op, size, tag, i, flags);
-            await(client, op, size, tag, i);
-            h.recordValue(Math.max(1, (System.nanoTime() - t0) / 2));
+        PerfSide first = op == WrOpcode.RDMA_WRITE ? server : client, second = first == server ? client : server;
+        SendWorkRequest wf = first == server ? ws : wc, w2 = first == server ? wc : ws;
+        int depth = latRecvDepth(iters);
+        if (op == WrOpcode.SEND) {
+            client.postRecvs(depth);
+            server.postRecvs(depth);
+        }
+        long lastPost = 0;
+        for (int n = 1; n <= iters; n++) {
+            long now = System.nanoTime();
+            if (n > 1) h.recordValue(Math.max(1, (now - lastPost) / 2));
+            lastPost = now;
+            post(first, wf, op, size, n);
+            awaitSendCompletion(first, n);
+            await(second, op, size, n, depth, iters);
+            post(second, w2, op, size, n);
+            awaitSendCompletion(second, n);
+            await(first, op, size, n, depth, iters);
         }
         return h;
     }
 
-    private static void pong(PerfSide s, SendWorkRequest wr, WrOpcode op, int size, byte tag, int i, int flags) {
+    /** The n-th message of a ping-pong: signaled, INLINE when small; a WRITE's last byte is (byte) n. */
+    private static void post(PerfSide s, SendWorkRequest wr, WrOpcode op, int size, int n) {
+        int flags = SendFlags.SIGNALED | (size <= LAT_INLINE ? SendFlags.INLINE : 0);
         if (op == WrOpcode.SEND) {
-            s.qp.postSend(s.send(wr, size).wrId(i).flags(flags));
+            s.qp.postSend(s.send(wr, size).wrId(n).flags(flags));
         } else {
-            s.buf.segment().set(java.lang.foreign.ValueLayout.JAVA_BYTE, size - 1, tag);
-            s.qp.postSend(wr.reset().wrId(i).opcode(op).flags(flags).addSge(s.buf, 0, size)
-                    .remote(s.remoteVa + s.recvOffset, s.remoteRkey));
+            s.buf.segment().set(java.lang.foreign.ValueLayout.JAVA_BYTE, size - 1, (byte) n);
+            s.qp.postSend(wr.reset().wrId(n).opcode(op).flags(flags).addSge(s.buf, 0, size)
+                    .remote(s.remoteTarget(), s.remoteRkey));
         }
     }
 
-    private static void await(PerfSide s, WrOpcode op, int size, byte tag, int i) {
+    /** Waits for the peer's n-th message: the WRITE's last byte, or a receive (reposted per perftest's rule). */
+    private static void await(PerfSide s, WrOpcode op, int size, int n, int depth, int iters) {
+        long since = System.nanoTime();
+        byte tag = (byte) n;
+        while (true) {
+            s.progress();
+            if (op == WrOpcode.RDMA_WRITE) {
+                if (s.recvByte(size - 1) == tag) return;
+                drain(s);
+                s.stalled(since, "the peer's WRITE ", n);
+                continue;
+            }
+            boolean got = s.stashedRecvs > 0;
+            if (got) {
+                s.stashedRecvs--;
+            } else if (s.cq.poll(s.wcs, 1) == 1) {
+                WorkCompletion wc = s.wcs[0];
+                s.check(wc);
+                got = wc.opcode == WcOpcode.RECV;
+            }
+            if (got) {
+                s.recvsPosted--;
+                if (n + depth <= iters) s.postRecvs(s.recvsPosted + 1);
+                return;
+            } else {
+                s.stalled(since, "the peer's message ", n);
+            }
+        }
+    }
+
+    /** Waits for the completion of this side's n-th request (perftest polls the send CQ right after each post). */
+    private static void awaitSendCompletion(PerfSide s, int n) {
         long since = System.nanoTime();
         while (true) {
             s.progress();
-            if (op == WrOpcode.RDMA_WRITE && s.recvByte(size - 1) == tag) {
-                drain(s);
-                return;
-            }
-            int k = s.cq.poll(s.wcs);
-            for (int j = 0; j < k; j++) {
-                WorkCompletion wc = s.wcs[j];
+            int k = s.cq.poll(s.wcs, 1);
+            if (k == 1) {
+                WorkCompletion wc = s.wcs[0];
                 s.check(wc);
-                if (wc.opcode == WcOpcode.RECV) {
-                    s.recvsPosted--;
-                    s.postRecvs(16);
-                    if (op == WrOpcode.SEND) return;
-                }
+                if (wc.opcode != WcOpcode.RECV && wc.wrId == n) return;
+                // one CQ serves both queues here (perftest has two): the peer's answer may overtake our ACK
+                if (wc.opcode == WcOpcode.RECV) s.stashedRecvs++;
+            } else {
+                s.stalled(since, "the completion of message ", n);
             }
-            if (k == 0) s.stalled(since, "the peer's message ", i);
         }
     }
 
-    /** Reaps send completions (errors included) without waiting. */
+    /** Reaps completions (errors included) without waiting. */
     private static void drain(PerfSide s) {
         int k = s.cq.poll(s.wcs);
         for (int j = 0; j < k; j++) s.check(s.wcs[j]);

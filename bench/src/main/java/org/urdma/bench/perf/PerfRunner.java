@@ -141,6 +141,7 @@ final class PerfRunner {
     }
 
     private int net(NetOptions n, PrintStream out) {
+        if (n.perftestExchange()) return test.bandwidth() ? perftestBw(n, out) : perftestLat(n, out);
         int max = maxSize();
         try (NetPerfSession s = new NetPerfSession(o, n, (int) PerfSide.bufferSize(max), depth(), !test.bandwidth())) {
             s.establish(out, test.serverActive());
@@ -160,6 +161,43 @@ final class PerfRunner {
         return 0;
     }
 
+    /** A bandwidth test over perftest 6.06's exchange and with its semantics (a stock ib_*_bw may be the peer). */
+    private int perftestBw(NetOptions n, PrintStream out) {
+        PerftestBw bw = new PerftestBw(test, o, op, maxSize(), iters);
+        try (NetPerfSession s = new NetPerfSession(o, n, (int) bw.bufferBytes(), depth(), false)) {
+            int rc = bw.run(s, out);
+            qpCounters(out, s);
+            return rc;
+        }
+    }
+
+    /** A latency test over perftest 6.06's exchange and with its semantics (a stock ib_*_lat may be the peer). */
+    private int perftestLat(NetOptions n, PrintStream out) {
+        PerftestLat lat = new PerftestLat(test, o, op, maxSize(), iters);
+        try (NetPerfSession s = new NetPerfSession(o, n, (int) lat.bufferBytes(), depth(), true)) {
+            int rc = lat.run(s, out);
+            qpCounters(out, s);
+            return rc;
+        }
+    }
+
+    /** This side's QP counters after a run: retransmissions and RNR NAKs both ways (evidence for interop runs). */
+    private static void qpCounters(PrintStream out, NetPerfSession s) {
+        long sent = 0, resent = 0, rounds = 0, timeouts = 0, rnrIn = 0, rnrOut = 0;
+        for (org.urdma.verbs.QueuePair qp : s.qps) {
+            if (qp instanceof org.urdma.transport.engine.SoftQp q) {
+                sent += q.packetsSent();
+                resent += q.retransmittedPackets();
+                rounds += q.retries();
+                timeouts += q.timeouts();
+                rnrIn += q.rnrNaksReceived();
+                rnrOut += q.rnrNaksSent();
+            }
+        }
+        out.printf(" qp: packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d, RNR NAKs received %d, RNR NAKs sent %d%n",
+                sent, resent, rounds, timeouts, rnrIn, rnrOut);
+    }
+
     /** The per-size sequence one side runs; the client prints perftest's rows, the server what it verified. */
     private void sides(PerfSide[] all, PrintStream out) {
         sides(all, null, out, null);
@@ -172,9 +210,9 @@ final class PerfRunner {
      */
     private void sides(PerfSide[] all, PerfSide[] passivePeer, PrintStream out, PrintStream peerOut) {
         PerfSide s = all[0];
-        for (PerfSide each : all) if (op.isSend()) each.postRecvs(test.bandwidth() ? PerfPatterns.RX_DEPTH : 16);
+        for (PerfSide each : all) if (op.isSend() && test.bandwidth()) each.postRecvs(PerfPatterns.RX_DEPTH);
         if (passivePeer != null) {
-            for (PerfSide each : passivePeer) if (op.isSend()) each.postRecvs(test.bandwidth() ? PerfPatterns.RX_DEPTH : 16);
+            for (PerfSide each : passivePeer) if (op.isSend() && test.bandwidth()) each.postRecvs(PerfPatterns.RX_DEPTH);
         }
         if (!s.server) out.println(test.bandwidth() ? bwColumns() : LAT_COLUMNS);
         int phase = 0;
@@ -193,8 +231,13 @@ final class PerfRunner {
                         each.clearRecvRegion();
                     }
                 }
-                s.sync("start of phase " + phase);
                 long n = measured == 1 ? iters : warmup(size), d = measured == 1 ? durationNanos : 0;
+                if (op.isSend() && !test.bandwidth()) {
+                    // send-lat: the phase's receives are there before the peer may send (perftest posts them before RTR)
+                    for (PerfSide each : all) each.postRecvs(PerfPatterns.latRecvDepth(n));
+                    if (passivePeer != null) for (PerfSide each : passivePeer) each.postRecvs(PerfPatterns.latRecvDepth(n));
+                }
+                s.sync("start of phase " + phase);
                 Object peerResult = null;
                 if (passivePeer == null) {
                     result = pattern(all, size, n, d, phase);
@@ -296,7 +339,7 @@ final class PerfRunner {
                 out.printf(" the server received %d of %d messages%n", r.peerReceived(), r.total());
             }
         } else if (result instanceof Histogram h) {
-            out.printf(" %-7d %-10d     %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %.2f%n", size, h.getTotalCount(),
+            out.printf(" %-7d %-10d     %-14.2f %-12.2f %-18.2f %-14.2f %-15.2f %-22.2f %.2f%n", size, iters,
                     h.getMinValue() / 1000.0, h.getMaxValue() / 1000.0, h.getValueAtPercentile(50) / 1000.0,
                     h.getMean() / 1000.0, h.getStdDeviation() / 1000.0, h.getValueAtPercentile(99) / 1000.0,
                     h.getValueAtPercentile(99.9) / 1000.0);

@@ -19,6 +19,7 @@ import org.urdma.transport.cm.perftest.PingpongExchange;
 import org.urdma.transport.driver.RealTimeDriver;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
+import org.urdma.transport.engine.SoftQp;
 import org.urdma.transport.link.Link;
 import org.urdma.transport.link.ethernet.AfPacketLink;
 import org.urdma.transport.link.ethernet.EthernetDatapath;
@@ -124,6 +125,10 @@ final class Pingpong {
         } catch (ConnectionException | IOException | PingpongFailure e) {
             System.err.println("urdma pingpong: " + e.getMessage());
             return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            System.err.println("urdma pingpong: interrupted");
+            return 1;
         } finally {
             driver.close();
             dp.closeCapture();
@@ -148,7 +153,7 @@ final class Pingpong {
     }
 
     private int session(PrintStream out, SoftDevice device, EthernetDatapath dp, Link link, SplittableRandom rnd, Arena arena)
-            throws IOException {
+            throws IOException, InterruptedException {
         boolean ud = transport == Transport.UD;
         int bufSize = ud ? size + GRH : size;
         int mtuBytes = Math.min(o.mtu, link.maxPayload());
@@ -183,8 +188,11 @@ final class Pingpong {
         qp.modify(a, mask);
 
         ReceiveWorkRequest recv = new ReceiveWorkRequest().wrId(RECV_WRID).addSge(mr, 0, bufSize);
-        int routs = postRecv(qp, recv, o.rxDepth);
-        if (routs < o.rxDepth) throw new PingpongFailure("Couldn't post receive (" + routs + ")");
+        int routs = 0;
+        if (o.recvDelayMs == 0) {
+            routs = postRecv(qp, recv, o.rxDepth);
+            if (routs < o.rxDepth) throw new PingpongFailure("Couldn't post receive (" + routs + ")");
+        }
         if (o.events) cq.requestNotify(false);
 
         Gid myGid = dp.gids().gid(o.gidIndex);
@@ -232,6 +240,13 @@ final class Pingpong {
             qp.postSend(send);
             pending |= SEND_WRID;
         }
+        if (o.recvDelayMs > 0) {
+            // an RNR window on purpose: the peer's SENDs of the next MS ms find no receive (our first SEND is out)
+            Thread.sleep(o.recvDelayMs);
+            routs = postRecv(qp, recv, o.rxDepth);
+            if (routs < o.rxDepth) throw new PingpongFailure("Couldn't post receive (" + routs + ")");
+            out.printf("receives posted %d ms after the exchange%n", o.recvDelayMs);
+        }
         long start = System.nanoTime();
         int rcnt = 0;
         int scnt = 0;
@@ -277,6 +292,9 @@ final class Pingpong {
         // let the last ACK leave before the link closes
         long settle = System.nanoTime() + 100_000_000L;
         while (System.nanoTime() < settle) Thread.onSpinWait();
+        SoftQp sq = (SoftQp) qp;
+        out.printf("qp: rnr naks sent %d, rnr naks received %d, retries %d, packets sent %d, retransmitted %d%n",
+                sq.rnrNaksSent(), sq.rnrNaksReceived(), sq.retries(), sq.packetsSent(), sq.retransmittedPackets());
         out.printf("link: %s%n", dp.counters());
         return 0;
     }

@@ -65,6 +65,12 @@ public final class PingpongCommand implements Callable<Integer> {
     @Option(names = "--pcap", paramLabel = "FILE", description = "Capture every frame this side sends and receives")
     String pcap;
 
+    @Option(names = "--recv-delay-ms", paramLabel = "MS", description = {
+            "Not in the stock tool: post the receives only MS ms after the address exchange (default: ${DEFAULT-VALUE},",
+            "before it, as the tool does). The peer's first SEND then finds no receive: RC answers with RNR NAKs",
+            "(timer min_rnr_timer 12 = 0.64 ms) and the peer retries (rnr_retry 7 = forever); UC/UD drop it."})
+    int recvDelayMs = 0;
+
     @Option(names = "--timeout-s", description = "Seconds to wait for the peer (exchange and each completion) (default: ${DEFAULT-VALUE})")
     int waitSeconds = 60;
 
@@ -84,6 +90,7 @@ public final class PingpongCommand implements Callable<Integer> {
         int s = size != null ? size : t == Pingpong.Transport.UD ? 2048 : 4096;
         if (s < 1) throw new IllegalArgumentException("-s: must be at least 1, was " + s);
         if (iters < 1) throw new IllegalArgumentException("-n: must be at least 1, was " + iters);
+        if (recvDelayMs < 0) throw new IllegalArgumentException("--recv-delay-ms: must be at least 0, was " + recvDelayMs);
         if (rxDepth < 2) throw new IllegalArgumentException("-r: must be at least 2, was " + rxDepth);
         return new Pingpong(this, t, s).run(out);
     }

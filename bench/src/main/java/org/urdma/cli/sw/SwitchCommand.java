@@ -1,7 +1,14 @@
 package org.urdma.cli.sw;
 
 import org.urdma.nativeio.AfPacketOptions;
+import org.urdma.nativeio.Libc;
 import org.urdma.switchemu.deploy.ForegroundSwitch;
+import org.urdma.switchemu.deploy.InProcessRun;
+import org.urdma.switchemu.deploy.KernelNetem;
+import org.urdma.switchemu.deploy.RunMode;
+import org.urdma.switchemu.deploy.TopologyDeployer;
+import org.urdma.switchemu.stat.CountersFile;
+import org.urdma.switchemu.stat.StatDirectory;
 import org.urdma.switchemu.rt.RtOptions;
 import org.urdma.switchemu.topo.Topology;
 import org.urdma.switchemu.topo.TopologyParser;
@@ -20,7 +27,10 @@ import java.util.concurrent.Callable;
     description = {"Runs one switch of a topology file in the foreground on AF_PACKET ports p0..pN (made by",
         "'urdma topo up', in the switch's namespace: run it there or give --netns). Stops after --duration or on",
         "SIGINT/SIGTERM and prints per-port counters: frames, bytes, drops by reason, PFC sent/received per",
-        "priority, ECN marks, queue high-water, impairment and driver counters."})
+        "priority, ECN marks, queue high-water, impairment and driver counters. While it runs, the counters are",
+        "live in a memory-mapped file: 'urdma stat --name SW' shows them.",
+        "Not root (or --in-process): the whole topology runs in this process under the simulated driver, its",
+        "clock paced to the wall clock, hosts sending the file's flows (default: every host to the last one)."})
 public final class SwitchCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "topology file (YAML)")
     Path file;
@@ -51,8 +61,31 @@ public final class SwitchCommand implements Callable<Integer> {
         defaultValue = "8")
     int rxRingMb;
 
-    @Option(names = "--idle", description = "idle strategy: SPIN or BACKOFF (default: ${DEFAULT-VALUE})", defaultValue = "BACKOFF")
+    @Option(names = "--idle", description = "idle strategy of the driver thread: ${COMPLETION-CANDIDATES} (default: the "
+        + "driver's)")
     RtOptions.Idle idle;
+
+    @Option(names = "--in-process", description = "run the topology in this process (simulated driver) even as root")
+    boolean inProcess;
+
+    @Option(names = "--load", description = "in-process: each default flow's rate as a fraction of its sink's link rate "
+        + "(default: ${DEFAULT-VALUE})", defaultValue = "0.6")
+    double load;
+
+    @Option(names = "--frame-size", paramLabel = "BYTES", description = "in-process: frame size of flows that give none "
+        + "(default: ${DEFAULT-VALUE})", defaultValue = "1024")
+    int frameSize;
+
+    @Option(names = "--counters", paramLabel = "PATH", description = "live counters file (default: "
+        + "STATDIR/PREFIX-SW.counters, STATDIR = $URDMA_STAT_DIR or /dev/shm/urdma-USER)")
+    Path counters;
+
+    @Option(names = "--no-counters", description = "do not publish live counters")
+    boolean noCounters;
+
+    @Option(names = "--netem-links", split = ",", paramLabel = "LINE", hidden = true,
+        description = "lines of the links tc netem impairs (set by 'urdma topo up')")
+    java.util.List<Integer> netemLinks = new java.util.ArrayList<>();
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -61,15 +94,36 @@ public final class SwitchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Topology topology = TopologyParser.parse(file);
         String sw = ForegroundSwitch.pick(topology, name);
-        RtOptions options = RtOptions.defaults().seed(seed).impair(!noImpair).rxVersion(rxRing).idle(idle).pcapDir(pcap)
+        long durationNs = duration == null ? 0 : parseDuration(duration).toNanos();
+        RunMode mode = RunMode.decide(Libc.geteuid(), inProcess);
+        if (mode.inProcess()) {
+            Path stat = noCounters ? null : counters != null ? counters
+                : StatDirectory.forWriting().resolve(TopologyDeployer.prefixFor(file) + "-" + sw + CountersFile.SUFFIX);
+            InProcessRun.runAndReport(topology, sw, mode.reason(), new InProcessRun.Options(
+                durationNs > 0 ? durationNs : Long.MAX_VALUE, seed, load, frameSize, pcap, stat), System.out);
+            return 0;
+        }
+        RtOptions options = RtOptions.defaults().seed(seed).impair(!noImpair).rxVersion(rxRing).pcapDir(pcap)
             .rxRingBytes(rxRingMb << 20);
-        ForegroundSwitch.run(topology, sw, options, netns, duration == null ? 0 : parseDuration(duration).toNanos(),
-            System.out);
+        if (idle != null) {
+            options.idle(idle);
+        }
+        Path stat = noCounters ? null : counters != null ? counters
+            : StatDirectory.forWriting().resolve(TopologyDeployer.prefixFor(file) + "-" + sw + CountersFile.SUFFIX);
+        try {
+            ForegroundSwitch.run(topology, sw, options, netns, durationNs, System.out,
+                KernelNetem.linksAt(topology, netemLinks), stat);
+        } catch (org.urdma.nativeio.NativeException e) {
+            spec.commandLine().getErr().println("urdma switch: " + e.getMessage() + "\n  the ports p0..pN are made by "
+                + "'urdma topo up " + file + "' in the switch's namespace: run this there or give --netns NS; "
+                + "--in-process runs the topology without them");
+            return 1;
+        }
         return 0;
     }
 
     /** "10s", "500ms", "2m", "1h" or ISO-8601 ("PT10S"). */
-    static Duration parseDuration(String text) {
+    public static Duration parseDuration(String text) {
         String t = text.trim().toLowerCase(java.util.Locale.ROOT);
         try {
             if (t.startsWith("p")) {

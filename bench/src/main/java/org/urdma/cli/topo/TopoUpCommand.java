@@ -1,7 +1,15 @@
 package org.urdma.cli.topo;
 
 import org.urdma.cli.UrdmaCli;
+import org.urdma.cli.sw.SwitchCommand;
+import org.urdma.nativeio.Libc;
+import org.urdma.switchemu.deploy.InProcessRun;
+import org.urdma.switchemu.deploy.RunMode;
 import org.urdma.switchemu.deploy.TopologyDeployer;
+import org.urdma.switchemu.stat.CountersFile;
+import org.urdma.switchemu.stat.StatDirectory;
+import org.urdma.switchemu.topo.Topology;
+import org.urdma.switchemu.topo.TopologyParser;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -17,7 +25,11 @@ import java.util.concurrent.Callable;
     mixinStandardHelpOptions = true,
     description = {"Creates a namespace per host and switch, a veth per link (MTU, MACs, host IPs), and starts",
         "'urdma switch FILE --name SW' inside each switch namespace (log: STATE_DIR/PREFIX-SW.log). Everything",
-        "made is recorded in STATE_DIR/PREFIX.state for 'urdma topo down FILE'."})
+        "made is recorded in STATE_DIR/PREFIX.state for 'urdma topo down FILE'. Links asking for kernel",
+        "impairment (impairment: kernel, or auto where the kernel has sch_netem) get tc netem qdiscs instead.",
+        "Not root (or --in-process): runs the whole topology in this process for --duration instead (simulated",
+        "driver paced to the wall clock; hosts send the file's flows, default every host to the last one) and",
+        "prints the per-port counters; nothing is left behind. 'urdma stat FILE' shows live counters either way."})
 public final class TopoUpCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "topology file (YAML)")
     Path file;
@@ -38,11 +50,35 @@ public final class TopoUpCommand implements Callable<Integer> {
         defaultValue = "60000")
     long readyTimeoutMs;
 
+    @Option(names = "--in-process", description = "run the topology in this process (simulated driver) even as root")
+    boolean inProcess;
+
+    @Option(names = "--duration", paramLabel = "TIME", description = "in-process: run this long (default: ${DEFAULT-VALUE})",
+        defaultValue = "10s")
+    String duration;
+
+    @Option(names = "--load", description = "in-process: each default flow's rate as a fraction of its sink's link rate "
+        + "(default: ${DEFAULT-VALUE})", defaultValue = "0.6")
+    double load;
+
+    @Option(names = "--frame-size", paramLabel = "BYTES", description = "in-process: frame size of flows that give none "
+        + "(default: ${DEFAULT-VALUE})", defaultValue = "1024")
+    int frameSize;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
+        RunMode mode = RunMode.decide(Libc.geteuid(), inProcess);
+        if (mode.inProcess()) {
+            Topology topology = TopologyParser.parse(file);
+            String p = prefix != null ? prefix : TopologyDeployer.prefixFor(file);
+            Path counters = StatDirectory.forWriting().resolve(p + CountersFile.SUFFIX);
+            InProcessRun.runAndReport(topology, null, mode.reason(), new InProcessRun.Options(
+                SwitchCommand.parseDuration(duration).toNanos(), seed, load, frameSize, pcap, counters), System.out);
+            return 0;
+        }
         TopologyDeployer d = new TopologyDeployer(file, stateDir, prefix, System.out);
         List<String> args = new ArrayList<>(List.of("--seed", Long.toString(seed)));
         if (pcap != null) {

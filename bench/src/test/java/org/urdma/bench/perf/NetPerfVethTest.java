@@ -123,7 +123,7 @@ class NetPerfVethTest {
             "send-bw,RC,4096,remote memory verified: 4096 bytes,server",
             "send-bw,UD,1024,remote memory verified: 1024 bytes,server",
             "atomic-bw,RC,8,FETCH_AND_ADD results verified,client",
-            "write-lat,UC,64,remote memory verified: 63 bytes,server",
+            "write-lat,UC,64,remote memory verified: 64 bytes,server",
             "read-lat,RC,64,READ data verified: 64 bytes,client",
             "send-lat,UD,64,remote memory verified: 64 bytes,server",
             "atomic-lat,RC,8,FETCH_AND_ADD results verified,client"})
@@ -136,6 +136,36 @@ class NetPerfVethTest {
         assertTrue(s[1].out().contains("Connection type : " + type), s[1].out());
         Side c = checker.equals("server") ? s[0] : s[1];
         assertTrue(c.out().contains(verified), c.out());
+    }
+
+    /**
+     * perftest's addressing: a message of at most half the page moves on by INC(size, 64) per request and wraps at the
+     * page, so the server finds the pattern at every place and nothing between them; atomics hit 64 places.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource({
+            "write-bw,100,remote memory verified: 100 bytes match the client's pattern in each of 32 written places,server",
+            "read-bw,1000,READ data verified: 1000 bytes match the server's pattern,client",
+            "send-bw,2000,remote memory verified: 2000 bytes match the client's pattern in each of 300 messages,server",
+            "atomic-bw,8,remote memory verified: CMP_AND_SWAP moved each of 64 target addresses as 300 operations do,server",
+            "atomic-bw,8,CMP_AND_SWAP results verified: 300 operations,client"})
+    void perftestExchangeCyclesThroughThePageLikePerftest(String test, int size, String verified, String checker) throws Exception {
+        Side[] s = run(test, "roce2", null, "-s", String.valueOf(size), "-n", "300", "-t", "16", "-m", "1024", "-A", "CMP_AND_SWAP");
+        assertEquals(0, s[1].exit(), s[1].out());
+        assertEquals(0, s[0].exit(), s[0].out());
+        assertTrue(s[1].out().contains("CM              : perftest 6.06 exchange"), s[1].out());
+        Side c = checker.equals("server") ? s[0] : s[1];
+        assertTrue(c.out().contains(verified), c.out());
+    }
+
+    /** urdma's own exchange stays available behind --exchange urdma. */
+    @Test
+    void urdmaExchangeStillRuns() throws Exception {
+        Side[] s = run("write-bw", "roce2", null, "--exchange", "urdma", "-s", "4096", "-n", "200", "-t", "16");
+        assertEquals(0, s[1].exit(), s[1].out());
+        assertEquals(0, s[0].exit(), s[0].out());
+        assertTrue(s[1].out().contains("CM              : urdma exchange"), s[1].out());
+        assertTrue(s[0].out().contains("remote memory verified: 4096 bytes"), s[0].out());
     }
 
     /** -q 2: one out-of-band exchange per QP over the same connection, each QP its own window and buffers. */

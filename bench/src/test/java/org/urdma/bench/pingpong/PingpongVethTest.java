@@ -83,4 +83,43 @@ class PingpongVethTest {
             assertTrue(srv.out().contains("data validated: "), both);
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void aServerThatPostsItsReceivesLateRnrNaksTheClientWhichRetriesUntilTheyAreThere() throws Exception {
+        try (Topology t = Topology.create()) {
+            String a = t.namespace("a"), b = t.namespace("b");
+            t.veth(a, "eth0", b, "eth0", Topology.LinkOptions.mtu(1500));
+            t.disableIpv6(a);
+            t.disableIpv6(b);
+            t.addAddress(a, "eth0", "10.83.0.1/24");
+            t.addAddress(b, "eth0", "10.83.0.2/24");
+            String[] s = args("10.83.0.12/24", "-n", "20", "--recv-delay-ms", "300").toArray(String[]::new);
+            CompletableFuture<Side> server = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return side(b, s);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(500);
+            Side client = side(a, args("10.83.0.11/24", "-n", "20", "10.83.0.2").toArray(String[]::new));
+            Side srv = server.get(60, TimeUnit.SECONDS);
+            String both = "server:\n" + srv.out() + "\nclient:\n" + client.out();
+            assertEquals(0, client.exit(), both);
+            assertEquals(0, srv.exit(), both);
+            assertTrue(srv.out().contains("receives posted 300 ms after the exchange"), both);
+            assertTrue(srv.out().contains("data validated: "), both);
+            long sent = rnr(srv.out(), "sent"), received = rnr(client.out(), "received");
+            // min_rnr_timer 12 = 0.64 ms between tries over 300 ms: many NAKs, and the client heard each one
+            assertTrue(sent >= 10, both);
+            assertEquals(sent, received, both);
+            assertEquals(0, rnr(srv.out(), "received"), both);
+        }
+    }
+
+    private static long rnr(String out, String which) {
+        var m = java.util.regex.Pattern.compile("rnr naks " + which + " (\\d+)").matcher(out);
+        assertTrue(m.find(), out);
+        return Long.parseLong(m.group(1));
+    }
 }

@@ -39,47 +39,71 @@ public final class CellStore {
         return (length + cellBytes - 1) / cellBytes;
     }
 
-    /** Copies a frame in; returns its handle, or {@link #NONE} if it is empty or there are not enough free cells. */
+    /**
+     * Copies a frame in; returns its handle, or {@link #NONE} if it is empty or there are not enough free
+     * cells. Cells that follow each other in memory are filled with one copy (see {@link #free}).
+     */
     public int store(DirectBuffer src, int offset, int length) {
         int needed = cellsFor(length);
         if (needed > freeCount || needed == 0) {
             return NONE;
         }
         int head = freeStack[--freeCount];
+        int prev = head;
+        for (int k = 1; k < needed; k++) {
+            int c = freeStack[--freeCount];
+            cellNext[prev] = c;
+            prev = c;
+        }
+        cellNext[prev] = NONE;
         int cell = head;
         int done = 0;
-        while (true) {
-            int chunk = Math.min(cellBytes, length - done);
-            memory.putBytes(cell * cellBytes, src, offset + done, chunk);
-            done += chunk;
-            if (done == length) {
-                cellNext[cell] = NONE;
-                return head;
+        while (done < length) {
+            int run = cell;
+            int next = cellNext[cell];
+            while (next == cell + 1) {
+                cell = next;
+                next = cellNext[cell];
             }
-            int next = freeStack[--freeCount];
-            cellNext[cell] = next;
+            int bytes = Math.min((cell - run + 1) * cellBytes, length - done);
+            memory.putBytes(run * cellBytes, src, offset + done, bytes);
+            done += bytes;
             cell = next;
         }
+        return head;
     }
 
-    /** Copies the {@code length} bytes stored at {@code handle} out contiguously. */
+    /** Copies the {@code length} bytes stored at {@code handle} out contiguously (one copy per run of adjacent cells). */
     public void copyOut(int handle, int length, MutableDirectBuffer dst, int dstOffset) {
         int cell = handle;
         int done = 0;
-        while (cell != NONE) {
-            int chunk = Math.min(cellBytes, length - done);
-            dst.putBytes(dstOffset + done, memory, cell * cellBytes, chunk);
-            done += chunk;
-            cell = cellNext[cell];
+        while (cell != NONE && done < length) {
+            int run = cell;
+            int next = cellNext[cell];
+            while (next == cell + 1) {
+                cell = next;
+                next = cellNext[cell];
+            }
+            int bytes = Math.min((cell - run + 1) * cellBytes, length - done);
+            dst.putBytes(dstOffset + done, memory, run * cellBytes, bytes);
+            done += bytes;
+            cell = next;
         }
     }
 
+    /**
+     * Returns a frame's cells. They go back in chain order (the first on top), so the next frame of the
+     * same size gets the same run of adjacent cells and is copied in and out with one copy each.
+     */
     public void free(int handle) {
-        int cell = handle;
-        while (cell != NONE) {
-            int next = cellNext[cell];
-            freeStack[freeCount++] = cell;
-            cell = next;
+        int n = 0;
+        for (int c = handle; c != NONE; c = cellNext[c]) {
+            n++;
         }
+        int at = freeCount + n - 1;
+        for (int c = handle; c != NONE; c = cellNext[c]) {
+            freeStack[at--] = c;
+        }
+        freeCount += n;
     }
 }

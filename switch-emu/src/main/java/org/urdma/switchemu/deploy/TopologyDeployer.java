@@ -1,7 +1,11 @@
 package org.urdma.switchemu.deploy;
 
 import org.urdma.nativeio.netns.Netns;
+import org.urdma.switchemu.stat.CountersFile;
+import org.urdma.switchemu.stat.StatDirectory;
+import org.urdma.switchemu.topo.NetemProbe;
 import org.urdma.switchemu.topo.Topology;
+import org.urdma.switchemu.topo.TopologyException;
 import org.urdma.switchemu.topo.TopologyParser;
 
 import java.io.IOException;
@@ -31,12 +35,14 @@ public final class TopologyDeployer {
     private final Path file;
     private final Path stateDir;
     private final String prefix;
+    private final boolean explicitPrefix;
     private final PrintStream out;
 
     public TopologyDeployer(Path file, Path stateDir, String prefix, PrintStream out) {
         this.file = file.toAbsolutePath().normalize();
         this.stateDir = stateDir == null ? DEFAULT_STATE_DIR : stateDir;
         this.prefix = prefix == null ? prefixFor(this.file) : prefix;
+        this.explicitPrefix = prefix != null;
         this.out = out;
     }
 
@@ -65,6 +71,8 @@ public final class TopologyDeployer {
      */
     public void up(List<String> launcher, List<String> switchArgs, long readyTimeoutMs) throws IOException {
         Topology topology = TopologyParser.parse(file);
+        // before anything is made: a link that needs tc netem on a kernel without it fails here, naming its line
+        KernelNetem.Plan plan = KernelNetem.plan(topology, NetemProbe.probe());
         Path state = stateFile();
         if (Files.exists(state)) {
             throw new IllegalStateException("topology " + file + " is already up (state " + state + "); run: urdma topo down "
@@ -88,12 +96,17 @@ public final class TopologyDeployer {
                 out.println("  host " + h.name() + ": ip netns exec " + network.namespace(h.name()) + " ... (eth0 "
                     + org.urdma.switchemu.frame.Mac.toString(h.mac()) + ", " + h.ipv4() + ")");
             }
-            out.println("tc netem: " + tcNetem(network.namespaces().values().iterator().next()));
+            Set<Topology.Link> kernel = applyNetem(plan, network);
             for (Topology.Switch s : topology.switches().values()) {
                 Path log = logFile(s.name());
                 List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", network.namespace(s.name())));
                 cmd.addAll(launcher);
-                cmd.addAll(List.of("switch", file.toString(), "--name", s.name()));
+                cmd.addAll(List.of("switch", file.toString(), "--name", s.name(), "--counters",
+                    countersFile(s.name()).toString()));
+                if (!kernel.isEmpty()) {
+                    cmd.add("--netem-links");
+                    cmd.add(String.join(",", kernel.stream().map(l -> Integer.toString(l.line())).toList()));
+                }
                 cmd.addAll(switchArgs);
                 Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
@@ -105,7 +118,8 @@ public final class TopologyDeployer {
             net.keep();
             ok = true;
             out.println("up: " + topology.hosts().size() + " hosts, " + topology.switches().size() + " switches, "
-                + topology.links().size() + " links; tear down with: urdma topo down " + file);
+                + topology.links().size() + " links; live counters: urdma stat " + file + (explicitPrefix ? " --prefix " + prefix : "")
+                + "; tear down with: urdma topo down " + file + (explicitPrefix ? " --prefix " + prefix : ""));
         } finally {
             if (!ok) {
                 for (long pid : pids) {
@@ -163,16 +177,44 @@ public final class TopologyDeployer {
         return tail(log);
     }
 
-    /** Tries {@code tc qdisc add dev lo root netem} in a namespace of ours: whether the kernel can do netem. */
-    static String tcNetem(String ns) {
-        try {
-            Netns.exec(ns, "tc", "qdisc", "add", "dev", "lo", "root", "netem", "delay", "1ms");
-            Netns.exec(ns, "tc", "qdisc", "del", "dev", "lo", "root");
-            return "available, but impairment is applied by the switch stage (same netem semantics, seeded)";
-        } catch (RuntimeException e) {
-            String why = e.getMessage() == null ? e.toString() : e.getMessage().strip().replace('\n', ' ');
-            return "not available (" + why + "); impairment is applied by the switch stage";
+    /** The live counters file of a switch of this topology ({@code urdma stat FILE} finds it by the prefix). */
+    public Path countersFile(String switchName) {
+        return StatDirectory.forWriting().resolve(prefix + "-" + switchName + CountersFile.SUFFIX);
+    }
+
+    /**
+     * Adds the plan's netem qdiscs; returns the links the kernel now impairs. A qdisc the kernel refuses
+     * sends an {@code auto} link back to the switch stage (said so) and fails a {@code kernel} link.
+     */
+    Set<Topology.Link> applyNetem(KernelNetem.Plan plan, NetworkBuilder.Network network) {
+        plan.notes().forEach(n -> out.println("impairment: " + n));
+        Set<Topology.Link> kernel = new LinkedHashSet<>(plan.kernelLinks());
+        List<KernelNetem.Qdisc> added = new ArrayList<>();
+        for (KernelNetem.Qdisc q : plan.qdiscs()) {
+            if (!kernel.contains(q.link())) {
+                continue;
+            }
+            try {
+                Netns.exec(network.namespace(q.node()), q.command().toArray(String[]::new));
+                added.add(q);
+                out.println("  " + q.node() + ": " + String.join(" ", q.command()));
+            } catch (RuntimeException e) {
+                String why = e.getMessage() == null ? e.toString() : e.getMessage().strip().replace('\n', ' ');
+                if (q.link().mode() == Topology.ImpairmentMode.KERNEL) {
+                    throw new TopologyException(file.toString(), q.link().line(), "tc netem for the link " + q.link().a()
+                        + "-" + q.link().b() + " failed (" + why + "): " + String.join(" ", q.command()));
+                }
+                out.println("  " + q.node() + ": tc netem failed (" + why + "); the switch stage impairs the link of line "
+                    + q.link().line() + " instead");
+                kernel.remove(q.link());
+                for (KernelNetem.Qdisc other : added) {
+                    if (other.link() == q.link()) { // the other direction: the switch impairs both now
+                        Netns.exec(network.namespace(other.node()), "tc", "qdisc", "del", "dev", other.device(), "root");
+                    }
+                }
+            }
         }
+        return kernel;
     }
 
     /** Removes everything {@code up} made (state file, plus anything named with this file's prefix). */
@@ -220,7 +262,9 @@ public final class TopologyDeployer {
             }
         }
         Files.deleteIfExists(state);
-        out.println(String.format(Locale.ROOT, "down: removed %d namespaces (prefix %s)", removed, prefix));
+        int counters = StatDirectory.delete(List.of(StatDirectory.forWriting()), prefix);
+        out.println(String.format(Locale.ROOT, "down: removed %d namespaces and %d counters files (prefix %s)", removed,
+            counters, prefix));
         if (!failures.isEmpty()) {
             throw new IllegalStateException("could not remove: " + failures);
         }

@@ -43,6 +43,9 @@ public final class AfPacketPort implements FramePort {
     long tooLong;
     /** Frames refused because the TX ring stayed full. */
     long txFull;
+    /** send(2) calls that asked the kernel to transmit the TX ring (one per batch). */
+    long txKicks;
+    long txFrames;
 
     public AfPacketPort(AfPacketSocket socket, int txBatch) {
         this.socket = socket;
@@ -106,7 +109,12 @@ public final class AfPacketPort implements FramePort {
         if ((f.status() & TP_STATUS_CSUMNOTREADY) != 0 && L4Checksum.complete(ring, off, len)) {
             checksumsCompleted++;
         }
-        receiver.onFrame(ring, off, len);
+        receiver.onFrame(ring, off, len, f.timestampNanos());
+    }
+
+    @Override
+    public int readableFd() {
+        return socket.fd();
     }
 
     @Override
@@ -126,8 +134,9 @@ public final class AfPacketPort implements FramePort {
         }
         tx.putBytes((int) socket.txDataOffset(slot), buffer, offset, length);
         socket.txCommit(slot, length);
+        txFrames++;
         if (socket.txUnflushed() >= txBatch) {
-            socket.flush();
+            kick();
         }
         return true;
     }
@@ -165,16 +174,27 @@ public final class AfPacketPort implements FramePort {
         }
         socket.txCommit(claimedSlot, length);
         claimedSlot = -1;
+        txFrames++;
         if (socket.txUnflushed() >= txBatch) {
-            socket.flush();
+            kick();
         }
     }
 
     @Override
     public void flush() {
         if (socket.txUnflushed() > 0) {
-            socket.flush();
+            kick();
         }
+    }
+
+    private void kick() {
+        txKicks++;
+        socket.flush();
+    }
+
+    /** send(2) calls made to transmit the TX ring. */
+    public long txKicks() {
+        return txKicks;
     }
 
     public long truncated() {
@@ -206,7 +226,8 @@ public final class AfPacketPort implements FramePort {
     public String describeCounters() {
         PacketStatistics ks = kernelStatistics();
         return "kernel rx " + ks.packets() + " seen, " + ks.drops() + " dropped (ring full); rx-truncated " + truncated
-            + ", rx-losing " + losing + ", checksums-completed " + checksumsCompleted + ", tx-ring-full " + txFull + ", tx-too-long " + tooLong;
+            + ", rx-losing " + losing + ", checksums-completed " + checksumsCompleted + ", tx-ring-full " + txFull + ", tx-too-long " + tooLong
+            + ", tx kicks " + txKicks + (txKicks == 0 ? "" : String.format(java.util.Locale.ROOT, " (%.1f frames each)", txFrames / (double) txKicks));
     }
 
     /** Sends what is committed, keeps the kernel's counters, unmaps and closes; idempotent. */

@@ -10,8 +10,17 @@ import org.agrona.DirectBuffer;
 public interface FramePort extends AutoCloseable {
     @FunctionalInterface
     interface Receiver {
-        /** A received frame; the buffer is valid only during the call (and may be written to). */
-        void onFrame(DirectBuffer buffer, int offset, int length);
+        /**
+         * A received frame; the buffer is valid only during the call (and may be written to).
+         * {@code arrivalEpochNs}: when the kernel took the frame in (ns since the epoch, CLOCK_REALTIME),
+         * or 0 if the port does not know.
+         */
+        void onFrame(DirectBuffer buffer, int offset, int length, long arrivalEpochNs);
+
+        /** A received frame whose arrival time the port does not know. */
+        default void onFrame(DirectBuffer buffer, int offset, int length) {
+            onFrame(buffer, offset, length, 0);
+        }
     }
 
     /** Hands up to {@code limit} received frames to {@code receiver}; returns how many. */
@@ -39,6 +48,11 @@ public interface FramePort extends AutoCloseable {
 
     /** Pushes queued frames out (e.g. one syscall per batch). */
     default void flush() {
+    }
+
+    /** A file descriptor that polls readable when frames wait (the driver sleeps on it), or -1. */
+    default int readableFd() {
+        return -1;
     }
 
     /** What the port itself counted (kernel drops, truncation...), for the counter report; "" if nothing. */

@@ -6,8 +6,12 @@ import java.nio.file.Path;
 
 /** How the real-time driver runs its ports (fluent, checked setters). */
 public final class RtOptions {
-    /** How the driver thread waits when there is nothing to do. */
-    public enum Idle { SPIN, BACKOFF }
+    /**
+     * How the driver thread waits when there is nothing to do: SPIN never sleeps; BACKOFF spins, yields,
+     * then parks up to 50 us; WAIT (default) spins briefly after work and near a deadline, else sleeps in
+     * ppoll on the ports until a frame arrives or the spin window before the next deadline.
+     */
+    public enum Idle { SPIN, BACKOFF, WAIT }
 
     AfPacketOptions.Version rxVersion = AfPacketOptions.Version.V2;
     int rxRingBytes = 8 << 20;
@@ -17,8 +21,9 @@ public final class RtOptions {
     Path pcapDir;
     boolean impair = true;
     long seed = 1;
-    long spinWindowNs = 200_000;
-    Idle idle = Idle.BACKOFF;
+    long spinWindowNs = 50_000;
+    Idle idle = Idle.WAIT;
+    int nice;
 
     public static RtOptions defaults() {
         return new RtOptions();
@@ -83,7 +88,10 @@ public final class RtOptions {
         return this;
     }
 
-    /** Keep spinning (never park) while the next deadline is this close. */
+    /**
+     * Keep spinning (never park) while the next deadline is this close; with WAIT the thread sleeps until
+     * this long before a deadline, so it is the allowance for a timed wake-up to come late.
+     */
     public RtOptions spinWindowNs(long ns) {
         if (ns < 0) {
             throw new IllegalArgumentException("spinWindowNs must be >= 0, was " + ns);
@@ -95,6 +103,22 @@ public final class RtOptions {
     public RtOptions idle(Idle idle) {
         this.idle = java.util.Objects.requireNonNull(idle, "idle");
         return this;
+    }
+
+    /**
+     * Nice value of the driver thread (-20..19; below 0 needs root): a switch sharing a few cores with
+     * its hosts keeps pace (and releases delayed frames on time) when the scheduler prefers it.
+     */
+    public RtOptions nice(int nice) {
+        if (nice < -20 || nice > 19) {
+            throw new IllegalArgumentException("nice must be in [-20, 19], was " + nice);
+        }
+        this.nice = nice;
+        return this;
+    }
+
+    public int nice() {
+        return nice;
     }
 
     public Path pcapDir() {

@@ -34,9 +34,12 @@ import java.util.SplittableRandom;
  * from its cell buffer straight into the port's TX ring slot ({@link SwitchCore.SlotTransmitter}), flushed
  * in batches: one copy in, one copy out. Nothing is allocated per frame.
  *
- * <p>Every received frame is stamped with a fresh clock read: a single read per pass would date frames
- * that arrived while the pass ran (or while the thread was descheduled) too early, and a delay would
- * then end early.
+ * <p>A received frame is dated by the kernel's receive timestamp of its ring slot (mapped from
+ * CLOCK_REALTIME onto the driver's clock), kept within [the core's last time, now]: a frame that waited in
+ * the ring while the thread slept or was descheduled gets its delay and serialization from when it came
+ * in, and the clock is read once per pass and per 32 frames rather than per frame. With
+ * {@link RtOptions.Idle#WAIT} the thread sleeps in {@code ppoll} on the ports between frames and wakes
+ * shortly before its next deadline ({@link PortWaiter}).
  *
  * <p>Impairment per port and direction as in the simulator: ingress (frames from a host) before the
  * core, egress after serialization; copies with a later release time wait in a {@link ReleaseHeap}.
@@ -58,7 +61,21 @@ public final class RtSwitch implements Agent {
     private SwitchCounters published;
     private long publishPeriodNs;
     private long nextPublish = Long.MIN_VALUE;
+    /** The core's time: never runs backwards. */
     private long now;
+    /** The clock at the start of this pass (re-read when a frame's stamp is later). */
+    private long wall;
+    private long nextDeadline = Long.MAX_VALUE;
+    private long lastWorkNs;
+    private static final long SPIN_AFTER_WORK_NS = 20_000;
+    /** Longest sleep: a bound on how long a missed wake-up could hold a frame. */
+    private static final long MAX_SLEEP_NS = 1_000_000;
+    private final PortWaiter waiter;
+    /** Kernel receive timestamps are usable: the driver runs on the system's monotonic clock. */
+    private final boolean stamps;
+    private long epochToMono;
+    private long offsetUncertaintyNs;
+    private long nextOffsetRefresh;
     private long nextPoll = Long.MIN_VALUE;
     private int sincePoll;
     private static final int POLL_EVERY = 32;
@@ -89,10 +106,19 @@ public final class RtSwitch implements Agent {
             PortSpec s = specs.get(i);
             RtPort p = new RtPort(i, s.name(), s.peer(), s.io(), impairment(s.ingress(), seeds),
                 impairment(s.egress(), seeds), options.delayLineBytes);
-            p.receiver = (buffer, offset, length) -> onReceive(p, buffer, offset, length);
+            p.receiver = (buffer, offset, length, arrival) -> onReceive(p, buffer, offset, length, arrival);
             ports[i] = p;
         }
         this.scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024));
+        int[] fds = new int[ports.length];
+        for (int i = 0; i < ports.length; i++) {
+            fds[i] = ports[i].io.readableFd();
+        }
+        this.waiter = new PortWaiter(fds);
+        this.stamps = clock instanceof SystemNanoClock;
+        if (stamps) {
+            refreshEpochOffset();
+        }
         if (options.pcapDir != null) {
             try {
                 capture = new SwitchCapture(options.pcapDir, name, ports.length, epochOffsetNs);
@@ -184,6 +210,16 @@ public final class RtSwitch implements Agent {
         return n;
     }
 
+    /** How the driver thread slept (WAIT): wake-ups by a readable port and by timeout. */
+    public String sleepCounts() {
+        return waiter.readableWakeups() + " woken by frames, " + waiter.timedOutWakeups() + " by timeout";
+    }
+
+    /** Largest uncertainty of the realtime-to-monotonic offset that dates received frames, ns. */
+    public long epochOffsetUncertaintyNs() {
+        return offsetUncertaintyNs;
+    }
+
     /** Nanoseconds the driver has been running (first to last pass). */
     public long runNanos() {
         return lastNs - startNs;
@@ -198,18 +234,27 @@ public final class RtSwitch implements Agent {
     public void onStart() {
         startNs = clock.nanoTime();
         lastNs = startNs;
+        PortWaiter.timerSlack(1_000);
+        if (options.nice != 0 && !PortWaiter.niceness(options.nice)) {
+            System.err.println("switch " + name + ": cannot set the driver thread's nice value to " + options.nice
+                + " (needs root for < 0); running at the default");
+        }
     }
 
     @Override
     public int doWork() {
-        now = clock.nanoTime();
+        wall = clock.nanoTime();
         if (startNs == 0) {
-            startNs = now;
+            startNs = wall;
+        }
+        if (stamps && wall >= nextOffsetRefresh) {
+            refreshEpochOffset();
         }
         int work = 0;
         for (RtPort p : ports) {
             work += p.io.receive(p.receiver, Integer.MAX_VALUE);
         }
+        now = Math.max(now, wall);
         for (RtPort p : ports) {
             if (p.ingressHeap != null && p.ingressHeap.nextRelease() <= now) {
                 work += releaseIngress(p);
@@ -236,19 +281,75 @@ public final class RtSwitch implements Agent {
             published.publish();
             nextPublish = now + publishPeriodNs;
         }
+        nextDeadline = published == null ? next : Math.min(next, nextPublish);
         lastNs = now;
+        if (work > 0) {
+            lastWorkNs = now;
+        }
         // a deadline close ahead: keep polling rather than let the idle strategy park past it
         return work == 0 && next - now <= spinWindowNs ? 1 : work;
     }
 
-    private void onReceive(RtPort p, DirectBuffer buffer, int off, int len) {
-        now = clock.nanoTime();
+    /**
+     * Idle step of {@link RtOptions.Idle#WAIT}: keeps spinning for a moment after work (frames come in
+     * bursts) and while the next deadline is within the spin window, else sleeps in {@code ppoll} on the
+     * ports until a frame arrives or the spin window before the deadline begins. Driver thread only.
+     */
+    void idle() {
+        long t = clock.nanoTime();
+        long sleep = Math.min(nextDeadline - spinWindowNs - t, MAX_SLEEP_NS);
+        if (t - lastWorkNs < SPIN_AFTER_WORK_NS || sleep <= 0) {
+            Thread.onSpinWait();
+            return;
+        }
+        waiter.await(sleep);
+    }
+
+    /**
+     * Realtime minus monotonic, from the tightest of a few realtime reads bracketed by monotonic ones (a
+     * read interrupted by the scheduler would be off by the interruption); error well under a microsecond.
+     */
+    private void refreshEpochOffset() {
+        long bestGap = Long.MAX_VALUE;
+        long after = 0;
+        for (int i = 0; i < 8 && bestGap > 2_000; i++) {
+            long before = clock.nanoTime();
+            long real = waiter.realtimeNanos();
+            after = clock.nanoTime();
+            if (after - before < bestGap) {
+                bestGap = after - before;
+                epochToMono = real - (before + bestGap / 2);
+            }
+        }
+        nextOffsetRefresh = after + (bestGap > 20_000 ? 10_000_000L : 1_000_000_000L);
+        offsetUncertaintyNs = Math.max(offsetUncertaintyNs, bestGap / 2);
+    }
+
+    /**
+     * A frame's time for the core: the kernel's receive timestamp (a frame that waited in the ring while
+     * the driver slept or was descheduled is dated when it came in, so its delay and serialization start
+     * there), kept within [the core's last time, the clock now] so the core's time never runs backwards.
+     */
+    private long stamp(long arrivalEpochNs) {
+        long t = stamps && arrivalEpochNs > 0 ? arrivalEpochNs - epochToMono : wall;
+        if (t > wall) {
+            wall = clock.nanoTime();
+            t = Math.min(t, wall);
+        }
+        return Math.max(t, now);
+    }
+
+    private void onReceive(RtPort p, DirectBuffer buffer, int off, int len, long arrivalEpochNs) {
         if (++sincePoll >= POLL_EVERY) {
             // a port hands over its whole ring at once: let the core send between bursts, as a real
-            // switch would, rather than buffer thousands of frames (and send XOFF) before the first poll
+            // switch would, rather than buffer thousands of frames (and send XOFF) before the first poll;
+            // one clock read per burst keeps the core's time moving while a backlog drains
+            wall = clock.nanoTime();
+            now = Math.max(now, wall);
             nextPoll = core.poll(now);
             sincePoll = 0;
         }
+        now = stamp(arrivalEpochNs);
         if (capture != null) {
             capture.received(p.index, buffer, off, len, now);
         }
@@ -293,9 +394,16 @@ public final class RtSwitch implements Agent {
         ReleaseHeap heap = p.egressHeap;
         while (heap.nextRelease() <= now) {
             late(p, heap.nextRelease());
-            int len = heap.pollInto(scratch, 0);
-            if (!p.io.send(scratch, 0, len)) {
-                p.txRefused++;
+            int len = heap.peekLength();
+            MutableDirectBuffer slot = p.io.claim(len);
+            if (slot != null) {
+                heap.pollInto(slot, p.io.claimedOffset());
+                p.io.commit(len);
+            } else {
+                heap.pollInto(scratch, 0);
+                if (!p.io.send(scratch, 0, len)) {
+                    p.txRefused++;
+                }
             }
             n++;
         }

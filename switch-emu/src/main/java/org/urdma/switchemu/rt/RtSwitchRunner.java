@@ -19,9 +19,11 @@ public final class RtSwitchRunner implements AutoCloseable {
 
     private RtSwitchRunner(RtSwitch sw) {
         this.sw = sw;
-        IdleStrategy idle = sw.options().idle() == RtOptions.Idle.SPIN
-            ? new BusySpinIdleStrategy()
-            : new BackoffIdleStrategy(200, 20, 1_000, 50_000);
+        IdleStrategy idle = switch (sw.options().idle()) {
+            case SPIN -> new BusySpinIdleStrategy();
+            case BACKOFF -> new BackoffIdleStrategy(200, 20, 1_000, 50_000);
+            case WAIT -> new WaitIdle(sw);
+        };
         this.runner = new AgentRunner(idle, this::onError, null, sw);
     }
 
@@ -39,8 +41,44 @@ public final class RtSwitchRunner implements AutoCloseable {
         }
     }
 
+    /** {@link RtOptions.Idle#WAIT}: after a pass without work the switch decides how long it may sleep. */
+    private record WaitIdle(RtSwitch sw) implements IdleStrategy {
+        @Override
+        public void idle(int workCount) {
+            if (workCount <= 0) {
+                sw.idle();
+            }
+        }
+
+        @Override
+        public void idle() {
+            sw.idle();
+        }
+
+        @Override
+        public void reset() {
+        }
+
+        @Override
+        public String alias() {
+            return "wait";
+        }
+    }
+
     public RtSwitch sw() {
         return sw;
+    }
+
+    /** CPU time the driver thread has used so far (user + system), ns; -1 if the JVM cannot tell. */
+    public long cpuNanos() {
+        Thread t = runner.thread();
+        return t == null ? -1 : java.lang.management.ManagementFactory.getThreadMXBean().getThreadCpuTime(t.threadId());
+    }
+
+    /** User-mode CPU time of the driver thread so far, ns; -1 if the JVM cannot tell. */
+    public long userNanos() {
+        Thread t = runner.thread();
+        return t == null ? -1 : java.lang.management.ManagementFactory.getThreadMXBean().getThreadUserTime(t.threadId());
     }
 
     /** Errors the driver loop caught (the loop keeps running). */

@@ -58,6 +58,10 @@ public final class Flow {
         return sent >= count;
     }
 
+    public int frameBytes() {
+        return frameBytes;
+    }
+
     public int priority() {
         return priority;
     }

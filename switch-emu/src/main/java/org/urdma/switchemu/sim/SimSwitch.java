@@ -59,6 +59,16 @@ public final class SimSwitch implements SimNode {
         egress[port] = impairment;
     }
 
+    /** The impairment frames coming in on {@code port} pass (or null). */
+    public Impairment ingressImpairment(int port) {
+        return ingress[port];
+    }
+
+    /** The impairment frames leaving by {@code port} pass (or null). */
+    public Impairment egressImpairment(int port) {
+        return egress[port];
+    }
+
     @Override
     public void receive(int port, byte[] frame, long now) {
         if (capture != null) {

@@ -18,17 +18,37 @@ public final class Topology {
     public record Host(String name, long mac, String ipv4, int line) {
     }
 
-    /** Switch settings, applied to a fresh configuration; ports are added from the links. */
+    /** Switch settings, applied to a fresh configuration; ports are added from the links. {@code pfcMask}: lossless priorities. */
     public record Switch(String name, int index, Consumer<SwitchConfig> settings, Consumer<PortConfig> portSettings,
-                         int line) {
+                         int pfcMask, int line) {
     }
 
-    /** A link; {@code aToB} is the impairment of frames travelling from endpoint a to endpoint b (or null). */
+    /**
+     * Who applies a link's impairment: the switch's netem-semantics stage, the kernel's {@code tc netem}
+     * (sch_netem), or {@code AUTO}: the kernel where it has sch_netem, else the switch.
+     */
+    public enum ImpairmentMode { AUTO, SWITCH, KERNEL }
+
+    /**
+     * A link; {@code aToB} is the impairment of frames travelling from endpoint a to endpoint b (or null);
+     * {@code mode} says who applies it.
+     */
     public record Link(String a, String b, long rateBps, int mtu, long delayNs, ImpairmentConfig aToB,
-                       ImpairmentConfig bToA, int line) {
+                       ImpairmentConfig bToA, ImpairmentMode mode, int line) {
         public String peer(String node) {
             return node.equals(a) ? b : a;
         }
+
+        public boolean impaired() {
+            return (aToB != null && !aToB.isNone()) || (bToA != null && !bToA.isNone());
+        }
+    }
+
+    /**
+     * Traffic for the in-process run: {@code from} sends {@code frameBytes}-byte IPv4/UDP frames (ECT(0),
+     * VLAN PCP and DSCP from the priority) to {@code to} at {@code rateBps}; 0 (or priority -1) = the run's default.
+     */
+    public record Flow(String from, String to, long rateBps, int frameBytes, int priority, int line) {
     }
 
     /** Port {@code port} of a switch is {@code link}, leading to {@code peer}. */
@@ -39,12 +59,37 @@ public final class Topology {
     private final Map<String, Host> hosts;
     private final Map<String, Switch> switches;
     private final List<Link> links;
+    private final List<Flow> flows;
 
-    Topology(String source, Map<String, Host> hosts, Map<String, Switch> switches, List<Link> links) {
+    Topology(String source, Map<String, Host> hosts, Map<String, Switch> switches, List<Link> links, List<Flow> flows) {
         this.source = source;
         this.hosts = hosts;
         this.switches = switches;
         this.links = links;
+        this.flows = flows;
+    }
+
+    /** The file it came from (for messages). */
+    public String source() {
+        return source;
+    }
+
+    /** Flows of the in-process run (the file's {@code flows:}; empty if none given). */
+    public List<Flow> flows() {
+        return flows;
+    }
+
+    /**
+     * This topology with the impairment of the given links removed (they are impaired elsewhere, e.g. by
+     * {@code tc netem}); port order and everything else unchanged.
+     */
+    public Topology withoutImpairment(java.util.Collection<Link> kernelImpaired) {
+        List<Link> out = new ArrayList<>();
+        for (Link l : links) {
+            out.add(kernelImpaired.contains(l)
+                ? new Link(l.a, l.b, l.rateBps, l.mtu, l.delayNs, null, null, l.mode, l.line) : l);
+        }
+        return new Topology(source, hosts, switches, out, flows);
     }
 
     public Map<String, Host> hosts() {

@@ -50,17 +50,23 @@ import java.util.function.Function;
  *     rate: 10G
  *     delay: 1us
  *     impair: {delay: 10ms, jitter: 1ms, loss: 0.1%}
+ *     impairment: auto         # who applies it: switch, kernel (tc netem), auto (kernel if it has sch_netem)
+ * impairment: switch           # the default for every link (switch if not given: seeded, the same everywhere)
+ * flows:                       # traffic of the in-process run (default: every host to the last one)
+ *   - {from: h1, to: h2, rate: 1G, size: 1024, priority: 3}
  * </pre>
  */
 public final class TopologyParser {
-    private static final Set<String> TOP = Set.of("hosts", "switches", "links");
+    private static final Set<String> TOP = Set.of("hosts", "switches", "links", "flows", "impairment");
+    private static final Set<String> FLOW = Set.of("from", "to", "rate", "size", "priority");
     private static final Set<String> HOST = Set.of("name", "mac", "ip");
     private static final Set<String> SWITCH = Set.of("name", "buffer", "cell", "reserve", "alpha", "resumeOffset",
         "pauseQuanta", "macAging", "macTableSize", "forwarding", "pipelineDelay", "cutThroughBytes", "watchdog", "pfc",
         "ecn", "classify", "defaultPriority", "strict", "weights", "headroom", "format", "dscp");
     private static final Set<String> WATCHDOG = Set.of("detection", "restoration", "action");
     private static final Set<String> ECN = Set.of("priorities", "kmin", "kmax", "pmax");
-    private static final Set<String> LINK = Set.of("endpoints", "rate", "mtu", "delay", "impair", "impairAtoB", "impairBtoA");
+    private static final Set<String> LINK = Set.of("endpoints", "rate", "mtu", "delay", "impair", "impairAtoB", "impairBtoA",
+        "impairment");
     private static final Set<String> IMPAIR = Set.of("delay", "jitter", "delayCorrelation", "loss", "lossCorrelation",
         "gemodel", "state", "duplicate", "duplicateCorrelation", "reorder", "reorderCorrelation", "gap", "corrupt",
         "corruptCorrelation", "rate");
@@ -113,10 +119,12 @@ public final class TopologyParser {
             }
         }
         Node linksNode = require(top, "links", root);
+        Topology.ImpairmentMode defaultMode = top.containsKey("impairment")
+            ? value(top.get("impairment"), "impairment", TopologyParser::mode) : Topology.ImpairmentMode.SWITCH;
         List<Topology.Link> links = new ArrayList<>();
         Map<String, Integer> hostLinks = new LinkedHashMap<>();
         for (Node n : sequence(linksNode, "links")) {
-            Topology.Link l = link(n);
+            Topology.Link l = link(n, defaultMode);
             for (String end : List.of(l.a(), l.b())) {
                 if (!names.containsKey(end)) {
                     throw error(n, "link end '" + end + "' is neither a host nor a switch");
@@ -133,7 +141,13 @@ public final class TopologyParser {
             }
             links.add(l);
         }
-        Topology topology = new Topology(source, hosts, switches, links);
+        List<Topology.Flow> flows = new ArrayList<>();
+        if (top.containsKey("flows")) {
+            for (Node n : sequence(top.get("flows"), "flows")) {
+                flows.add(flow(n, hosts, links));
+            }
+        }
+        Topology topology = new Topology(source, hosts, switches, links, flows);
         for (Topology.Switch s : switches.values()) {
             if (topology.ports(s.name()).isEmpty()) {
                 throw new TopologyException(source, s.line(), "switch " + s.name() + " has no links");
@@ -141,6 +155,39 @@ public final class TopologyParser {
             topology.switchConfig(s.name());
         }
         return topology;
+    }
+
+    private static Topology.ImpairmentMode mode(String s) {
+        return switch (s.trim().toLowerCase(Locale.ROOT)) {
+            case "auto" -> Topology.ImpairmentMode.AUTO;
+            case "switch" -> Topology.ImpairmentMode.SWITCH;
+            case "kernel", "netem" -> Topology.ImpairmentMode.KERNEL;
+            default -> throw new IllegalArgumentException("must be auto, switch or kernel, got '" + s + "'");
+        };
+    }
+
+    private Topology.Flow flow(Node n, Map<String, Topology.Host> hosts, List<Topology.Link> links) {
+        Map<String, Node> m = mapping(n, "a flow", FLOW);
+        String from = scalar(require(m, "from", n), "from");
+        String to = scalar(require(m, "to", n), "to");
+        for (String h : List.of(from, to)) {
+            if (!hosts.containsKey(h)) {
+                throw error(n, "flow end '" + h + "' is not a host");
+            }
+            if (links.stream().noneMatch(l -> l.a().equals(h) || l.b().equals(h))) {
+                throw error(n, "flow end '" + h + "' has no link");
+            }
+        }
+        if (from.equals(to)) {
+            throw error(n, "a flow needs two different hosts");
+        }
+        long rate = m.containsKey("rate") ? value(m.get("rate"), "rate", Units::rateBps) : 0;
+        int size = m.containsKey("size") ? Math.toIntExact(value(m.get("size"), "size", Units::bytes)) : 0;
+        if (m.containsKey("size") && (size < 64 || size > 9238)) {
+            throw error(m.get("size"), "size: a frame is 64..9238 bytes, got " + size);
+        }
+        int priority = m.containsKey("priority") ? priority(m.get("priority"), "priority") : -1;
+        return new Topology.Flow(from, to, rate, size, priority, line(n));
     }
 
     private void claim(Map<String, Integer> names, String name, Node n) {
@@ -182,6 +229,7 @@ public final class TopologyParser {
         String name = name(m, n);
         List<Consumer<SwitchConfig>> sw = new ArrayList<>();
         List<Consumer<PortConfig>> port = new ArrayList<>();
+        int pfcMask = 0;
         for (Map.Entry<String, Node> e : m.entrySet()) {
             Node v = e.getValue();
             switch (e.getKey()) {
@@ -200,6 +248,7 @@ public final class TopologyParser {
                 case "watchdog" -> sw.add(watchdog(v));
                 case "pfc" -> {
                     int mask = priorities(v, "pfc");
+                    pfcMask = mask;
                     port.add(p -> p.pfcMask(mask));
                 }
                 case "ecn" -> port.add(ecn(v));
@@ -230,7 +279,7 @@ public final class TopologyParser {
         }
         Consumer<SwitchConfig> settings = c -> sw.forEach(x -> x.accept(c));
         Consumer<PortConfig> portSettings = p -> port.forEach(x -> x.accept(p));
-        return new Topology.Switch(name, index, settings, portSettings, line(n));
+        return new Topology.Switch(name, index, settings, portSettings, pfcMask, line(n));
     }
 
     private Consumer<SwitchConfig> watchdog(Node v) {
@@ -254,7 +303,7 @@ public final class TopologyParser {
         return p -> p.ecn(mask, kmin, kmax, pmax);
     }
 
-    private Topology.Link link(Node n) {
+    private Topology.Link link(Node n, Topology.ImpairmentMode defaultMode) {
         Map<String, Node> m = mapping(n, "a link", LINK);
         List<Node> ends = sequence(require(m, "endpoints", n), "endpoints");
         if (ends.size() != 2) {
@@ -274,7 +323,9 @@ public final class TopologyParser {
         if (both != null && (m.containsKey("impairAtoB") || m.containsKey("impairBtoA"))) {
             throw error(m.get("impair"), "use either impair (both directions) or impairAtoB/impairBtoA");
         }
-        return new Topology.Link(a, b, rate, mtu, delay, ab, ba, line(n));
+        Topology.ImpairmentMode mode = m.containsKey("impairment")
+            ? value(m.get("impairment"), "impairment", TopologyParser::mode) : defaultMode;
+        return new Topology.Link(a, b, rate, mtu, delay, ab, ba, mode, line(n));
     }
 
     private ImpairmentConfig impairment(Node n) {

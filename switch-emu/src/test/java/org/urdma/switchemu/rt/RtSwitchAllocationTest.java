@@ -57,7 +57,8 @@ class RtSwitchAllocationTest {
         List<RtSwitch.PortSpec> specs = List.of(new RtSwitch.PortSpec("a", null, in, null, null),
             new RtSwitch.PortSpec("b", null, out, null, ImpairmentConfig.none().delay(1_000, 500, 0).lossRandom(0.01, 0)));
         long[] clock = {1_000_000_000L};
-        RtSwitch sw = new RtSwitch("t", c, specs, RtOptions.defaults(), () -> clock[0] += 50);
+        // the driver reads its clock about once per pass of 16 frames: 800 ns per read is 50 ns per frame
+        RtSwitch sw = new RtSwitch("t", c, specs, RtOptions.defaults(), () -> clock[0] += 800);
         out.perPass = 1;
         sw.doWork(); // learn b on port 1
         out.perPass = 0;

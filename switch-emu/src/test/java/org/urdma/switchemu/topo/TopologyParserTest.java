@@ -143,4 +143,32 @@ class TopologyParserTest {
         assertThrows(IllegalArgumentException.class, () -> Units.fraction("150%"));
         assertThrows(IllegalArgumentException.class, () -> Units.nanos("5 fortnights"));
     }
+
+    @Test
+    void flowsAndImpairmentModesParseAndTheirErrorsNameTheLine() {
+        Topology t = TopologyParser.parse(BASE + """
+            impairment: switch
+            flows:
+              - {from: h1, to: h2, rate: 2G, size: 256, priority: 3}
+              - {from: h2, to: h1}
+            """, "t.yaml");
+        assertEquals(2, t.flows().size());
+        assertEquals(new Topology.Flow("h1", "h2", 2_000_000_000L, 256, 3, 11), t.flows().get(0));
+        assertEquals(new Topology.Flow("h2", "h1", 0, 0, -1, 12), t.flows().get(1));
+        assertEquals(Topology.ImpairmentMode.SWITCH, t.links().get(0).mode());
+        Topology perLink = TopologyParser.parse(BASE.replace("{endpoints: [h2, s1], rate: 10G}",
+            "{endpoints: [h2, s1], rate: 10G, impairment: kernel, impair: {loss: 1%}}"), "t.yaml");
+        assertEquals(Topology.ImpairmentMode.SWITCH, perLink.links().get(0).mode(), "the default");
+        assertEquals(Topology.ImpairmentMode.KERNEL, perLink.links().get(1).mode());
+        assertTrue(perLink.links().get(1).impaired() && !perLink.links().get(0).impaired());
+
+        TopologyException e = error(BASE + "flows:\n  - {from: h1, to: s1}\n");
+        assertEquals(10, e.line());
+        assertTrue(e.getMessage().contains("flow end 's1' is not a host"), e.getMessage());
+        e = error(BASE + "flows:\n  - {from: h1, to: h2, size: 20}\n");
+        assertEquals(10, e.line());
+        e = error(BASE + "impairment: sometimes\n");
+        assertEquals(9, e.line());
+        assertTrue(e.getMessage().contains("must be auto, switch or kernel"), e.getMessage());
+    }
 }

@@ -381,6 +381,16 @@ public final class SoftQp implements QueuePair {
                 + ", out of sequence " + responder.outOfSequence;
     }
 
+    /** RNR NAKs this QP's responder sent (a SEND found no receive posted). */
+    public long rnrNaksSent() {
+        return responder.rnrNaksSent;
+    }
+
+    /** RNR NAKs this QP's requester received (each one waits the NAK's timer, then resends). */
+    public long rnrNaksReceived() {
+        return completer.rnrNaks;
+    }
+
     @Override
     public String toString() {
         return type + " qp " + qpn + " (" + state + ")";

@@ -1,0 +1,606 @@
+package org.urdma.bench.perf;
+
+import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import org.urdma.transport.cm.perftest.ExchangeFormatException;
+import org.urdma.transport.cm.NeighborResolver;
+import org.urdma.transport.cm.perftest.PerftestBwReport;
+import org.urdma.verbs.AddressHandle;
+import org.urdma.verbs.AddressHandleAttributes;
+import org.urdma.verbs.QpType;
+import org.urdma.verbs.ReceiveWorkRequest;
+import org.urdma.verbs.SendFlags;
+import org.urdma.verbs.SendWorkRequest;
+import org.urdma.verbs.WcOpcode;
+import org.urdma.verbs.WcStatus;
+import org.urdma.verbs.WorkCompletion;
+import org.urdma.verbs.WrOpcode;
+
+/**
+ * The bandwidth tests (ib_write_bw, ib_read_bw, ib_send_bw, ib_atomic_bw) as perftest 6.06 runs them, one side
+ * per process, over perftest's out-of-band exchange, so either side may be the stock tool:
+ * <ul>
+ *   <li>sequence (C/S writes): version, page and cache-line size, MTU; a key message per QP; a barrier after RTR;
+ *       a key message per QP again; send_bw: a barrier once the server's receives are posted; the client runs;
+ *       write/read/atomic: a barrier and the five report fields; then ctx_close_connection (a barrier and "done").</li>
+ *   <li>requests: {@code -n} of them per QP, at most {@code -t} outstanding, every min(100, -t)-th and the last
+ *       signaled; a message of at most half the cycle buffer (the page) moves on by INC(size, cache line) per
+ *       request, locally and remotely, and wraps at the cycle buffer (increase_loc_addr/increase_rem_addr);
+ *       FETCH_AND_ADD adds 1, CMP_AND_SWAP compares with 0 and swaps 0 (ATOMIC_ADD_VALUE, ATOMIC_SWAP_VALUE);
+ *       UD sends carry Q_Key 0x11111111 and at most one MTU, the receive buffer has 40 bytes for the GRH
+ *       first.</li>
+ *   <li>the advertised address is the second half of each QP's buffer (my_dest.vaddr = buf + BUFF_SIZE), the
+ *       first half is the source.</li>
+ * </ul>
+ * perftest fills its buffer with rand(), so against a stock peer urdma checks invariants rather than bytes:
+ * every READ of one remote address returns the same bytes and not all zero, FETCH_AND_ADD results at one address
+ * step by one, CMP_AND_SWAP results at one address never change, every SEND equals the earlier ones from the same
+ * source address, a WRITE or atomic changes exactly the places perftest targets. Against a urdma peer the bytes
+ * are also compared with urdma's pattern. Not done (the stock server cannot tell): perftest's warm-up of -t
+ * requests before a write/read/atomic run.
+ */
+final class PerftestBw {
+    static final int GRH = PerfSide.GRH;
+    static final int QKEY = PerfSide.QKEY;
+    static final int RX_DEPTH = PerfPatterns.RX_DEPTH;
+    static final int GUARD = 64;
+    /** perftest's MSG_SIZE_CQ_MOD_LIMIT: larger messages are each signaled (cq_mod 1) unless on UD. */
+    static final int CQ_MOD_SIZE_LIMIT = 8192;
+    /** What a WRITE target holds before the run, so a write shows (a byte of a random fill matches it 1 time in 256). */
+    static final byte CANARY = (byte) 0xA5;
+
+    /** Where things are in each QP's buffer, for messages of {@code size} bytes. */
+    record Layout(int size, long unit, long slotSize, int slots) {
+        static Layout of(WrOpcode op, int size, int txDepth, long iters) {
+            long unit = inc(Math.max(size, PerftestLink.PAGE), PerftestLink.CACHE_LINE);
+            int slots = switch (op) {
+                case RDMA_READ, ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> txDepth;
+                case SEND -> (int) Math.min(RX_DEPTH, iters);
+                default -> 0;
+            };
+            return new Layout(size, unit, inc(size + GRH, PerftestLink.CACHE_LINE), slots);
+        }
+
+        long source() {
+            return 0;
+        }
+
+        long target() {
+            return unit;
+        }
+
+        long slot(long i) {
+            return 2 * unit + (i % Math.max(1, slots)) * slotSize;
+        }
+
+        long bytes() {
+            return 2 * unit + slots * slotSize + GUARD;
+        }
+    }
+
+    static long inc(long size, long line) {
+        return (size + line - 1) / line * line;
+    }
+
+    private final PerfTest test;
+    private final PerfOptions o;
+    private final WrOpcode op;
+    private final long iters;
+    private final int txDepth;
+    private int size;
+    private final Layout layout;
+
+    PerftestBw(PerfTest test, PerfOptions o, WrOpcode op, int size, long iters) {
+        this.test = test;
+        this.o = o;
+        this.op = op;
+        this.size = size;
+        this.iters = iters;
+        this.txDepth = (int) Math.min(o.txDepth, iters); // force_dependecies: tx depth at most -n (rx depth: Layout)
+        this.layout = Layout.of(op, size, txDepth, iters);
+    }
+
+    long bufferBytes() {
+        return layout.bytes();
+    }
+
+    int run(NetPerfSession s, PrintStream out) {
+        if (o.all) throw new IllegalArgumentException("-a: with the perftest exchange urdma perf runs one size (use --exchange urdma for -a)");
+        if (o.duration > 0) throw new IllegalArgumentException("-D: with the perftest exchange urdma perf runs -n iterations (use --exchange urdma for -D)");
+        for (int i = 0; i < s.qps.length; i++) prepareBuffer(s, i);
+        long[] vaddr = new long[s.qps.length];
+        for (int i = 0; i < vaddr.length; i++) vaddr[i] = s.bufs[i].address() + layout.target();
+        s.establishPerftest(out, vaddr);
+        boolean ud = s.qp.type() == QpType.UD;
+        if (ud && size > s.pathMtu.bytes()) {
+            out.printf(" Max msg size in UD is MTU %d%n Changing to this MTU%n", s.pathMtu.bytes());
+            size = s.pathMtu.bytes();
+        }
+        AddressHandle[] ah = new AddressHandle[s.qps.length];
+        if (ud) {
+            for (int i = 0; i < ah.length; i++) {
+                byte[] mac = NeighborResolver.resolve(s.device, s.datapath, s.remotes[i].gid(), 2_000_000_000L);
+                ah[i] = s.pd.createAh(new AddressHandleAttributes().dgid(s.remotes[i].gid()).dmac(mac));
+            }
+        }
+        NetPerf.header(out, test.title(o), s);
+        PerftestLink link = s.perftest;
+        link.readTimeout(Duration.ofHours(24)); // the peer's whole run may pass between two barriers
+        int cycle = link.sysData().cycleBuffer(), line = link.sysData().cacheLineSize();
+        long step = size <= cycle / 2 ? inc(size, line) : 0;
+        int period = step == 0 ? 1 : (int) (cycle / step);
+        Addressing a = new Addressing(step, period);
+        if (op == WrOpcode.SEND) {
+            if (s.server) {
+                SendSink sink = new SendSink(s, a, ud);
+                sink.postAll();
+                link.barrier("receives posted");
+                s.goInline(true);
+                sink.run(out);
+                s.resumeAgent();
+            } else {
+                link.barrier("receives posted");
+                s.goInline(true);
+                Result r = new Window(s, a, ah).run();
+                s.resumeAgent();
+                out.println(columns());
+                row(out, r.peak, r.avg, r.rate);
+                for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
+            }
+            out.println(PerfCommand.LINE);
+            link.closeConnection();
+            return 0;
+        }
+        if (s.server) {
+            out.println(columns());
+            link.barrier("end of the client's run");
+            byte[] theirs = link.report(new PerftestBwReport(size, 0, 0, 0, 0));
+            try {
+                PerftestBwReport r = PerftestBwReport.decode(theirs);
+                row(out, r.bwPeak() * (1 << 20), r.bwAverage() * (1 << 20), r.msgRate() * 1e6, r.size(), r.iterations());
+            } catch (ExchangeFormatException e) {
+                out.println(" the client's report did not decode: " + e.getMessage());
+            }
+            out.println(PerfCommand.LINE);
+            for (int i = 0; i < s.qps.length; i++) verifyTarget(s, i, a, out);
+        } else {
+            s.goInline(false);
+            Result r = new Window(s, a, ah).run();
+            s.resumeAgent();
+            out.println(columns());
+            row(out, r.peak, r.avg, r.rate);
+            out.println(PerfCommand.LINE);
+            r.checks.forEach(out::println);
+            for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
+            link.barrier("end of the run");
+            link.report(new PerftestBwReport(size, iters, r.peak / (1 << 20), r.avg / (1 << 20), r.rate / 1e6));
+        }
+        link.closeConnection();
+        return 0;
+    }
+
+    /** Source: urdma's pattern. Target: the pattern (READ), zeros (atomics), the canary (WRITE). Slots: zero. */
+    private void prepareBuffer(NetPerfSession s, int q) {
+        MemorySegment m = s.bufs[q].segment();
+        fillPattern(m, layout.source(), layout.unit);
+        MemorySegment t = m.asSlice(layout.target(), layout.unit);
+        switch (op) {
+            case RDMA_READ -> fillPattern(m, layout.target(), layout.unit);
+            case RDMA_WRITE -> t.fill(CANARY);
+            default -> t.fill((byte) 0);
+        }
+        m.asSlice(2 * layout.unit).fill((byte) 0);
+    }
+
+    /** urdma's pattern: the same function of the offset in the region, in source and READ target alike. */
+    static void fillPattern(MemorySegment m, long at, long bytes) {
+        for (long i = 0; i < bytes; i++) m.set(ValueLayout.JAVA_BYTE, at + i, patternByte(i));
+    }
+
+    static byte patternByte(long i) {
+        return (byte) (PerfSide.pattern(i >>> 3) >>> (8 * (i & 7)));
+    }
+
+    static boolean isPattern(MemorySegment m, long at, long regionOffset, long bytes) {
+        for (long i = 0; i < bytes; i++) {
+            if (m.get(ValueLayout.JAVA_BYTE, at + i) != patternByte(regionOffset + i)) return false;
+        }
+        return true;
+    }
+
+    /** increase_loc_addr/increase_rem_addr: the n-th request's offset in the cycle buffer. */
+    record Addressing(long step, int period) {
+        long offset(long n) {
+            return step == 0 ? 0 : (n % period) * step;
+        }
+
+        int place(long n) {
+            return (int) (n % period);
+        }
+    }
+
+    record Result(double peak, double avg, double rate, java.util.List<String> checks) {
+    }
+
+    /** The client's window over all QPs, checking READ data and atomic results as the completions arrive. */
+    private final class Window {
+        final NetPerfSession s;
+        final Addressing a;
+        final AddressHandle[] ah;
+        final int q;
+        final MemorySegment[][] readRef;
+        final long[][] atomicLast;
+        final long[][] atomicFirst;
+        final long[] checked;
+        long reads, atomics;
+
+        Window(NetPerfSession s, Addressing a, AddressHandle[] ah) {
+            this.s = s;
+            this.a = a;
+            this.ah = ah;
+            this.q = s.qps.length;
+            this.readRef = new MemorySegment[q][a.period()];
+            this.atomicLast = new long[q][a.period()];
+            this.atomicFirst = new long[q][a.period()];
+            this.checked = new long[q];
+        }
+
+        Result run() {
+            SendWorkRequest wr = new SendWorkRequest();
+            WorkCompletion[] wcs = new WorkCompletion[16];
+            for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
+            long[] posted = new long[q], completed = new long[q];
+            // force_dependecies: every 100th (at most the tx depth) signaled; above 8 KiB every request, except on UD
+            int moderation = size > CQ_MOD_SIZE_LIMIT && ah[0] == null ? 1 : PerfPatterns.moderation(txDepth);
+            long stall = Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
+            double gap = gapNanos(); // --rate_limit: the n-th request (all QPs together) waits until start + n * gap
+            long totalPosted = 0;
+            long start = System.nanoTime(), last = start, peakStart = start, peakDone = 0, done = 0;
+            double peak = 0;
+            int running = q;
+            while (running > 0) {
+                for (int i = 0; i < q; i++) {
+                    while (posted[i] < iters && posted[i] - completed[i] < txDepth
+                            && (gap == 0 || System.nanoTime() - start >= (long) (totalPosted * gap))) {
+                        totalPosted++;
+                        boolean signal = (posted[i] + 1) % moderation == 0 || posted[i] + 1 == iters;
+                        prepare(i, wr, posted[i]).wrId(posted[i]).flags(signal ? SendFlags.SIGNALED : 0);
+                        s.qps[i].postSend(wr);
+                        posted[i]++;
+                    }
+                }
+                s.progress();
+                int polled = 0;
+                for (int i = 0; i < q; i++) {
+                    int k = s.cqs[i].poll(wcs);
+                    polled += k;
+                    for (int j = 0; j < k; j++) {
+                        WorkCompletion wc = wcs[j];
+                        if (wc.status != WcStatus.SUCCESS) {
+                            throw new NetPerf.CompletionError("completion with error " + wc.status + " (vendor err " + wc.vendorErr
+                                    + ") on QP " + i + " request " + wc.wrId + " (" + wc.opcode + ")"
+                                    + (wc.status == WcStatus.RETRY_EXC_ERR ? ": the peer stopped acknowledging" : ""));
+                        }
+                        if (wc.opcode == WcOpcode.RECV) continue;
+                        long upTo = wc.wrId + 1;
+                        for (long n = completed[i]; n < upTo; n++) check(i, n);
+                        done += upTo - completed[i];
+                        completed[i] = upTo;
+                        if (completed[i] == iters) running--;
+                    }
+                }
+                long now = System.nanoTime();
+                if (polled > 0) {
+                    last = now;
+                    if (now - peakStart >= PerfPatterns.PEAK_INTERVAL_NANOS) {
+                        peak = Math.max(peak, (done - peakDone) * (double) size * 1e9 / (now - peakStart));
+                        peakStart = now;
+                        peakDone = done;
+                    }
+                } else if (now - last > stall) {
+                    throw new NetPerf.CompletionError("no progress for " + s.n.cmTimeoutSeconds + " s waiting for completions; done: "
+                            + done + " of " + iters * q);
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+            long el = Math.max(1, System.nanoTime() - start);
+            double avg = (double) done * size * 1e9 / el;
+            return new Result(Math.max(peak, avg), avg, done * 1e9 / el, summary());
+        }
+
+        /** Nanoseconds between two requests for --rate_limit/--rate_units (perftest's SW_RATE_LIMIT), 0 without. */
+        double gapNanos() {
+            if (o.rateLimit < 0) throw new IllegalArgumentException("--rate_limit: must be >= 0, was " + o.rateLimit);
+            if (o.rateLimit == 0) return 0;
+            return switch (o.rateUnits) {
+                case "M" -> size * 1e9 / (o.rateLimit * (1 << 20));
+                case "g" -> size * 8 / o.rateLimit;
+                case "p" -> 1e9 / o.rateLimit;
+                default -> throw new IllegalArgumentException("--rate_units: M, g or p, was '" + o.rateUnits + "'");
+            };
+        }
+
+        SendWorkRequest prepare(int i, SendWorkRequest wr, long n) {
+            long off = a.offset(n);
+            long rva = s.remotes[i].va() + off;
+            int rkey = s.remotes[i].rkey();
+            return switch (op) {
+                case RDMA_WRITE -> wr.reset().opcode(op).addSge(s.bufs[i], layout.source() + off, size).remote(rva, rkey);
+                case RDMA_READ -> wr.reset().opcode(op).addSge(s.bufs[i], layout.slot(n), size).remote(rva, rkey);
+                case ATOMIC_FETCH_AND_ADD -> wr.reset().opcode(op).addSge(s.bufs[i], layout.slot(n), 8).remote(rva, rkey).atomic(1, 0);
+                case ATOMIC_CMP_AND_SWP -> wr.reset().opcode(op).addSge(s.bufs[i], layout.slot(n), 8).remote(rva, rkey).atomic(0, 0);
+                case SEND -> {
+                    wr.reset().opcode(WrOpcode.SEND).addSge(s.bufs[i], layout.source() + off, size);
+                    if (ah[i] != null) wr.ud(ah[i], s.remotes[i].qpn(), QKEY);
+                    yield wr;
+                }
+                default -> throw new IllegalArgumentException("opcode: not a perftest bandwidth operation: " + op);
+            };
+        }
+
+        /** Request n of QP i is complete: its READ data or atomic result is in its slot until request n + tx depth. */
+        void check(int i, long n) {
+            MemorySegment m = s.bufs[i].segment();
+            int p = a.place(n);
+            if (op == WrOpcode.RDMA_READ) {
+                long at = layout.slot(n);
+                if (readRef[i][p] == null) {
+                    readRef[i][p] = MemorySegment.ofArray(m.asSlice(at, size).toArray(ValueLayout.JAVA_BYTE));
+                } else {
+                    long bad = MemorySegment.mismatch(m, at, at + size, readRef[i][p], 0, size);
+                    if (bad >= 0) {
+                        throw new NetPerf.CompletionError("READ check FAILED: QP " + i + " read " + n + " of remote offset "
+                                + a.offset(n) + " differs from the first read of that address at byte " + bad);
+                    }
+                }
+                reads++;
+            } else if (op.isAtomic()) {
+                long v = m.get(ValueLayout.JAVA_LONG_UNALIGNED, layout.slot(n));
+                if (n < a.period()) {
+                    atomicFirst[i][p] = v;
+                } else {
+                    long want = op == WrOpcode.ATOMIC_FETCH_AND_ADD ? atomicLast[i][p] + 1 : atomicLast[i][p];
+                    if (v != want) {
+                        throw new NetPerf.CompletionError("atomic check FAILED: QP " + i + " " + PerfTest.atomicName(o) + " " + n
+                                + " at remote offset " + a.offset(n) + " returned " + v + ", expected " + want
+                                + " (the previous result at that address " + atomicLast[i][p] + ")");
+                    }
+                }
+                atomicLast[i][p] = v;
+                atomics++;
+            }
+        }
+
+        java.util.List<String> summary() {
+            java.util.List<String> lines = new java.util.ArrayList<>();
+            if (op == WrOpcode.RDMA_READ) {
+                boolean urdma = true, allZero = true;
+                for (int i = 0; i < q; i++) {
+                    for (int p = 0; p < a.period(); p++) {
+                        MemorySegment r = readRef[i][p];
+                        if (r == null) continue;
+                        urdma &= isPattern(r, 0, a.offset(p), size);
+                        for (long b = 0; b < size; b++) allZero &= r.get(ValueLayout.JAVA_BYTE, b) == 0;
+                    }
+                }
+                if (allZero) throw new NetPerf.CompletionError("READ check FAILED: every byte read is zero");
+                lines.add(urdma ? String.format(" READ data verified: %d bytes match the server's pattern, in each of %d reads", size, reads)
+                        : String.format(" READ data verified: %d reads of %d bytes, each identical to the first read of its remote address, not all zero (the server's own fill)", reads, size));
+            } else if (op.isAtomic()) {
+                boolean fromZero = true;
+                for (long[] f : atomicFirst) for (int p = 0; p < Math.min(a.period(), iters); p++) fromZero &= f[p] == 0;
+                lines.add(String.format(" %s results verified: %d operations, the results at each of %d remote addresses %s%s",
+                        PerfTest.atomicName(o), atomics, Math.min(a.period(), iters),
+                        op == WrOpcode.ATOMIC_FETCH_AND_ADD ? "step by exactly one" : "never change",
+                        fromZero ? " (from the zeros a urdma server starts with)" : " (from the server's own fill)"));
+            }
+            return lines;
+        }
+    }
+
+    /** The send_bw server: rx depth receives, each in its own slot, checked and reposted as it completes. */
+    private final class SendSink {
+        final NetPerfSession s;
+        final Addressing a;
+        final boolean ud;
+        final long[] received;
+        final long[] posted;
+        final MemorySegment[][] ref;
+        final ReceiveWorkRequest rwr = new ReceiveWorkRequest();
+
+        SendSink(NetPerfSession s, Addressing a, boolean ud) {
+            this.s = s;
+            this.a = a;
+            this.ud = ud;
+            this.received = new long[s.qps.length];
+            this.posted = new long[s.qps.length];
+            this.ref = new MemorySegment[s.qps.length][a.period()];
+        }
+
+        void postAll() {
+            for (int i = 0; i < s.qps.length; i++) {
+                for (int r = 0; r < layout.slots; r++) post(i, r);
+            }
+        }
+
+        void post(int i, int slot) {
+            rwr.reset().wrId(slot).addSge(s.bufs[i], layout.slot(slot), (int) layout.slotSize);
+            s.qps[i].postRecv(rwr);
+            posted[i]++;
+        }
+
+        void run(PrintStream out) {
+            WorkCompletion[] wcs = new WorkCompletion[16];
+            for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
+            long stall = Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
+            long last = System.nanoTime();
+            int open = s.qps.length;
+            while (open > 0) {
+                s.progress();
+                int polled = 0;
+                for (int i = 0; i < s.qps.length; i++) {
+                    int k = s.cqs[i].poll(wcs);
+                    polled += k;
+                    for (int j = 0; j < k; j++) {
+                        WorkCompletion wc = wcs[j];
+                        if (wc.status != WcStatus.SUCCESS) {
+                            throw new NetPerf.CompletionError("receive completion with error " + wc.status + " on QP " + i
+                                    + " after " + received[i] + " messages");
+                        }
+                        if (wc.opcode != WcOpcode.RECV) continue;
+                        int slot = (int) wc.wrId;
+                        check(i, slot, wc.byteLen);
+                        received[i]++;
+                        if (received[i] == iters) open--;
+                        if (posted[i] < iters) post(i, slot); // perftest reposts only what the run still needs
+                    }
+                }
+                long now = System.nanoTime();
+                if (polled > 0) {
+                    last = now;
+                } else if (now - last > stall) {
+                    StringBuilder sb = new StringBuilder();
+                    for (int i = 0; i < received.length; i++) sb.append(i == 0 ? "" : ", ").append(received[i]);
+                    throw new NetPerf.CompletionError("no message for " + s.n.cmTimeoutSeconds + " s: received " + sb + " of " + iters
+                            + " per QP" + (ud ? " (UD drops what finds no receive posted)" : ""));
+                } else {
+                    Thread.onSpinWait();
+                }
+            }
+            long total = 0;
+            for (long r : received) total += r;
+            boolean urdma = true;
+            for (MemorySegment[] perQp : ref) {
+                for (int p = 0; p < a.period(); p++) {
+                    if (perQp[p] != null) urdma &= isPattern(perQp[p], 0, a.offset(p), size);
+                }
+            }
+            out.println(urdma ? String.format(" remote memory verified: %d bytes match the client's pattern in each of %d messages", size, total)
+                    : String.format(" remote memory verified: %d messages of %d bytes, each identical to the client's earlier messages from the same source address (the client's own fill)", total, size));
+            out.printf(" %d-byte messages received: %d%n", size, total);
+        }
+
+        /** Message number received[i] of QP i landed in {@code slot}: its length, and its bytes against its source's first message. */
+        void check(int i, int slot, int byteLen) {
+            int skip = ud ? GRH : 0;
+            if (byteLen != size + skip) {
+                throw new NetPerf.CompletionError("receive check FAILED: QP " + i + " message " + received[i] + " has " + byteLen
+                        + " bytes, expected " + (size + skip) + (ud ? " (40 of them the GRH)" : "") + " (same -s on both sides?)");
+            }
+            MemorySegment m = s.bufs[i].segment();
+            long at = layout.slot(slot) + skip;
+            int p = a.place(received[i]);
+            if (ref[i][p] == null) {
+                ref[i][p] = MemorySegment.ofArray(m.asSlice(at, size).toArray(ValueLayout.JAVA_BYTE));
+                return;
+            }
+            long bad = MemorySegment.mismatch(m, at, at + size, ref[i][p], 0, size);
+            if (bad >= 0) {
+                throw new NetPerf.CompletionError("receive check FAILED: QP " + i + " message " + received[i] + " differs at byte " + bad
+                        + " from message " + p + ", sent from the same source address");
+            }
+        }
+    }
+
+    /** After the client's run: exactly the places perftest targets changed, the rest of the buffer did not. */
+    private void verifyTarget(NetPerfSession s, int q, Addressing a, PrintStream out) {
+        MemorySegment m = s.bufs[q].segment();
+        if (!isPattern(m, layout.source(), 0, layout.unit)) fail(q, "the source region changed");
+        for (long i = 2 * layout.unit; i < layout.bytes(); i++) {
+            if (m.get(ValueLayout.JAVA_BYTE, i) != 0) fail(q, "byte " + i + " past the target region changed");
+        }
+        long t = layout.target();
+        int places = (int) Math.min(a.period(), iters);
+        switch (op) {
+            case RDMA_READ -> {
+                if (!isPattern(m, t, 0, layout.unit)) fail(q, "a READ changed the target region");
+                out.printf(" memory verified: %d bytes of the target region unchanged by the client's READs%n", layout.unit);
+            }
+            case RDMA_WRITE -> {
+                boolean urdma = true;
+                for (long off = 0; off < layout.unit; off++) {
+                    int p = a.step() == 0 ? (off < size ? 0 : -1) : (int) (off / a.step());
+                    boolean inMessage = p >= 0 && p < places && off - p * Math.max(a.step(), 0) < size;
+                    if (!inMessage && m.get(ValueLayout.JAVA_BYTE, t + off) != CANARY) {
+                        fail(q, "the WRITE reached offset " + off + " of the target region, outside every message's place");
+                    }
+                }
+                for (int p = 0; p < places; p++) {
+                    long at = t + a.offset(p);
+                    urdma &= isPattern(m, at, a.offset(p), size);
+                    boolean changed = false;
+                    for (long i = 0; i < size && !changed; i++) changed = m.get(ValueLayout.JAVA_BYTE, at + i) != CANARY;
+                    if (!changed) fail(q, "no WRITE arrived at offset " + a.offset(p) + " of the target region");
+                }
+                out.println(urdma ? String.format(" remote memory verified: %d bytes match the client's pattern in each of %d written places", size, places)
+                        : String.format(" remote memory verified: %d places of %d bytes written, nothing outside them (the client's own fill)", places, size));
+            }
+            default -> {
+                long total = 0, warm = 0;
+                for (long off = 0; off < layout.unit; off += 8) {
+                    long v = m.get(ValueLayout.JAVA_LONG_UNALIGNED, t + off);
+                    boolean place = a.step() > 0 && off % a.step() == 0 && off / a.step() < places;
+                    if (!place) {
+                        if (v != 0) fail(q, "an atomic changed offset " + off + " of the target region, not a place perftest targets");
+                        continue;
+                    }
+                    int p = (int) (off / a.step());
+                    long expect = op == WrOpcode.ATOMIC_CMP_AND_SWP ? 0 : (iters - p + a.period() - 1) / a.period();
+                    if (op == WrOpcode.ATOMIC_FETCH_AND_ADD && p == 0 && v > expect) {
+                        warm = v - expect; // perftest's warm-up: -t requests at the first address
+                        v = expect;
+                    }
+                    if (v != expect) fail(q, PerfTest.atomicName(o) + " left " + v + " at offset " + off + ", expected " + expect);
+                    total += v;
+                }
+                out.printf(" remote memory verified: %s moved each of %d target addresses as %d operations do%s%n",
+                        PerfTest.atomicName(o), places, iters, warm > 0 ? " (plus " + warm + " warm-up operations at the first)" : "");
+                if (op == WrOpcode.ATOMIC_FETCH_AND_ADD && total != iters) fail(q, "the counters add up to " + total + ", not " + iters);
+            }
+        }
+    }
+
+    /** A client's buffer after its run: the source still holds the pattern, the advertised region its first fill. */
+    private void verifyUntouched(NetPerfSession s, int q, PrintStream out) {
+        MemorySegment m = s.bufs[q].segment();
+        if (!isPattern(m, layout.source(), 0, layout.unit)) fail(q, "the source region changed during the run");
+        boolean same = switch (op) {
+            case RDMA_READ -> isPattern(m, layout.target(), 0, layout.unit);
+            case RDMA_WRITE -> m.asSlice(layout.target(), layout.unit).mismatch(
+                    MemorySegment.ofArray(filled(CANARY))) < 0;
+            default -> m.asSlice(layout.target(), layout.unit).mismatch(MemorySegment.ofArray(filled((byte) 0))) < 0;
+        };
+        if (!same) fail(q, "the peer wrote into this client's advertised region");
+        out.printf(" local memory verified: the %d-byte source unchanged, nothing written into the advertised region%n", layout.unit);
+    }
+
+    private byte[] filled(byte b) {
+        byte[] a = new byte[(int) layout.unit];
+        java.util.Arrays.fill(a, b);
+        return a;
+    }
+
+    private static void fail(int q, String what) {
+        throw new NetPerf.CompletionError("remote memory check FAILED on QP " + q + ": " + what);
+    }
+
+    private String columns() {
+        String unit = o.gbits ? "Gb/sec" : "MB/sec";
+        return String.format(" #bytes     #iterations    BW peak[%s]    BW average[%s]   MsgRate[Mpps]", unit, unit);
+    }
+
+    private void row(PrintStream out, double peak, double avg, double rate) {
+        row(out, peak, avg, rate, size, iters);
+    }
+
+    private void row(PrintStream out, double peak, double avg, double rate, long sz, long it) {
+        out.printf(" %-10d %-16d %-18.2f %-20.2f %.6f%n", sz, it, bw(peak), bw(avg), rate / 1e6);
+    }
+
+    private double bw(double bytesPerSec) {
+        return o.gbits ? bytesPerSec * 8 / 1e9 : bytesPerSec / (1 << 20);
+    }
+}

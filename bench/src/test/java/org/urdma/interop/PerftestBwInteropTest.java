@@ -1,0 +1,339 @@
+package org.urdma.interop;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.urdma.cli.UrdmaCli;
+
+/**
+ * {@code urdma perf} against the unmodified perftest 6.06 bandwidth tools on the kernel's rxe, both ways: urdma has its
+ * own TAP on the guest's bridge (its own MAC, 10.77.0.50; its out-of-band TCP runs on the namespace's 10.77.0.1), the
+ * guest runs ib_write_bw, ib_read_bw, ib_send_bw or ib_atomic_bw with -x 1 (RoCEv2). Every case: both exit 0, urdma's
+ * side reports its memory checks (which fail the run when broken), the stock tool prints its result row, and a
+ * capture of the bridge decodes with every ICRC good. One guest serves all cases: eth0 at 1500 (active_mtu 1024),
+ * then at 4200 (active_mtu 4096). The table of results lands in bench/target/interop/perftest-bw/results.md.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PerftestBwInteropTest {
+    private static final String URDMA_IP = "10.77.0.50";
+    private static final String GUEST_IP = TwoGuestFixture.guestIp(0);
+    private static final int PORT = 18515;
+    private static final Duration STEP = Duration.ofSeconds(120);
+    private static final String STOCK_TOOLS = "ib_write_bw ib_read_bw ib_send_bw ib_atomic_bw";
+
+    private TwoGuestFixture fx;
+    private QemuGuest guest;
+    private Path out;
+    private int tapCount;
+    private boolean guestAt4096;
+    /** tool/transport/role/MTU → PASS or FAIL: reason, in a stable order for the table. */
+    private final Map<String, String> results = new ConcurrentSkipListMap<>();
+
+    @BeforeAll
+    void boot() throws Exception {
+        Interop.requireRootOrCi();
+        out = Interop.outputDir("perftest-bw");
+        fx = TwoGuestFixture.start(1, 1500, 4200, out);
+        guest = fx.guest(0);
+        // a bridge without a set address takes the smallest port MAC, which changes as the per-case TAPs come and go
+        fx.ns.ip("link", "set", TwoGuestFixture.BRIDGE, "address", "02:77:00:00:00:01");
+        System.out.println("[interop] guest ready, boot time " + fx.bootTimes.get(0));
+    }
+
+    @AfterEach
+    void killTools() throws Exception {
+        if (guest != null) guest.run("killall -9 " + STOCK_TOOLS + " 2>/dev/null; true", STEP);
+    }
+
+    @AfterAll
+    void teardown() throws Exception {
+        try {
+            if (out != null && !results.isEmpty()) writeTable();
+        } finally {
+            if (fx != null) fx.close();
+        }
+    }
+
+    record Side(int exit, String out) {
+    }
+
+    /** One row of the matrix: the stock tool, its -c, and ib_atomic_bw's -A. */
+    record Tool(String stock, String urdma, String transport, String atomic, int size) {
+        /** "TOOL TRANSPORT [ATOMIC_TYPE | SIZE]": size 0 = the default of {@link #size}. */
+        static Tool parse(String spec) {
+            String[] p = spec.split(" ");
+            String stock = p[0];
+            String urdma = stock.substring(3).replace("_", "-");
+            boolean sized = p.length > 2 && p[2].chars().allMatch(Character::isDigit);
+            return new Tool(stock, urdma, p[1], p.length > 2 && !sized ? p[2] : null, sized ? Integer.parseInt(p[2]) : 0);
+        }
+
+        String name() {
+            return stock + " -c " + transport + (atomic != null ? " -A " + atomic : "") + (size > 0 ? " -s " + size : "");
+        }
+    }
+
+    @Order(1)
+    @ParameterizedTest(name = "mtu 1024 {0} urdma-server={1}")
+    @CsvSource({"ib_write_bw RC,true", "ib_write_bw RC,false", "ib_read_bw RC,true", "ib_read_bw RC,false",
+            "ib_send_bw RC,true", "ib_send_bw RC,false", "ib_atomic_bw RC CMP_AND_SWAP,true", "ib_atomic_bw RC CMP_AND_SWAP,false",
+            "ib_atomic_bw RC FETCH_AND_ADD,true", "ib_atomic_bw RC FETCH_AND_ADD,false", "ib_write_bw UC,true", "ib_write_bw UC,false",
+            "ib_send_bw UC,true", "ib_send_bw UC,false", "ib_send_bw UD,true", "ib_send_bw UD,false"})
+    void atMtu1024TheStockBandwidthToolsAndUrdmaPerfComplete(String spec, boolean urdmaServer) throws Exception {
+        runCase(Tool.parse(spec), urdmaServer, 1024);
+    }
+
+    @Order(2)
+    @ParameterizedTest(name = "mtu 4096 {0} urdma-server={1}")
+    @CsvSource({"ib_write_bw RC,true", "ib_write_bw RC,false", "ib_read_bw RC,true", "ib_read_bw RC,false",
+            "ib_send_bw RC,true", "ib_send_bw RC,false", "ib_atomic_bw RC CMP_AND_SWAP,true", "ib_atomic_bw RC CMP_AND_SWAP,false",
+            "ib_atomic_bw RC FETCH_AND_ADD,true", "ib_atomic_bw RC FETCH_AND_ADD,false", "ib_write_bw UC,true", "ib_write_bw UC,false",
+            "ib_send_bw UC,true", "ib_send_bw UC,false", "ib_send_bw UD,true", "ib_send_bw UD,false"})
+    void atMtu4096TheStockBandwidthToolsAndUrdmaPerfComplete(String spec, boolean urdmaServer) throws Exception {
+        if (!guestAt4096) {
+            GuestResult r = guest.run("ip link set eth0 mtu 4200 && sleep 1 && ibv_devinfo -d rxe0 | grep active_mtu", STEP);
+            assertTrue(r.output().contains("4096 (5)"), r.toString());
+            guestAt4096 = true;
+        }
+        runCase(Tool.parse(spec), urdmaServer, 4096);
+    }
+
+    /**
+     * perftest moves a message of at most half the page (the cycle buffer) on by INC(size, 64) per request, locally and
+     * remotely: small messages check that both sides agree on every place (and that nothing lands between them).
+     */
+    @Order(3)
+    @ParameterizedTest(name = "small messages {0} urdma-server={1}")
+    @CsvSource({"ib_write_bw RC 100,true", "ib_write_bw RC 100,false", "ib_read_bw RC 1000,true", "ib_read_bw RC 1000,false",
+            "ib_send_bw RC 100,true", "ib_send_bw RC 100,false"})
+    void smallMessagesCycleThroughThePageLikePerftest(String spec, boolean urdmaServer) throws Exception {
+        runCase(Tool.parse(spec), urdmaServer, 4096);
+    }
+
+    /** Message size: 16 KiB (16 or 4 packets), UD one MTU, atomics 8 bytes, or the case's own. */
+    private static int size(Tool t, int mtu) {
+        if (t.size() > 0) return t.size();
+        if (t.atomic() != null) return 8;
+        return t.transport().equals("UD") ? mtu : 16384;
+    }
+
+    private static int iters(Tool t) {
+        return t.atomic() != null ? 300 : 100;
+    }
+
+    private void runCase(Tool t, boolean urdmaServer, int mtu) throws Exception {
+        String key = String.format("%4d | %-32s | %-26s", mtu, t.name(), urdmaServer ? "urdma server, stock client" : "stock server, urdma client");
+        results.put(key, "FAIL: did not finish");
+        try {
+            runCase(t, urdmaServer, mtu, key);
+            results.put(key, "PASS");
+        } catch (AssertionError | Exception e) {
+            String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
+            results.put(key, "FAIL: " + (first.length() > 140 ? first.substring(0, 140) + "…" : first));
+            throw e;
+        } finally {
+            writeTable();
+        }
+    }
+
+    private void runCase(Tool t, boolean urdmaServer, int mtu, String key) throws Exception {
+        int size = size(t, mtu), iters = iters(t);
+        // -F: the guest's CPU frequency is unknown to perftest; UD takes the port's active MTU (no -m)
+        String toolCmd = t.stock() + " -d rxe0 -x 1 -F -n " + iters + " -c " + t.transport()
+                + (t.atomic() != null ? " -A " + t.atomic() : " -s " + size) + (t.transport().equals("UD") ? "" : " -m " + mtu);
+        String tag = "mtu" + mtu + "-" + t.stock() + "-" + t.transport().toLowerCase(Locale.ROOT)
+                + (t.atomic() != null ? "-" + t.atomic().toLowerCase(Locale.ROOT) : "") + (t.size() > 0 ? "-s" + size : "") + (urdmaServer ? "-urdma-server" : "-urdma-client");
+        Path bridgePcap = out.resolve(tag + "-bridge.pcap");
+        Path urdmaPcap = out.resolve(tag + "-urdma.pcap");
+        Side u;
+        GuestResult g;
+        long t0 = System.nanoTime();
+        String tap = "tapu" + tapCount++; // a fresh TAP per case (urdma's TAP goes away when it closes it)
+        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
+        try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
+            List<String> args = urdmaArgs(t, tap, mtu, size, iters, urdmaServer ? null : GUEST_IP, urdmaPcap);
+            if (urdmaServer) {
+                CompletableFuture<Side> server = urdma(args.toArray(String[]::new));
+                awaitUrdmaListening(server);
+                g = guest.run(toolCmd + " " + TwoGuestFixture.HOST_IP, STEP);
+                u = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
+            } else {
+                CompletableFuture<GuestResult> server = guest.start(toolCmd);
+                guest.awaitListening(PORT, STEP);
+                u = urdma(args.toArray(String[]::new)).get(STEP.toSeconds(), TimeUnit.SECONDS);
+                g = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
+            }
+            Thread.sleep(300); // dumpcap writes the last frames
+        } finally {
+            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
+        }
+        String transcript = "urdma perf " + String.join(" ", urdmaArgs(t, tap, mtu, size, iters, urdmaServer ? null : GUEST_IP, urdmaPcap))
+                + " (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g;
+        Files.writeString(out.resolve(tag + ".txt"), transcript);
+        System.out.printf("[interop] %s: %d ms%n%s%n", tag, (System.nanoTime() - t0) / 1_000_000, transcript);
+        assertEquals(0, u.exit(), "urdma perf exit\n" + transcript);
+        assertEquals(0, g.exitCode(), "stock " + t.stock() + " exit\n" + transcript);
+        // perftest's result row on the stock side: the bytes and iterations of the run (a server prints its client's)
+        int rowSize = t.transport().equals("UD") ? Math.min(size, mtu) : size;
+        assertTrue(Pattern.compile("(?m)^\\s*" + rowSize + "\\s+" + iters + "\\s+[0-9.]+\\s+[0-9.]+").matcher(g.output()).find(),
+                "the stock tool's result row\n" + transcript);
+        for (String check : urdmaChecks(t, urdmaServer)) assertTrue(u.out().contains(check), "urdma's memory check '" + check + "'\n" + transcript);
+
+        // every RoCE frame on the bridge, both directions, decodes with a good ICRC
+        StringWriter decoded = new StringWriter();
+        var cl = UrdmaCli.commandLine();
+        cl.setOut(new PrintWriter(decoded, true));
+        cl.setErr(new PrintWriter(decoded, true));
+        int rc = cl.execute("wire", "decode", "-q", bridgePcap.toString());
+        String summary = decoded.toString();
+        Files.writeString(out.resolve(tag + "-decode.txt"), summary);
+        Matcher m = Pattern.compile("(\\d+) frames: (\\d+) valid, (\\d+) invalid, (\\d+) other").matcher(summary);
+        assertTrue(m.find(), summary);
+        assertEquals(0, Integer.parseInt(m.group(3)), "invalid frames on the bridge\n" + summary);
+        assertTrue(Integer.parseInt(m.group(2)) >= iters, "RoCE frames on the bridge\n" + summary);
+        assertEquals(0, rc, summary);
+        if (t.atomic() == null) {
+            // the path MTU was the one asked for: the largest frame carries a full MTU of payload (14 Ethernet + 20 IPv4
+            // + 8 UDP + 12 BTH + 4 ICRC around it, plus at most a 16-byte RETH, a 4-byte AETH or an 8-byte DETH)
+            int largest = 0;
+            try (org.urdma.transport.pcap.PcapReader r = new org.urdma.transport.pcap.PcapReader(bridgePcap)) {
+                while (r.next()) largest = Math.max(largest, r.capturedLength());
+            }
+            int payload = Math.min(mtu, size);
+            assertTrue(largest >= 58 + payload && largest <= 58 + 16 + payload, "largest frame on the bridge " + largest
+                    + " for MTU " + mtu + " and " + size + "-byte messages");
+        }
+    }
+
+    /** What urdma's side must have printed: its checks of its own memory (a broken one fails the run). */
+    private static List<String> urdmaChecks(Tool t, boolean urdmaServer) {
+        String atomic = t.atomic();
+        if (urdmaServer) {
+            return switch (t.urdma()) {
+                case "write-bw" -> List.of("remote memory verified: ", "nothing outside them");
+                case "read-bw" -> List.of("unchanged by the client's READs");
+                case "send-bw" -> List.of("remote memory verified: " + iters(t) + " messages", "each identical to the client's earlier messages");
+                default -> List.of("remote memory verified: " + atomic + " moved each of 64 target addresses as " + iters(t) + " operations do");
+            };
+        }
+        return switch (t.urdma()) {
+            case "read-bw" -> List.of("READ data verified: " + iters(t) + " reads", "local memory verified");
+            case "atomic-bw" -> List.of(atomic + " results verified: " + iters(t) + " operations", "local memory verified");
+            default -> List.of("local memory verified");
+        };
+    }
+
+    private List<String> urdmaArgs(Tool t, String tap, int mtu, int size, int iters, String peer, Path pcap) {
+        List<String> a = new ArrayList<>(List.of("perf", t.urdma(), "--link", "tap:" + tap, "--ip", URDMA_IP + "/24",
+                "--mac", "02:75:72:64:6d:50", "-c", t.transport(), "-m", Integer.toString(mtu), "-n", Integer.toString(iters),
+                "-s", Integer.toString(size), "--cm-timeout", "60", "--driver", "agent", "--pcap", pcap.toString()));
+        if (t.atomic() != null) a.addAll(List.of("-A", t.atomic()));
+        // UC and UD have no retransmission: a burst faster than the TCG guest takes in is lost and the stock server
+        // waits for it forever; the stock sender is paced by its own slowness, urdma's by perftest's rate limit
+        if (peer != null && !t.transport().equals("RC")) a.addAll(List.of("--rate_limit", "2", "--rate_units", "M"));
+        if (peer != null) a.add(peer);
+        return a;
+    }
+
+    /** urdma perf inside the test's namespace on a thread of this JVM (its TAP and sockets live there). */
+    private CompletableFuture<Side> urdma(String... args) {
+        return CompletableFuture.supplyAsync(() -> {
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            StringWriter err = new StringWriter();
+            try {
+                return org.urdma.nativeio.netns.Netns.call(fx.ns.name(), () -> {
+                    PrintStream stdout = System.out, stderr = System.err;
+                    var cl = UrdmaCli.commandLine();
+                    cl.setOut(new PrintWriter(buf, true, StandardCharsets.UTF_8));
+                    cl.setErr(new PrintWriter(err, true));
+                    PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
+                    int rc;
+                    // the command prints to System.out/err like the tool: capture both for this run
+                    synchronized (PerftestBwInteropTest.class) {
+                        System.setOut(new Tee(stdout, ps));
+                        System.setErr(new Tee(stderr, ps));
+                        try {
+                            rc = cl.execute(args);
+                        } finally {
+                            System.setOut(stdout);
+                            System.setErr(stderr);
+                        }
+                    }
+                    return new Side(rc, buf.toString(StandardCharsets.UTF_8) + err);
+                });
+            } catch (Exception e) {
+                return new Side(-1, buf.toString(StandardCharsets.UTF_8) + err + "\n" + e);
+            }
+        });
+    }
+
+    private static final class Tee extends PrintStream {
+        private final PrintStream second;
+
+        Tee(PrintStream first, PrintStream second) {
+            super(first, true, StandardCharsets.UTF_8);
+            this.second = second;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            super.write(b, off, len);
+            second.write(b, off, len);
+        }
+
+        @Override
+        public void write(int b) {
+            super.write(b);
+            second.write(b);
+        }
+    }
+
+    private void awaitUrdmaListening(CompletableFuture<Side> server) throws Exception {
+        long deadline = System.nanoTime() + STEP.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (server.isDone()) throw new AssertionError("urdma perf ended before listening:\n" + server.get().out());
+            String ss = Interop.run(Duration.ofSeconds(10), "ip", "netns", "exec", fx.ns.name(), "ss", "-ltnH");
+            if (ss.contains(":" + PORT)) return;
+            Thread.sleep(100);
+        }
+        throw new AssertionError("urdma perf did not listen on " + PORT + " within " + STEP);
+    }
+
+    private synchronized void writeTable() throws java.io.IOException {
+        StringBuilder sb = new StringBuilder("# urdma perf against stock perftest 6.06 on rxe (PerftestBwInteropTest)\n\n");
+        sb.append("| MTU | tool | roles | result |\n|---|---|---|---|\n");
+        results.forEach((k, v) -> {
+            String[] p = k.split("\\|");
+            sb.append("| ").append(p[0].trim()).append(" | ").append(p[1].trim()).append(" | ").append(p[2].trim())
+                    .append(" | ").append(v.replace("|", "/")).append(" |\n");
+        });
+        Files.writeString(out.resolve("results.md"), sb.toString());
+    }
+}
