@@ -51,12 +51,16 @@ public final class AfPacketSocket implements AutoCloseable {
     private final MemorySegment rxRing;
     private final int rxBlockSize, rxBlockCount, rxFrameSize, rxFrameCount;
     private int rxCursor;
+    /** V2: offset of each RX frame slot (frames do not span blocks; no division per frame). */
+    private final long[] rxSlotOffsets;
     private final RxFrame frame = new RxFrame();
 
     // TX ring
     private final MemorySegment txRing;
     private final int txFrameSize, txFrameCount, txFramesPerBlock, txBlockSize, txDataOff, txLenOff, txStatusOff;
     private final int txMaxFrame;
+    /** Offset of each TX slot's header (slots do not span blocks; no division per frame). */
+    private final long[] txSlotOffsets;
     private int txHead;
     private int txUnflushed;
 
@@ -113,8 +117,10 @@ public final class AfPacketSocket implements AutoCloseable {
                 Libc.check(Libc.setsockopt(fd, SOL_PACKET, PACKET_RX_RING, req, v3 ? 28 : 16), "setsockopt",
                         "PACKET_RX_RING block " + rxBlockSize + " x " + rxBlockCount + ", frame " + rxFrameSize);
                 rxBytes = (long) rxBlockSize * rxBlockCount;
+                rxSlotOffsets = slotOffsets(rxFrameCount, rxBlockSize / rxFrameSize, rxBlockSize, rxFrameSize);
             } else {
                 rxBlockSize = rxBlockCount = rxFrameSize = rxFrameCount = 0;
+                rxSlotOffsets = new long[0];
             }
 
             long txBytes = 0;
@@ -138,10 +144,12 @@ public final class AfPacketSocket implements AutoCloseable {
                 txStatusOff = v3 ? H3_STATUS : H2_STATUS;
                 // the kernel accepts MTU + Ethernet header (+ 4 for a VLAN tag) per frame
                 txMaxFrame = Math.min(txFrameSize - txDataOff, mtu + 14 + 4);
+                txSlotOffsets = slotOffsets(txFrameCount, txFramesPerBlock, txBlockSize, txFrameSize);
             } else {
                 txFrameSize = txBlockSize = txFramesPerBlock = txFrameCount = 0;
                 txDataOff = txLenOff = txStatusOff = 0;
                 txMaxFrame = mtu + 14 + 4;
+                txSlotOffsets = new long[0];
             }
 
             long total = rxBytes + txBytes;
@@ -276,10 +284,10 @@ public final class AfPacketSocket implements AutoCloseable {
         final MemorySegment ring = rxRing;
         final RxFrame f = frame;
         f.buffer = ring;
-        final int perBlock = rxBlockSize / rxFrameSize;
+        final long[] slots = rxSlotOffsets;
         int delivered = 0;
         for (int i = 0; i < rxFrameCount; i++) {
-            long p = (long) (rxCursor / perBlock) * rxBlockSize + (long) (rxCursor % perBlock) * rxFrameSize;
+            long p = slots[rxCursor];
             int status = (int) INT.getAcquire(ring, p + H2_STATUS);
             if ((status & TP_STATUS_USER) == 0) {
                 break;
@@ -450,7 +458,15 @@ public final class AfPacketSocket implements AutoCloseable {
     }
 
     private long slotBase(int slot) {
-        return (long) (slot / txFramesPerBlock) * txBlockSize + (long) (slot % txFramesPerBlock) * txFrameSize;
+        return txSlotOffsets[slot];
+    }
+
+    private static long[] slotOffsets(int count, int perBlock, int blockSize, int frameSize) {
+        long[] o = new long[count];
+        for (int i = 0; i < count; i++) {
+            o[i] = (long) (i / perBlock) * blockSize + (long) (i % perBlock) * frameSize;
+        }
+        return o;
     }
 
     /**

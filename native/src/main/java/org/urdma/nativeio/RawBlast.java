@@ -53,6 +53,14 @@ public final class RawBlast {
 
     /** Sends {@code frames} frames of {@code size} bytes to {@code dst} as fast as the TX ring allows. */
     public static TxResult blast(AfPacketSocket tx, byte[] dst, byte[] src, long frames, int size) {
+        return blast(tx, dst, src, frames, Long.MAX_VALUE, size);
+    }
+
+    /**
+     * Sends frames of {@code size} bytes to {@code dst} as fast as the TX ring allows, until {@code frames} went out
+     * or {@code nanos} passed (checked once per batch).
+     */
+    public static TxResult blast(AfPacketSocket tx, byte[] dst, byte[] src, long frames, long nanos, int size) {
         if (size < 60 || size > tx.txMaxFrameLength()) {
             throw new IllegalArgumentException("size must be in [60, " + tx.txMaxFrameLength() + "], got " + size);
         }
@@ -81,6 +89,9 @@ public final class RawBlast {
             if (++inBatch == BATCH) {
                 tx.flush();
                 inBatch = 0;
+                if (nanos != Long.MAX_VALUE && System.nanoTime() - start >= nanos) {
+                    frames = seq;
+                }
             }
         }
         tx.flush(true);
@@ -88,6 +99,35 @@ public final class RawBlast {
             tx.flush(true);
         }
         return new TxResult(frames, System.nanoTime() - start, spins);
+    }
+
+    /**
+     * The baseline beside a benchmark: in an existing veth pair ({@code ifA} in namespace {@code nsA}, {@code ifB} in
+     * {@code nsB}), a receiver thread in {@code nsB} counts what the calling thread (moved into {@code nsA} for the
+     * call) sends for {@code nanos}. Returns the receiver's result (frames delivered, first to last).
+     */
+    public static RxResult vethBaseline(String nsA, String ifA, String nsB, String ifB, int size, long nanos) throws Exception {
+        int mtu = Netns.call(nsA, () -> NetInterface.lookup(ifA).mtu());
+        AfPacketOptions rxOpts = AfPacketOptions.forMtu(mtu).protocol(ETHERTYPE).noTxRing().rxRing(1 << 20, 64, 2048, 1);
+        AfPacketOptions txOpts = AfPacketOptions.forMtu(mtu).protocol(0).noRxRing().sendBuffer(16 << 20);
+        AfPacketOptions txSized = txOpts.txRing(txOpts.txFrameSize, Math.max(512, (32 << 20) / txOpts.txFrameSize));
+        AfPacketSocket rx = Netns.call(nsB, () -> AfPacketSocket.open(ifB, rxOpts));
+        try (rx; AfPacketSocket tx = Netns.call(nsA, () -> AfPacketSocket.open(ifA, txSized))) {
+            byte[] dst = Netns.call(nsB, () -> NetInterface.lookup(ifB).mac());
+            byte[] src = Netns.call(nsA, () -> NetInterface.lookup(ifA).mac());
+            AtomicBoolean stop = new AtomicBoolean();
+            CountDownLatch ready = new CountDownLatch(1);
+            RxResult[] rr = new RxResult[1];
+            Thread receiver = Thread.ofPlatform().name("blast-rx").start(() -> {
+                ready.countDown();
+                rr[0] = count(rx, Long.MAX_VALUE, stop, 200);
+            });
+            ready.await();
+            blast(tx, dst, src, Long.MAX_VALUE, nanos, size);
+            stop.set(true);
+            receiver.join();
+            return rr[0];
+        }
     }
 
     /** Counts frames of {@link #ETHERTYPE} until {@code expected} arrived, or {@code idleMs} passed without any after {@code stop}. */

@@ -24,7 +24,7 @@ public final class NetOptions {
     @Option(names = "--pcap", paramLabel = "FILE", description = "Capture every frame this side sends and receives")
     String pcap;
 
-    @Option(names = "--rx-ring", description = "AF_PACKET RX ring: v2 (per-frame, latency) or v3 (per-block, throughput); default: v2 for latency tests, v3 for bandwidth tests")
+    @Option(names = "--rx-ring", description = "AF_PACKET RX ring: v2 (per-frame, latency) or v3 (per-block, throughput); default: v2")
     String rxRing;
 
     @Option(names = "--vlan", description = "802.1Q VLAN id for every frame (0 = priority tag only); default untagged")

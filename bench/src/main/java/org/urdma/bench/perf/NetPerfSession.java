@@ -19,6 +19,8 @@ import org.urdma.transport.cm.QpConnector;
 import org.urdma.transport.cm.QpEndpoint;
 import org.urdma.transport.cm.QpHandshake;
 import org.urdma.transport.cm.UrdmaExchangeFormat;
+import org.urdma.transport.driver.EngineDriver;
+import org.urdma.transport.driver.InlineDriver;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.RealTimeDriver;
 import org.urdma.transport.engine.DeviceConfig;
@@ -52,10 +54,13 @@ final class NetPerfSession implements AutoCloseable {
     final Link link;
     final EthernetDatapath datapath;
     final SoftDevice device;
-    private RealTimeDriver driver;
+    /** The engine's agent thread during connection setup; with --driver inline then the benchmark thread (InlineDriver). */
+    private EngineDriver driver;
+    /** Empty engine passes before --idle poll sleeps in poll(2) on the socket. */
+    static final int POLL_SPINS = Integer.getInteger("urdma.pollSpins", 200);
+    /** --idle poll on an AF_PACKET link: spin, then sleep in poll(2) on the socket until a frame arrives. */
+    private final boolean pollIdle;
     private final boolean latencyTest;
-    /** After connection setup the calling thread runs the engine (--driver inline): one spinning thread per process. */
-    private boolean drivenInline;
     final ProtectionDomain pd;
     final CompletionQueue cq;
     final QueuePair qp;
@@ -104,7 +109,9 @@ final class NetPerfSession implements AutoCloseable {
         } else {
             NetInterface nif = NetInterface.lookup(ifname);
             byte[] mac = n.mac != null ? PortIdentity.parseMac(n.mac) : nif.mac();
-            String ring = n.rxRing != null ? n.rxRing : latencyTest ? "v2" : "v3";
+            // V2 by default for every test: a V3 block holding the last frames of a window (or an ACK) is handed over
+            // only when the kernel's retire timer fires (1 to 2 jiffies, later on a busy host), which stalls RC's window
+            String ring = n.rxRing != null ? n.rxRing : "v2";
             AfPacketOptions.Version v = switch (ring.toLowerCase(Locale.ROOT)) {
                 case "v2" -> AfPacketOptions.Version.V2;
                 case "v3" -> AfPacketOptions.Version.V3;
@@ -130,7 +137,11 @@ final class NetPerfSession implements AutoCloseable {
         this.device = new SoftDevice(dc, l, new SplittableRandom(seed), System.nanoTime());
         RealTimeDriver.Idle idle = o.idle.toLowerCase(Locale.ROOT).startsWith("busy") || o.idle.equalsIgnoreCase("spin")
                 ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
-        this.driver = new RealTimeDriver(device, idle);
+        EngineDriver.Mode.parse(o.driver); // a bad --driver fails before anything is set up
+        // --idle poll: after a few empty passes the agent sleeps in poll(2) on the AF_PACKET socket (woken by a frame)
+        this.pollIdle = o.idle.equalsIgnoreCase("poll") && l instanceof AfPacketLink;
+        this.driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) l).pollIdleStrategy(POLL_SPINS, 1))
+                : new RealTimeDriver(device, idle);
         this.pd = device.allocPd();
         int count = Math.max(1, o.qps);
         this.cqs = new CompletionQueue[count];
@@ -189,12 +200,15 @@ final class NetPerfSession implements AutoCloseable {
         }
         remote = remotes[0];
         // the agent answered ARP and ran the handshake; with --driver inline the benchmark thread now drives the
-        // engine itself, unless this side only waits (the write-bw server), whose engine must keep running
-        if (o.driver.equalsIgnoreCase("inline") && (!server || serverActive)) {
-            driver.close();
-            driver = null;
-            drivenInline = true;
-        }
+        // engine itself inside its CQ polls, unless this side only waits (the write-bw server), whose engine must
+        // keep running without it
+        goInline(serverActive);
+    }
+
+    /** A wait loop found no completion (it has waited since {@code since}): spin, or with --idle poll sleep in poll(2) on the socket. */
+    void idle(long since) {
+        if (driver instanceof InlineDriver inline) inline.idle();
+        else Thread.onSpinWait();
     }
 
     /**
@@ -246,35 +260,36 @@ final class NetPerfSession implements AutoCloseable {
 
     /** With --driver inline the benchmark thread drives the engine from now on (a side that only waits keeps its agent). */
     void goInline(boolean serverActive) {
-        if (o.driver.equalsIgnoreCase("inline") && (!server || serverActive) && driver != null) {
+        if (EngineDriver.Mode.parse(o.driver) == EngineDriver.Mode.INLINE && (!server || serverActive)
+                && !(driver instanceof InlineDriver)) {
             driver.close();
-            driver = null;
-            drivenInline = true;
+            // inline, the benchmark thread idles the same way between polls that found nothing
+            driver = pollIdle ? new InlineDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1)) : new InlineDriver(device);
         }
     }
 
     /** After an inline run: an agent drives the engine again, so ARP, ACKs and retransmissions go on during the final barriers. */
     void resumeAgent() {
-        if (!drivenInline) return;
+        if (!(driver instanceof InlineDriver)) return;
         settle();
-        drivenInline = false;
+        driver.close();
         RealTimeDriver.Idle idle = o.idle.toLowerCase(Locale.ROOT).startsWith("busy") || o.idle.equalsIgnoreCase("spin")
                 ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
-        driver = new RealTimeDriver(device, idle);
+        driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1))
+                : new RealTimeDriver(device, idle);
     }
 
-    /** One engine pass when this thread drives the engine; nothing when the agent thread does. */
+    /** Nothing: every wait loop polls a CQ, and with the inline driver that poll is the engine's pass. */
     void progress() {
-        if (drivenInline) device.doWork(System.nanoTime());
     }
 
     /** Inline: a few more engine passes until it is idle, so the last frames (a final answer, ACKs) leave the TX ring. */
     void settle() {
-        if (!drivenInline) return;
+        if (!(driver instanceof InlineDriver inline)) return;
         long end = System.nanoTime() + 50_000_000L;
         int idle = 0;
         do { // at least one pass, even if this thread was descheduled past the deadline: a final answer must leave
-            idle = device.doWork(System.nanoTime()) == 0 ? idle + 1 : 0;
+            idle = inline.invoke() == 0 ? idle + 1 : 0;
         } while (idle < 100 && System.nanoTime() < end);
     }
 
@@ -285,14 +300,14 @@ final class NetPerfSession implements AutoCloseable {
      */
     void barrier(String step) {
         Runnable meet = perftest != null ? () -> perftest.barrier(step) : () -> format.barrier(channel, local, step);
-        if (!drivenInline) {
+        if (!(driver instanceof InlineDriver inline)) {
             meet.run();
             return;
         }
         java.util.concurrent.CompletableFuture<Void> met = java.util.concurrent.CompletableFuture.runAsync(
                 meet, r -> Thread.ofPlatform().daemon().name("perf-barrier").start(r));
         while (!met.isDone()) {
-            if (device.doWork(System.nanoTime()) == 0) java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+            if (inline.invoke() == 0) java.util.concurrent.locks.LockSupport.parkNanos(20_000);
         }
         try {
             met.join();
@@ -303,7 +318,7 @@ final class NetPerfSession implements AutoCloseable {
     }
 
     String driverName() {
-        return drivenInline ? "inline (benchmark thread)" : "agent (" + o.idle + ")";
+        return driver.describe();
     }
 
     @Override
@@ -313,7 +328,7 @@ final class NetPerfSession implements AutoCloseable {
             if (perftest != null) perftest.close();
         } finally {
             cm.close();
-            if (driver != null) driver.close();
+            driver.close();
             datapath.closeCapture();
             if (link instanceof AutoCloseable c) {
                 try {

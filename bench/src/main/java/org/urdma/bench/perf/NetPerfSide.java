@@ -36,6 +36,11 @@ final class NetPerfSide extends PerfSide {
     }
 
     @Override
+    void idle(long since) {
+        s.idle(since);
+    }
+
+    @Override
     void sync(String step) {
         s.barrier(step);
     }

@@ -152,6 +152,7 @@ final class PerfRunner {
                 out.printf(" packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d%n", q.packetsSent(),
                         q.retransmittedPackets(), q.retries(), q.timeouts());
             }
+            if (s.qp instanceof org.urdma.transport.engine.SoftQp q) out.printf(" responder: %s%n", q.responderStats());
             out.printf(" link: %s%s%n", s.datapath.counters(), s.link instanceof org.urdma.transport.link.ethernet.AfPacketLink a
                     ? "; kernel " + a.kernelStatistics() : "");
             s.format.barrier(s.channel, s.local, "end of the run");

@@ -43,6 +43,8 @@ final class Responder {
     // coalesced ACK
     private boolean ackPending;
     private int ackPsn;
+    /** Engine pass in which the pending ACK became due; it leaves from a later pass (see {@link #ackDue}). */
+    private long ackPass;
     // UC: dropping the rest of a damaged message
     private boolean ucDropping;
     // responder resources for READ / atomic (replay of duplicates)
@@ -162,10 +164,7 @@ final class Responder {
         }
         ePsn = Psn.add(ePsn, 1);
         lastOp = Op.isEnd(o) ? NO_OP : o;
-        if (p.ackReq) {
-            ackPending = true;
-            ackPsn = p.psn;
-        }
+        if (p.ackReq) ackDue(p.psn);
     }
 
     private boolean sequenceOk(int o) {
@@ -405,8 +404,21 @@ final class Responder {
             return; // too old: the resource was reused
         }
         for (Resource r : res) if (r.sending && !r.atomic) return; // READ responses in flight carry the ACK
-        ackPending = true;
-        ackPsn = Psn.add(ePsn, -1);
+        ackDue(Psn.add(ePsn, -1));
+    }
+
+    /**
+     * Coalesced ACK: it leaves in the first engine pass after the one that received the packet, after the requests
+     * this QP sends in that pass. With an inline driver the application sees the receive completion between the two
+     * passes, so a reply it posts at once shares the ACK's syscall and goes first (one kernel send per direction of a
+     * ping-pong instead of two, the reply not waiting behind the ACK). Later packets join the pending ACK.
+     */
+    private void ackDue(int psn) {
+        if (!ackPending) {
+            ackPending = true;
+            ackPass = qp.device.passes();
+        }
+        ackPsn = psn;
     }
 
     /** Class C/D error: NAK the request, fail any receive in progress, and move the QP to ERR (as rxe). */
@@ -537,7 +549,7 @@ final class Responder {
         }
         // Responses leave in PSN order: a coalesced ACK for a later request waits until the READ responses
         // and atomic ACKs before it are out, or the requester would take it as an implicit NAK of the READ.
-        if (ackPending && nextSending() == null) {
+        if (ackPending && ackPass != qp.device.passes() && nextSending() == null) {
             flushAck(now);
             if (!ackPending) sent++;
         }

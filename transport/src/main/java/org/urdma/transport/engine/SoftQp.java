@@ -270,8 +270,9 @@ public final class SoftQp implements QueuePair {
         QpState s = state;
         if (s == QpState.ERR) return flush();
         if (s == QpState.RESET || s == QpState.INIT) return 0;
-        int work = responder.progress(now);
-        if (s == QpState.RTS || s == QpState.SQD) work += requester.progress(now, s == QpState.SQD);
+        // new requests before this QP's responses: a reply posted in answer to a request overtakes the ACK of it
+        int work = s == QpState.RTS || s == QpState.SQD ? requester.progress(now, s == QpState.SQD) : 0;
+        work += responder.progress(now);
         if (s == QpState.SQD && !drainedRaised && sq.retired.get() == requester.startedIndex) {
             drainedRaised = true; // everything started before SQD has completed
             device.raise(AsyncEventType.SQ_DRAINED, this);
@@ -372,6 +373,12 @@ public final class SoftQp implements QueuePair {
 
     public long timeouts() {
         return completer.timeouts;
+    }
+
+    /** Responder side: ACKs and NAKs sent, duplicate and out-of-sequence request packets received. */
+    public String responderStats() {
+        return "acks " + responder.acksSent + ", naks " + responder.naksSent + ", duplicates " + responder.duplicates
+                + ", out of sequence " + responder.outOfSequence;
     }
 
     /** RNR NAKs this QP's responder sent (a SEND found no receive posted). */

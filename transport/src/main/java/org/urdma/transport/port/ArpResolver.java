@@ -45,6 +45,9 @@ public final class ArpResolver {
     private final int[] requestsSent;
     private final long[] touched;
     private int size;
+    /** Whether any entry may need a request at or after {@link #due}; lets {@link #poll} skip the scan on every pass. */
+    private boolean pending;
+    private long due;
     private long requests, replies, failures;
 
     public ArpResolver(int capacity, Config config) {
@@ -71,6 +74,7 @@ public final class ArpResolver {
             states[i] = INCOMPLETE;
             deadlines[i] = now; // due now: the next poll sends the first request
             requestsSent[i] = 0;
+            dueAt(now);
             return PENDING;
         }
         touched[i] = now;
@@ -80,6 +84,7 @@ public final class ArpResolver {
                     states[i] = STALE;
                     deadlines[i] = now;
                     requestsSent[i] = 0;
+                    dueAt(now);
                 }
                 return macs[i];
             case STALE:
@@ -89,6 +94,7 @@ public final class ArpResolver {
                     states[i] = INCOMPLETE;
                     deadlines[i] = now;
                     requestsSent[i] = 0;
+                    dueAt(now);
                     return PENDING;
                 }
                 return FAILED;
@@ -111,24 +117,38 @@ public final class ArpResolver {
 
     /** Sends the requests that are due; entries out of tries become FAILED (STALE ones are dropped). Returns requests sent. */
     public int poll(long now, RequestSender sender) {
-        if (size == 0) return 0;
+        if (size == 0 || !pending || now - due < 0) return 0; // called on every engine pass: no scan unless something is due
         int sent = 0;
+        pending = false;
         for (int i = 0; i <= mask; i++) {
             byte s = states[i];
-            if ((s != INCOMPLETE && s != STALE) || now - deadlines[i] < 0) continue;
+            if (s != INCOMPLETE && s != STALE) continue;
+            if (now - deadlines[i] < 0) {
+                dueAt(deadlines[i]);
+                continue;
+            }
             if (requestsSent[i] >= config.maxRequests()) {
                 failures++;
                 states[i] = FAILED_STATE;
                 deadlines[i] = now + config.failedHoldNanos();
                 continue;
             }
-            if (!sender.sendRequest(ips[i])) continue;
+            if (!sender.sendRequest(ips[i])) {
+                dueAt(now); // retried on the next poll
+                continue;
+            }
             requestsSent[i]++;
             deadlines[i] = now + config.retryNanos();
+            dueAt(deadlines[i]);
             requests++;
             sent++;
         }
         return sent;
+    }
+
+    private void dueAt(long t) {
+        if (!pending || t - due < 0) due = t;
+        pending = true;
     }
 
     /** Earliest time {@link #poll} has something to do, or Long.MAX_VALUE. */

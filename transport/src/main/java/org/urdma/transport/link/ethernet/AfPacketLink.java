@@ -189,6 +189,48 @@ public final class AfPacketLink implements Link, AutoCloseable {
         return socket.pollIn(timeoutMs);
     }
 
+    /**
+     * An idle strategy for an engine thread whose work comes from this link (e.g. a passive side that only answers):
+     * after {@code spins} empty passes it sleeps in poll(2) on the socket until a frame arrives or {@code timeoutMs}
+     * passes (timers and posted work wait that long at most), instead of yielding and parking by the microsecond —
+     * the kernel wakes it with the frame, as it wakes a raw-socket reader.
+     */
+    public org.agrona.concurrent.IdleStrategy pollIdleStrategy(int spins, int timeoutMs) {
+        if (spins < 0 || timeoutMs < 0) throw new IllegalArgumentException("spins and timeoutMs: must be >= 0");
+        return new org.agrona.concurrent.IdleStrategy() {
+            private int idle;
+
+            @Override
+            public void idle(int workCount) {
+                if (workCount > 0) {
+                    idle = 0;
+                } else {
+                    idle();
+                }
+            }
+
+            @Override
+            public void idle() {
+                if (idle++ < spins) {
+                    Thread.onSpinWait();
+                } else {
+                    socket.pollIn(timeoutMs);
+                    idle = 0;
+                }
+            }
+
+            @Override
+            public void reset() {
+                idle = 0;
+            }
+
+            @Override
+            public String alias() {
+                return "poll";
+            }
+        };
+    }
+
     @Override
     public void close() {
         datapath.closeCapture();
