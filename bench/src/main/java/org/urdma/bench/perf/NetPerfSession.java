@@ -17,6 +17,8 @@ import org.urdma.transport.cm.QpConnector;
 import org.urdma.transport.cm.QpEndpoint;
 import org.urdma.transport.cm.QpHandshake;
 import org.urdma.transport.cm.UrdmaExchangeFormat;
+import org.urdma.transport.driver.EngineDriver;
+import org.urdma.transport.driver.InlineDriver;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.RealTimeDriver;
 import org.urdma.transport.engine.DeviceConfig;
@@ -50,13 +52,13 @@ final class NetPerfSession implements AutoCloseable {
     final Link link;
     final EthernetDatapath datapath;
     final SoftDevice device;
-    private RealTimeDriver driver;
+    /** The engine's agent thread during connection setup; with --driver inline then the benchmark thread (InlineDriver). */
+    private EngineDriver driver;
     /** Empty engine passes before --idle poll sleeps in poll(2) on the socket. */
     static final int POLL_SPINS = Integer.getInteger("urdma.pollSpins", 200);
-    private final org.agrona.concurrent.IdleStrategy inlineIdle;
+    /** --idle poll on an AF_PACKET link: spin, then sleep in poll(2) on the socket until a frame arrives. */
+    private final boolean pollIdle;
     private final boolean latencyTest;
-    /** After connection setup the calling thread runs the engine (--driver inline): one spinning thread per process. */
-    private boolean drivenInline;
     final ProtectionDomain pd;
     final CompletionQueue cq;
     final QueuePair qp;
@@ -127,11 +129,11 @@ final class NetPerfSession implements AutoCloseable {
         this.device = new SoftDevice(dc, l, new SplittableRandom(seed), System.nanoTime());
         RealTimeDriver.Idle idle = o.idle.toLowerCase(Locale.ROOT).startsWith("busy") || o.idle.equalsIgnoreCase("spin")
                 ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
+        EngineDriver.Mode.parse(o.driver); // a bad --driver fails before anything is set up
         // --idle poll: after a few empty passes the agent sleeps in poll(2) on the AF_PACKET socket (woken by a frame)
-        boolean poll = o.idle.equalsIgnoreCase("poll") && l instanceof AfPacketLink;
-        this.driver = poll ? new RealTimeDriver(device, ((AfPacketLink) l).pollIdleStrategy(POLL_SPINS, 1)) : new RealTimeDriver(device, idle);
-        // inline, the benchmark thread idles the same way between passes that found nothing to do
-        this.inlineIdle = poll ? ((AfPacketLink) l).pollIdleStrategy(POLL_SPINS, 1) : null;
+        this.pollIdle = o.idle.equalsIgnoreCase("poll") && l instanceof AfPacketLink;
+        this.driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) l).pollIdleStrategy(POLL_SPINS, 1))
+                : new RealTimeDriver(device, idle);
         this.pd = device.allocPd();
         int count = Math.max(1, o.qps);
         this.cqs = new CompletionQueue[count];
@@ -190,31 +192,35 @@ final class NetPerfSession implements AutoCloseable {
         }
         remote = remotes[0];
         // the agent answered ARP and ran the handshake; with --driver inline the benchmark thread now drives the
-        // engine itself, unless this side only waits (the write-bw server), whose engine must keep running
-        if (o.driver.equalsIgnoreCase("inline") && (!server || serverActive)) {
+        // engine itself inside its CQ polls, unless this side only waits (the write-bw server), whose engine must
+        // keep running without it
+        if (EngineDriver.Mode.parse(o.driver) == EngineDriver.Mode.INLINE && (!server || serverActive)) {
             driver.close();
-            driver = null;
-            drivenInline = true;
+            // inline, the benchmark thread idles the same way between polls that found nothing
+            driver = pollIdle ? new InlineDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1)) : new InlineDriver(device);
         }
     }
 
-    /** One engine pass when this thread drives the engine; nothing when the agent thread does. */
+    /** A wait loop found no completion (it has waited since {@code since}): spin, or with --idle poll sleep in poll(2) on the socket. */
+    void idle(long since) {
+        if (driver instanceof InlineDriver inline) inline.idle();
+        else Thread.onSpinWait();
+    }
+
+    /** Nothing: every wait loop polls a CQ, and with the inline driver that poll is the engine's pass. */
     void progress() {
-        if (!drivenInline) return;
-        int work = device.doWork(System.nanoTime());
-        if (inlineIdle != null) inlineIdle.idle(work);
     }
 
     /** Inline: a few more engine passes until it is idle, so the last frames (a final answer, ACKs) leave the TX ring. */
     void settle() {
-        if (!drivenInline) return;
+        if (!(driver instanceof InlineDriver inline)) return;
         long end = System.nanoTime() + 50_000_000L;
         int idle = 0;
-        while (idle < 100 && System.nanoTime() < end) idle = device.doWork(System.nanoTime()) == 0 ? idle + 1 : 0;
+        while (idle < 100 && System.nanoTime() < end) idle = inline.invoke() == 0 ? idle + 1 : 0;
     }
 
     String driverName() {
-        return drivenInline ? "inline (benchmark thread)" : "agent (" + o.idle + ")";
+        return driver.describe();
     }
 
     @Override
@@ -223,7 +229,7 @@ final class NetPerfSession implements AutoCloseable {
             if (channel != null) channel.close();
         } finally {
             cm.close();
-            if (driver != null) driver.close();
+            driver.close();
             datapath.closeCapture();
             if (link instanceof AutoCloseable c) {
                 try {

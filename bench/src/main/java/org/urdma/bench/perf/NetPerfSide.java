@@ -35,6 +35,11 @@ final class NetPerfSide extends PerfSide {
     }
 
     @Override
+    void idle(long since) {
+        s.idle(since);
+    }
+
+    @Override
     void sync(String step) {
         s.format.barrier(s.channel, s.local, step);
     }

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
         description = "perftest-style benchmarks (ib_write_bw, ib_send_lat, ...) over urdma verbs.",
         subcommands = {WriteBwCommand.class, PerfTestCommand.ReadBw.class, PerfTestCommand.SendBw.class,
                 PerfTestCommand.AtomicBw.class, PerfTestCommand.WriteLat.class, PerfTestCommand.ReadLat.class,
-                SendLatCommand.class, PerfTestCommand.AtomicLat.class, VethBwCommand.class})
+                SendLatCommand.class, PerfTestCommand.AtomicLat.class, VethBwCommand.class, LatVsTcpCommand.class})
 public final class PerfCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;

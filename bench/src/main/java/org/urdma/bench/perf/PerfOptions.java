@@ -49,7 +49,8 @@ public final class PerfOptions {
     @Option(names = "--paxi-icrc", negatable = true, description = "PAXI Standard/AFH1/AFH2 frames carry the optional ICRC (default: ${DEFAULT-VALUE})")
     boolean paxiIcrc = true;
 
-    @Option(names = "--driver", description = "inline: this thread runs both engines; agent: one Agrona agent thread per device (default: ${DEFAULT-VALUE})")
+    @Option(names = "--driver", description = "inline: the benchmark thread runs the engine inside its CQ polls (over --link memory: both engines); "
+            + "thread (or agent): one Agrona agent thread per device (default: ${DEFAULT-VALUE})")
     String driver = "inline";
 
     @Option(names = "--idle", description = "Agent idle strategy: busy-spin, backoff, or poll (AF_PACKET: sleep in poll(2) on the socket after 1000 empty passes) (default: ${DEFAULT-VALUE})")

@@ -54,11 +54,8 @@ final class PerfSession implements AutoCloseable {
         fabric = new MemoryFabric(DeviceConfig.named("urdma0", 1).withReliability(rel),
                 DeviceConfig.named("urdma1", 2).withReliability(rel), link, MemoryFabric.CodecFactory.wire(kind, o.paxiIcrc),
                 loss, Impairment.NONE, System.nanoTime(), System.nanoTime());
-        boolean agents = switch (o.driver.toLowerCase(java.util.Locale.ROOT)) {
-            case "inline" -> false;
-            case "agent" -> true;
-            default -> throw new IllegalArgumentException("--driver: inline or agent, was '" + o.driver + "'");
-        };
+        boolean agents = org.urdma.transport.driver.EngineDriver.Mode.parse(o.driver)
+                == org.urdma.transport.driver.EngineDriver.Mode.THREAD;
         RealTimeDriver.Idle idle = switch (o.idle.toLowerCase(java.util.Locale.ROOT)) {
             case "busy-spin", "busy", "spin" -> RealTimeDriver.Idle.BUSY_SPIN;
             case "backoff" -> RealTimeDriver.Idle.BACKOFF;

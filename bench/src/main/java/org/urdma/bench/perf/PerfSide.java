@@ -66,6 +66,11 @@ abstract class PerfSide {
     /** One engine pass when this thread drives the engine. */
     abstract void progress();
 
+    /** Nothing completed since {@code since}: spin once (a side on a real link may block in its link instead). */
+    void idle(long since) {
+        Thread.onSpinWait();
+    }
+
     /** Waits until the peer reaches the same step (an out-of-band barrier). */
     abstract void sync(String step);
 
@@ -154,9 +159,9 @@ abstract class PerfSide {
         if (wc.status != WcStatus.SUCCESS) throw failed(wc);
     }
 
-    /** Spins once; past the stall limit throws, naming {@code what} (and {@code n} when &gt;= 0): no string is built before. */
+    /** Waits a little (spins once); past the stall limit throws, naming {@code what} (and {@code n} when &gt;= 0): no string is built before. */
     void stalled(long since, String what, long n) {
-        Thread.onSpinWait();
+        idle(since);
         if (System.nanoTime() - since > stallNanos) {
             throw new NetPerf.CompletionError("no progress for " + stallNanos / 1_000_000_000 + " s waiting for " + what
                     + (n >= 0 ? String.valueOf(n) : "")

@@ -89,6 +89,7 @@ public final class SoftCq implements CompletionQueue {
 
     @Override
     public int poll(WorkCompletion[] wcs, int max) {
+        device.invokeInline();
         long h = head.get();
         long avail = tail.get() - h;
         int n = (int) Math.min(avail, Math.min(max, wcs.length));

@@ -42,12 +42,24 @@ public final class SoftDevice implements Device, PacketSink {
     private final Int2ObjectHashMap<SoftQp> qpsByNum = new Int2ObjectHashMap<>();
     private SoftQp[] qps = new SoftQp[0];
     private final DeadlineTimerWheel timers;
+    /** No timer is due before this time (the earliest deadline scheduled since the wheel was last polled). */
+    private long timerCheck = Long.MAX_VALUE;
     private final Long2ObjectHashMap<SoftQp> timerOwners = new Long2ObjectHashMap<>();
     private final DeadlineTimerWheel.TimerHandler onTimer = this::onTimerExpiry;
     private final ManyToOneConcurrentArrayQueue<ControlTask<?>> controlQueue = new ManyToOneConcurrentArrayQueue<>(256);
     private final ManyToOneConcurrentArrayQueue<AsyncEvent> asyncEvents = new ManyToOneConcurrentArrayQueue<>(1024);
     final TransportPacket tx = new TransportPacket();
     private volatile Thread engineThread;
+    private volatile Runnable inlinePass;
+    private static final java.lang.invoke.VarHandle ENGINE_THREAD;
+
+    static {
+        try {
+            ENGINE_THREAD = java.lang.invoke.MethodHandles.lookup().findVarHandle(SoftDevice.class, "engineThread", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     private int nextQpn;
     private long now;
     /** Engine passes so far (doWork calls); a coalesced ACK waits for the next one. */
@@ -95,7 +107,9 @@ public final class SoftDevice implements Device, PacketSink {
 
     private int pollTimers(long now) {
         int n = 0;
-        if (timers.timerCount() == 0) {
+        if (timers.timerCount() == 0 || now < timerCheck) {
+            // nothing is due before timerCheck: move the wheel to now without visiting the spokes it passes (their
+            // timers are not due; the wheel comes round to them again)
             if (timers.currentTickTime() <= now) timers.currentTickTime(now);
             return 0;
         }
@@ -106,6 +120,10 @@ public final class SoftDevice implements Device, PacketSink {
             n += timers.poll(now, onTimer, 64);
         } while (timers.currentTickTime() <= now && ++passes <= WHEEL_TICKS);
         if (timers.currentTickTime() <= now) timers.currentTickTime(now);
+        // every wheel timer is a QP's retry or RNR timer, and each QP knows its own deadlines
+        long next = Long.MAX_VALUE;
+        for (SoftQp qp : qps) next = Math.min(next, qp.nextDeadline());
+        timerCheck = next;
         return n;
     }
 
@@ -117,6 +135,7 @@ public final class SoftDevice implements Device, PacketSink {
 
     long scheduleTimer(SoftQp owner, long deadline) {
         long id = timers.scheduleTimer(deadline);
+        if (deadline < timerCheck) timerCheck = deadline;
         timerOwners.put(id, owner);
         return id;
     }
@@ -174,15 +193,57 @@ public final class SoftDevice implements Device, PacketSink {
         engineThread = t;
     }
 
-    /** Runs a control operation on the engine thread and returns its result (inline when there is no driver). */
+    /**
+     * Inline driving (like an Aeron client's invoker mode): {@code pass} runs one engine pass at the driver's clock,
+     * and polling a CQ of this device runs it first, so the application thread is the engine's only thread. Passes
+     * are claimed with {@link #tryEnterEngine()}: another thread polling, or a control call, never runs one at the
+     * same time. Null: no inline driver (an agent thread drives, or a test steps {@link #doWork}).
+     */
+    public void inlinePass(Runnable pass) {
+        inlinePass = pass;
+    }
+
+    /** Whether an inline driver runs this device's passes on the threads that poll its CQs. */
+    public boolean drivenInline() {
+        return inlinePass != null;
+    }
+
+    /** Inline driving: claims the engine for one pass on the calling thread; false when another thread holds it. */
+    public boolean tryEnterEngine() {
+        return ENGINE_THREAD.compareAndSet(this, (Thread) null, Thread.currentThread());
+    }
+
+    /** Ends a pass claimed with {@link #tryEnterEngine()}. */
+    public void exitEngine() {
+        ENGINE_THREAD.setRelease(this, (Thread) null);
+    }
+
+    /** The application polls a CQ: with an inline driver the engine makes its pass first. */
+    void invokeInline() {
+        Runnable pass = inlinePass;
+        if (pass != null) pass.run();
+    }
+
+    /**
+     * Runs a control operation on the engine thread and returns its result (inline when there is no driver). With
+     * an inline driver the caller queues it and runs engine passes until one has run it (or another thread's has).
+     */
     public <T> T control(Supplier<T> op) {
         Thread e = engineThread;
-        if (e == null || e == Thread.currentThread()) return op.get();
+        if (e == Thread.currentThread()) return op.get();
+        Runnable pass = inlinePass;
+        if (e == null && pass == null) return op.get();
         ControlTask<T> task = new ControlTask<>(op);
         while (!controlQueue.offer(task)) Thread.onSpinWait();
         while (!task.done) {
+            pass = inlinePass;
+            if (pass != null) {
+                pass.run();
+                if (!task.done) Thread.onSpinWait();
+                continue;
+            }
             LockSupport.parkNanos(10_000);
-            if (engineThread == null) { // driver stopped meanwhile: run here
+            if (engineThread == null && inlinePass == null) { // driver stopped meanwhile: run here
                 if (controlQueue.remove(task)) task.run();
             }
         }

@@ -1,0 +1,152 @@
+package org.urdma.transport.driver;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.ValueLayout;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.urdma.transport.engine.DeviceConfig;
+import org.urdma.transport.engine.SoftQp;
+import org.urdma.transport.link.Impairment;
+import org.urdma.transport.link.MemoryLink;
+import org.urdma.transport.wire.FramingKind;
+import org.urdma.verbs.AccessFlags;
+import org.urdma.verbs.CompletionQueue;
+import org.urdma.verbs.MemoryRegion;
+import org.urdma.verbs.ProtectionDomain;
+import org.urdma.verbs.QpType;
+import org.urdma.verbs.QueuePair;
+import org.urdma.verbs.ReceiveWorkRequest;
+import org.urdma.verbs.SendWorkRequest;
+import org.urdma.verbs.WcOpcode;
+import org.urdma.verbs.WcStatus;
+import org.urdma.verbs.WorkCompletion;
+import org.urdma.verbs.WrOpcode;
+
+/** Devices driven inline: the threads that poll their CQs run the engine passes; control calls run inside passes. */
+class InlineDriverTest {
+    static MemoryFabric fabric(Impairment aToB) {
+        return new MemoryFabric(DeviceConfig.named("in-a", 1), DeviceConfig.named("in-b", 2),
+                MemoryLink.Config.defaults().withLatency(0), MemoryFabric.CodecFactory.wire(FramingKind.ROCE2),
+                aToB, Impairment.NONE, 3, System.nanoTime());
+    }
+
+    static WorkCompletion[] holders() {
+        WorkCompletion[] wcs = new WorkCompletion[8];
+        for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
+        return wcs;
+    }
+
+    /** Polls until a RECV completes (send completions are checked and passed over). */
+    static void awaitRecv(CompletionQueue cq, WorkCompletion[] wcs) {
+        long end = System.nanoTime() + 20_000_000_000L;
+        while (System.nanoTime() < end) {
+            int k = cq.poll(wcs);
+            for (int i = 0; i < k; i++) {
+                assertEquals(WcStatus.SUCCESS, wcs[i].status, wcs[i].toString());
+                if (wcs[i].opcode == WcOpcode.RECV) return;
+            }
+        }
+        fail("no receive completion within 20 s");
+    }
+
+    @Test
+    void aPingPongRunsOnTheTwoPollingThreadsAloneAndSurvivesLossThroughTheTimers() throws Exception {
+        MemoryFabric f = fabric(Impairment.random(0.02, 0, 0, 11));
+        try (Arena arena = Arena.ofShared(); InlineDriver da = new InlineDriver(f.a); InlineDriver db = new InlineDriver(f.b)) {
+            assertTrue(f.a.drivenInline());
+            assertFalse(f.a.hasEngineThread());
+            ProtectionDomain pa = f.a.allocPd(), pb = f.b.allocPd();
+            CompletionQueue ca = f.a.createCq(64, null), cb = f.b.createCq(64, null);
+            // setup: control calls queue and run inside passes made by the calling thread
+            QueuePair[] qp = f.connect(pa, MemoryFabric.init(QpType.RC, ca, 32), pb, MemoryFabric.init(QpType.RC, cb, 32),
+                    MemoryFabric.Connection.defaults().withTimeout(8), 0, 0); // ACK timeout ~1 ms
+            MemoryRegion ma = pa.registerMemory(arena.allocate(128, 64), AccessFlags.LOCAL_WRITE);
+            MemoryRegion mb = pb.registerMemory(arena.allocate(128, 64), AccessFlags.LOCAL_WRITE);
+            int rounds = 300;
+            AtomicBoolean clientDone = new AtomicBoolean();
+            CompletableFuture<Void> server = CompletableFuture.runAsync(() -> {
+                WorkCompletion[] wcs = holders();
+                SendWorkRequest wr = new SendWorkRequest();
+                for (int i = 0; i < rounds; i++) {
+                    qp[1].postRecv(new ReceiveWorkRequest().wrId(i).addSge(mb, 64, 64));
+                    awaitRecv(cb, wcs);
+                    long v = mb.segment().get(ValueLayout.JAVA_LONG, 64);
+                    mb.segment().set(ValueLayout.JAVA_LONG, 0, v + 1);
+                    qp[1].postSend(wr.reset().wrId(i).opcode(WrOpcode.SEND).addSge(mb, 0, 8));
+                }
+                // inline: a posted request leaves in the poster's next poll, and resends need polls too
+                while (!clientDone.get()) cb.poll(wcs);
+            });
+            WorkCompletion[] wcs = holders();
+            SendWorkRequest wr = new SendWorkRequest();
+            for (int i = 0; i < rounds; i++) {
+                qp[0].postRecv(new ReceiveWorkRequest().wrId(i).addSge(ma, 64, 64));
+                ma.segment().set(ValueLayout.JAVA_LONG, 0, i * 10L);
+                qp[0].postSend(wr.reset().wrId(i).opcode(WrOpcode.SEND).addSge(ma, 0, 8));
+                try {
+                    awaitRecv(ca, wcs);
+                } catch (AssertionError e) {
+                    if (server.isDone()) server.join(); // the server's failure is the cause
+                    throw new AssertionError(e.getMessage() + " at round " + i + "; client " + f.a.link() + " sent "
+                            + ((SoftQp) qp[0]).packetsSent() + ", server sent " + ((SoftQp) qp[1]).packetsSent());
+                }
+                assertEquals(i * 10L + 1, ma.segment().get(ValueLayout.JAVA_LONG, 64), "answer " + i);
+            }
+            clientDone.set(true);
+            server.get(30, TimeUnit.SECONDS);
+            assertTrue(((SoftQp) qp[0]).retransmittedPackets() > 0, "2% loss: the ACK timer fired and resent");
+        }
+    }
+
+    @Test
+    void aControlCallFromAnotherThreadRunsInThePollersPassAndPassesNeverOverlap() throws Exception {
+        MemoryFabric f = fabric(Impairment.NONE);
+        try (InlineDriver d = new InlineDriver(f.a)) {
+            CompletionQueue cq = f.a.createCq(16, null);
+            AtomicBoolean stop = new AtomicBoolean();
+            WorkCompletion[] wcs = holders();
+            Thread poller = Thread.ofPlatform().start(() -> {
+                while (!stop.get()) cq.poll(wcs);
+            });
+            try {
+                ProtectionDomain pd = f.a.allocPd();
+                for (int i = 0; i < 20; i++) pd.createQp(MemoryFabric.init(QpType.RC, cq, 8)).close();
+            } finally {
+                stop.set(true);
+                poller.join();
+            }
+            // a claimed engine is skipped by other pollers: no second pass runs meanwhile
+            assertTrue(f.a.tryEnterEngine());
+            long passes = f.a.passes();
+            Thread other = Thread.ofPlatform().start(() -> {
+                for (int i = 0; i < 100; i++) cq.poll(wcs);
+            });
+            other.join();
+            assertEquals(passes, f.a.passes());
+            f.a.exitEngine();
+            cq.poll(wcs);
+            assertEquals(passes + 1, f.a.passes());
+        }
+    }
+
+    @Test
+    void aDeviceHasOneKindOfDriverAtATime() {
+        MemoryFabric f = fabric(Impairment.NONE);
+        try (RealTimeDriver t = new RealTimeDriver(f.a, RealTimeDriver.Idle.BACKOFF)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> new InlineDriver(f.a));
+            assertTrue(e.getMessage().contains("in-a"), e.getMessage());
+        }
+        try (InlineDriver d = new InlineDriver(f.a)) {
+            assertThrows(IllegalStateException.class, () -> new RealTimeDriver(f.a, RealTimeDriver.Idle.BACKOFF));
+        }
+        // after both closed, control calls run on the caller again
+        assertEquals(EngineDriver.Mode.INLINE, EngineDriver.Mode.parse("inline"));
+        assertEquals(EngineDriver.Mode.THREAD, EngineDriver.Mode.parse("agent"));
+        assertThrows(IllegalArgumentException.class, () -> EngineDriver.Mode.parse("fast"));
+        assertNotNull(f.a.allocPd());
+    }
+}
