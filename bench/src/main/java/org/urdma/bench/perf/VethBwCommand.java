@@ -60,8 +60,9 @@ public final class VethBwCommand implements Callable<Integer> {
     @Option(names = "--driver", description = "write-bw driver: inline or agent (default: ${DEFAULT-VALUE})")
     String driver = "inline";
 
-    @Option(names = "--idle", description = "Agent idle strategy: busy-spin or backoff (default: ${DEFAULT-VALUE})")
-    String idle = "backoff";
+    @Option(names = "--idle", description = "Engine idle strategy: poll (sleep in poll(2) on the socket after 200 empty passes), "
+            + "backoff or busy-spin (default: ${DEFAULT-VALUE})")
+    String idle = "poll";
 
     @Option(names = "--rx-ring", description = "write-bw AF_PACKET RX ring: v2 or v3 (default: ${DEFAULT-VALUE})")
     String rxRing = "v2";
@@ -95,8 +96,8 @@ public final class VethBwCommand implements Callable<Integer> {
         int frame = fullFrameLength(FramingKind.parse(framing), Math.min(mtu, size));
         int packets = (size + mtu - 1) / mtu;
         out.printf(Locale.ROOT, "veth-bw: RC write-bw %d B messages (%d frames of up to %d B each, %s, path MTU %d) vs raw AF_PACKET "
-                + "blast of %d-byte frames; veth MTU %d; %d s each, %d rounds; RX ring %s, port MAC %s%n", size, packets, frame,
-                framing, mtu, frame, linkMtu, seconds, rounds, rxRing, portMac);
+                + "blast of %d-byte frames; veth MTU %d; %d s each, %d rounds; RX ring %s, port MAC %s, idle %s%n", size, packets,
+                frame, framing, mtu, frame, linkMtu, seconds, rounds, rxRing, portMac, idle);
         List<Double> ratios = new ArrayList<>(), cpuRatios = new ArrayList<>();
         try (Topology t = Topology.create()) {
             String a = t.namespace("a"), b = t.namespace("b");
