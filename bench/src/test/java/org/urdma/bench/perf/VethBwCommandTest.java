@@ -19,9 +19,9 @@ class VethBwCommandTest {
     }
 
     @Test
-    void oneRoundPrintsTheBlastTheWriteBwAndTheirRatio() throws Exception {
+    void oneRoundPrintsTheBlastTheWriteBwTheirRatioAndTcp() throws Exception {
         VethBwCommand c = new VethBwCommand();
-        new CommandLine(c).parseArgs("-D", "1", "--rounds", "1", "-s", "16384");
+        new CommandLine(c).parseArgs("-D", "1", "--rounds", "1", "-s", "16384", "--tcp");
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         int rc;
         try (PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
@@ -32,6 +32,7 @@ class VethBwCommandTest {
         assertTrue(text.matches("(?s).*\\n1\\s+raw blast\\s+[0-9]+\\s+[0-9.]+.*"), text);
         assertTrue(text.matches("(?s).*\\n1\\s+write-bw\\s+[0-9]+\\s+[0-9.]+\\s+[0-9.]+.*"), text);
         assertTrue(text.contains("ratio write-bw / raw blast (frames/s): median "), text);
+        assertTrue(text.matches("(?s).*\\n1\\s+tcp stream\\s+[0-9.]+.*write-bw / TCP = [0-9.]+.*"), text);
         assertTrue(text.contains("4154-byte frames"), text); // a full RoCEv2 RDMA WRITE middle packet at path MTU 4096
     }
 
