@@ -113,7 +113,7 @@ public final class LatVsTcpCommand implements Callable<Integer> {
         double tcp = median(results.stream().mapToDouble(Round::tcp).toArray());
         double urdma = median(results.stream().mapToDouble(Round::urdma).toArray());
         double raw = median(results.stream().mapToDouble(Round::raw).toArray());
-        out.printf(Locale.ROOT, "median %-11.2f %-20.2f %-20s %-14.3f%n", tcp, urdma, noRaw ? "-" : String.format(Locale.ROOT, "%.2f", raw),
+        out.printf(Locale.ROOT, "%-6s %-18.2f %-20.2f %-20s %-14.3f%n", "median", tcp, urdma, noRaw ? "-" : String.format(Locale.ROOT, "%.2f", raw),
                 urdma / tcp);
         out.printf(Locale.ROOT, "send-lat %d B p50 / TCP ping-pong half round trip p50 = %.3f (issue 4 target: <= 0.5)%s%n", size,
                 urdma / tcp, noRaw ? "" : String.format(Locale.ROOT, "; raw AF_PACKET floor = %.3f of TCP", raw / tcp));
