@@ -60,8 +60,9 @@ public final class VethBwCommand implements Callable<Integer> {
     @Option(names = "--driver", description = "write-bw driver: inline or agent (default: ${DEFAULT-VALUE})")
     String driver = "inline";
 
-    @Option(names = "--idle", description = "Agent idle strategy: busy-spin or backoff (default: ${DEFAULT-VALUE})")
-    String idle = "backoff";
+    @Option(names = "--idle", description = "Engine idle strategy: poll (sleep in poll(2) on the socket after 200 empty passes), "
+            + "backoff or busy-spin (default: ${DEFAULT-VALUE})")
+    String idle = "poll";
 
     @Option(names = "--rx-ring", description = "write-bw AF_PACKET RX ring: v2 or v3 (default: ${DEFAULT-VALUE})")
     String rxRing = "v2";
@@ -70,6 +71,9 @@ public final class VethBwCommand implements Callable<Integer> {
             + "RoCEv2 frames for another host at once); interface: the veth's MAC (the kernel IP stack routes every RoCEv2 "
             + "frame to a dead end, InAddrErrors, per-frame cost the blast does not pay) (default: ${DEFAULT-VALUE})")
     String portMac = "own";
+
+    @Option(names = "--tcp", description = "Also run a kernel TCP single stream (64 KiB writes) on the same veth each round")
+    boolean tcp;
 
     @Option(names = {"-v", "--verbose"}, description = "Print both sides' full write-bw reports")
     boolean verbose;
@@ -95,8 +99,8 @@ public final class VethBwCommand implements Callable<Integer> {
         int frame = fullFrameLength(FramingKind.parse(framing), Math.min(mtu, size));
         int packets = (size + mtu - 1) / mtu;
         out.printf(Locale.ROOT, "veth-bw: RC write-bw %d B messages (%d frames of up to %d B each, %s, path MTU %d) vs raw AF_PACKET "
-                + "blast of %d-byte frames; veth MTU %d; %d s each, %d rounds; RX ring %s, port MAC %s%n", size, packets, frame,
-                framing, mtu, frame, linkMtu, seconds, rounds, rxRing, portMac);
+                + "blast of %d-byte frames; veth MTU %d; %d s each, %d rounds; RX ring %s, port MAC %s, idle %s%n", size, packets,
+                frame, framing, mtu, frame, linkMtu, seconds, rounds, rxRing, portMac, idle);
         List<Double> ratios = new ArrayList<>(), cpuRatios = new ArrayList<>();
         try (Topology t = Topology.create()) {
             String a = t.namespace("a"), b = t.namespace("b");
@@ -126,6 +130,13 @@ public final class VethBwCommand implements Callable<Integer> {
                 cpuRatios.add((double) rawCpu / ourCpu);
                 out.printf(Locale.ROOT, "%-6d %-10s %12.0f %8.2f %8.3f %10d   %s   (%.2f MB/s payload, %s)%n", r, "write-bw", fps,
                         fps * frame * 8 / 1e9, ratio, ourCpu, load, w.mbPerSec, w.note);
+                if (tcp) {
+                    load = loadAverage();
+                    double bytesPerSec = tcpStream(a, b, 28515 + r);
+                    out.printf(Locale.ROOT, "%-6d %-10s %12s %8.2f %8s %10s   %s   (%.2f MB/s payload; write-bw / TCP = %.3f)%n", r,
+                            "tcp stream", "", bytesPerSec * 8 / 1e9, "", "", load, bytesPerSec / (1 << 20),
+                            w.mbPerSec / (bytesPerSec / (1 << 20)));
+                }
                 out.flush();
             }
         }
@@ -241,6 +252,44 @@ public final class VethBwCommand implements Callable<Integer> {
     }
 
     private record Result(double msgRate, double mbPerSec, String note) {
+    }
+
+    /** Kernel TCP, one stream from namespace a to b over the same veth for the run's duration; bytes/s received. */
+    private double tcpStream(String a, String b, int port) throws Exception {
+        java.net.ServerSocket ss = Netns.call(b, () -> {
+            java.net.ServerSocket s = new java.net.ServerSocket();
+            s.setReuseAddress(true);
+            s.bind(new java.net.InetSocketAddress("10.86.0.2", port));
+            return s;
+        });
+        try (ss) {
+            CompletableFuture<double[]> sink = CompletableFuture.supplyAsync(() -> {
+                try (java.net.Socket c = ss.accept()) {
+                    java.io.InputStream in = c.getInputStream();
+                    byte[] buf = new byte[1 << 20];
+                    long total = 0, first = 0;
+                    int n;
+                    while ((n = in.read(buf)) > 0) {
+                        if (first == 0) first = System.nanoTime();
+                        total += n;
+                    }
+                    return new double[] {total, System.nanoTime() - first};
+                } catch (IOException e) {
+                    throw new IllegalStateException("tcp stream: " + e.getMessage(), e);
+                }
+            }, r -> Thread.ofPlatform().name("veth-bw-tcp").start(r));
+            Netns.call(a, () -> {
+                try (java.net.Socket c = new java.net.Socket("10.86.0.2", port)) {
+                    java.io.OutputStream o = c.getOutputStream();
+                    byte[] buf = new byte[65536];
+                    long end = System.nanoTime() + seconds * 1_000_000_000L;
+                    while (System.nanoTime() < end) o.write(buf);
+                }
+                return null;
+            });
+            double[] got = sink.get(seconds + 30L, TimeUnit.SECONDS);
+            return got[1] <= 0 ? 0 : got[0] * 1e9 / got[1];
+        }
     }
 
     /** One write-bw run: the server on a thread in namespace b, the client on this thread in namespace a. */

@@ -108,6 +108,16 @@ class NetPerfVethTest {
         assertTrue(ok >= 200 * 16, "RDMA frames in the capture: " + ok);
     }
 
+    /** --idle poll: both engines sleep in poll(2) on their sockets when idle, and the run still completes and verifies. */
+    @Test
+    void writeBwWithPollIdleCompletesAndVerifies() throws Exception {
+        Side[] s = run("write-bw", "roce2", null, "-s", "65536", "-n", "200", "-t", "32", "--idle", "poll");
+        assertEquals(0, s[1].exit(), s[1].out());
+        assertEquals(0, s[0].exit(), s[0].out());
+        assertTrue(s[0].out().contains("remote memory verified: 65536 bytes"), s[0].out());
+        assertTrue(s[1].out().contains("AF_PACKET eth0 (TPACKET_V2 RX)"), s[1].out());
+    }
+
     @Test
     void sendLatBetweenTwoNamespacesPrintsPercentiles() throws Exception {
         Side[] s = run("send-lat", "roce2", null, "-s", "8", "-n", "300");

@@ -43,6 +43,12 @@ class LinkAllocationTest {
 
     /** Bytes this thread allocated in the best window of {@code rounds} × 16 frames A → B. */
     static long allocatedPerRun(Link a, Link b, EthernetDatapath da, EthernetDatapath db, int rounds) {
+        return allocatedPerRun(a, b, da, db, rounds, null);
+    }
+
+    /** As above; B's receive loop idles through {@code idle} between empty receives (null: spins). */
+    static long allocatedPerRun(Link a, Link b, EthernetDatapath da, EthernetDatapath db, int rounds,
+                                org.agrona.concurrent.IdleStrategy idle) {
         Arena arena = Arena.ofShared();
         MemorySegment payload = arena.allocate(4096, 64);
         TransportPacket p = new TransportPacket();
@@ -72,7 +78,10 @@ class LinkAllocationTest {
                 }
                 a.flush(now);
                 long end = System.nanoTime() + 1_000_000_000L;
-                while (sink.packets < want && System.nanoTime() < end) b.receive(System.nanoTime(), sink, 256);
+                while (sink.packets < want && System.nanoTime() < end) {
+                    int n = b.receive(System.nanoTime(), sink, 256);
+                    if (idle != null) idle.idle(n);
+                }
                 if (sink.packets != want) fail("frames lost: " + db.counters());
             }
             long used = mx.getThreadAllocatedBytes(tid) - before;
@@ -97,6 +106,24 @@ class LinkAllocationTest {
                 long bytes = allocatedPerRun(a, b, a.datapath(), b.datapath(), 500);
                 assertTrue(bytes < 1024, bytes + " bytes allocated for 8000 frames sent and received");
                 assertEquals(3, b.counters().lastRxPcp());
+            }
+        }
+    }
+
+    /** The receiver sleeping in poll(2) between frames (perf --idle poll) allocates nothing either. */
+    @Test
+    void afPacketReceiveIdlingInPollAllocatesNothingOnceWarm() throws Exception {
+        try (Topology t = Topology.create()) {
+            String na = t.namespace("a"), nb = t.namespace("b");
+            t.veth(na, "eth0", nb, "eth0", Topology.LinkOptions.mtu(1500));
+            t.disableIpv6(na);
+            t.disableIpv6(nb);
+            var ca = EthernetLinkConfig.of(FramingKind.ROCE2, PortIdentity.of(MAC_A, "10.80.1.1/24"));
+            var cb = EthernetLinkConfig.of(FramingKind.ROCE2, PortIdentity.of(MAC_B, "10.80.1.2/24"));
+            try (AfPacketLink a = Netns.call(na, () -> AfPacketLink.open("eth0", ca, AfPacketOptions.Version.V2));
+                 AfPacketLink b = Netns.call(nb, () -> AfPacketLink.open("eth0", cb, AfPacketOptions.Version.V2))) {
+                long bytes = allocatedPerRun(a, b, a.datapath(), b.datapath(), 300, b.pollIdleStrategy(0, 1));
+                assertTrue(bytes < 1024, bytes + " bytes allocated for 4800 frames sent and received");
             }
         }
     }

@@ -235,15 +235,16 @@ class TwoJvmVethTest {
                 assertEquals(posted, done, "every posted WRITE completed");
                 assertFalse(after.isEmpty(), "the rest are flushed");
                 for (WcStatus s : after) assertEquals(WcStatus.WR_FLUSH_ERR, s);
-                // timeout 14 (67 ms) x (retry_cnt 3 + 1) plus the process's death: well under 2 s
-                assertTrue(ms < 2000, "error surfaced " + ms + " ms after the kill");
+                // timeout 17 (537 ms: a freshly started server JVM on a busy host answers its first frames late,
+                // 67 ms x 4 was not always enough before the kill) x (retry_cnt 3 + 1) plus the process's death
+                assertTrue(ms < 5000, "error surfaced " + ms + " ms after the kill");
             }
         }
     }
 
     /** The client's local ACK timeout 14 (67 ms), 3 retries: a dead peer is declared after ~270 ms. */
     static final org.urdma.transport.driver.MemoryFabric.Connection KILL_TEST_CONNECTION =
-            RdmaPeerMain.connection().withTimeout(14).withRetryCnt(3);
+            RdmaPeerMain.connection().withTimeout(17).withRetryCnt(3);
 
     static WorkCompletion copy(WorkCompletion w) {
         WorkCompletion c = new WorkCompletion();
