@@ -315,7 +315,8 @@ public final class VethBwCommand implements Callable<Integer> {
     private String side(String ns, String ifname, String ip, String mac, String peer, int port) {
         List<String> args = new ArrayList<>(List.of("--link", "afpacket:" + ifname, "--framing", framing, "--ip", ip,
                 "-s", String.valueOf(size), "-m", String.valueOf(mtu), "-t", String.valueOf(txDepth), "-D", String.valueOf(seconds),
-                "--driver", driver, "--idle", idle, "--rx-ring", rxRing, "-p", String.valueOf(port), "--cm-timeout", "30"));
+                "--driver", driver, "--idle", idle, "--rx-ring", rxRing, "-p", String.valueOf(port), "--cm-timeout", "30",
+                "--exchange", "urdma")); // -D (a timed run) needs urdma's exchange: perftest's has no duration handshake here
         switch (portMac) {
             case "own" -> args.addAll(List.of("--mac", mac));
             case "interface" -> {
