@@ -3,11 +3,8 @@ package org.urdma.interop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.urdma.cli.UrdmaCli;
+import org.urdma.interop.UrdmaInNamespace.Side;
 
 /**
  * {@code urdma perf write-lat|send-lat|read-lat} against the unmodified perftest 6.06 ib_write_lat, ib_send_lat and
@@ -79,9 +77,6 @@ class PerftestLatInteropTest {
         } finally {
             guest = null; // the shared guest is SharedGuest's to close
         }
-    }
-
-    record Side(int exit, String out) {
     }
 
     @Order(1)
@@ -308,66 +303,11 @@ class PerftestLatInteropTest {
 
     /** urdma perf inside the test's namespace on a thread of this JVM (its TAP and sockets live there). */
     private CompletableFuture<Side> urdma(String... args) {
-        return CompletableFuture.supplyAsync(() -> {
-            ByteArrayOutputStream buf = new ByteArrayOutputStream();
-            StringWriter err = new StringWriter();
-            try {
-                return org.urdma.nativeio.netns.Netns.call(fx.ns.name(), () -> {
-                    PrintStream stdout = System.out, stderr = System.err;
-                    var cl = UrdmaCli.commandLine();
-                    cl.setOut(new PrintWriter(buf, true, StandardCharsets.UTF_8));
-                    cl.setErr(new PrintWriter(err, true));
-                    PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
-                    int rc;
-                    // the command prints to System.out/err like the tool: capture both for this run
-                    synchronized (PerftestLatInteropTest.class) {
-                        System.setOut(new Tee(stdout, ps));
-                        System.setErr(new Tee(stderr, ps));
-                        try {
-                            rc = cl.execute(args);
-                        } finally {
-                            System.setOut(stdout);
-                            System.setErr(stderr);
-                        }
-                    }
-                    return new Side(rc, buf.toString(StandardCharsets.UTF_8) + err);
-                });
-            } catch (Exception e) {
-                return new Side(-1, buf.toString(StandardCharsets.UTF_8) + err + "\n" + e);
-            }
-        });
-    }
-
-    private static final class Tee extends PrintStream {
-        private final PrintStream second;
-
-        Tee(PrintStream first, PrintStream second) {
-            super(first, true, StandardCharsets.UTF_8);
-            this.second = second;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            super.write(b, off, len);
-            second.write(b, off, len);
-        }
-
-        @Override
-        public void write(int b) {
-            super.write(b);
-            second.write(b);
-        }
+        return UrdmaInNamespace.run(fx.ns.name(), true, args);
     }
 
     private void awaitUrdmaListening(CompletableFuture<Side> server) throws Exception {
-        long deadline = System.nanoTime() + STEP.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (server.isDone()) throw new AssertionError("urdma perf ended before listening:\n" + server.get().out());
-            String ss = Interop.run(Duration.ofSeconds(10), "ip", "netns", "exec", fx.ns.name(), "ss", "-ltnH");
-            if (ss.contains(":" + PORT)) return;
-            Thread.sleep(100);
-        }
-        throw new AssertionError("urdma perf did not listen on " + PORT + " within " + STEP);
+        UrdmaInNamespace.awaitListening(fx.ns.name(), PORT, STEP, server, "perf");
     }
 
     private synchronized void writeTable() throws java.io.IOException {

@@ -4,12 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,6 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.urdma.cli.UrdmaCli;
+import org.urdma.interop.UrdmaInNamespace.Side;
 
 /**
  * {@code urdma pingpong} against the stock ibv_rc/uc/ud_pingpong on the kernel's rxe, both ways: urdma has its own
@@ -71,59 +69,9 @@ class PingpongInteropTest {
         guest = null; // the shared guest is SharedGuest's to close
     }
 
-    record Side(int exit, String out) {
-    }
-
-    /** urdma pingpong inside the test's namespace on a thread of this JVM (its TAP and sockets live there). */
+    /** urdma pingpong inside the test's namespace on a thread of this JVM; System.out is captured (not System.err). */
     private CompletableFuture<Side> urdma(String... args) {
-        return CompletableFuture.supplyAsync(() -> {
-            ByteArrayOutputStream buf = new ByteArrayOutputStream();
-            StringWriter err = new StringWriter();
-            try {
-                return org.urdma.nativeio.netns.Netns.call(fx.ns.name(), () -> {
-                    PrintStream stdout = System.out;
-                    var cl = UrdmaCli.commandLine();
-                    cl.setOut(new PrintWriter(buf, true, StandardCharsets.UTF_8));
-                    cl.setErr(new PrintWriter(err, true));
-                    // the command prints to System.out like the tool; capture it for this thread's run only
-                    PrintStream ps = new PrintStream(buf, true, StandardCharsets.UTF_8);
-                    int rc;
-                    synchronized (PingpongInteropTest.class) {
-                        System.setOut(new TeeStream(stdout, ps));
-                        try {
-                            rc = cl.execute(args);
-                        } finally {
-                            System.setOut(stdout);
-                        }
-                    }
-                    return new Side(rc, buf.toString(StandardCharsets.UTF_8) + err);
-                });
-            } catch (Exception e) {
-                return new Side(-1, buf.toString(StandardCharsets.UTF_8) + err + "\n" + e);
-            }
-        });
-    }
-
-    /** Both streams get every byte (the run is visible in the surefire log and in the assertion). */
-    private static final class TeeStream extends PrintStream {
-        private final PrintStream second;
-
-        TeeStream(PrintStream first, PrintStream second) {
-            super(first, true, StandardCharsets.UTF_8);
-            this.second = second;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            super.write(b, off, len);
-            second.write(b, off, len);
-        }
-
-        @Override
-        public void write(int b) {
-            super.write(b);
-            second.write(b);
-        }
+        return UrdmaInNamespace.run(fx.ns.name(), false, args);
     }
 
     private List<String> urdmaArgs(String tap, String transport, int mtu, String size, String peer, Path pcap) {
@@ -136,13 +84,7 @@ class PingpongInteropTest {
     }
 
     private void awaitUrdmaListening() throws Exception {
-        long deadline = System.nanoTime() + STEP.toNanos();
-        while (System.nanoTime() < deadline) {
-            String ss = Interop.run(Duration.ofSeconds(10), "ip", "netns", "exec", fx.ns.name(), "ss", "-ltnH");
-            if (ss.contains(":" + PORT)) return;
-            Thread.sleep(100);
-        }
-        throw new AssertionError("urdma pingpong did not listen on " + PORT);
+        UrdmaInNamespace.awaitListening(fx.ns.name(), PORT, STEP, null, "pingpong");
     }
 
     @Order(1)
