@@ -1,10 +1,8 @@
 package org.urdma.switchemu.deploy;
 
 import org.urdma.switchemu.capture.SwitchCapture;
-import org.urdma.switchemu.core.DropReason;
-import org.urdma.switchemu.core.PortCounters;
 import org.urdma.switchemu.core.SwitchCounters;
-import org.urdma.switchemu.impair.Impairment;
+import org.urdma.switchemu.rt.CounterReport;
 import org.urdma.switchemu.sim.Flow;
 import org.urdma.switchemu.sim.FlowStats;
 import org.urdma.switchemu.sim.SimHost;
@@ -298,7 +296,10 @@ public final class InProcessRun {
             sb.append(String.format(Locale.ROOT, "switch %s: %d ports, ran %.3f s (simulated, in-process), impairment: %s%n",
                 s.name(), s.core().portCount(), sim.now() / 1e9, impairmentNote(topology)));
             for (int i = 0; i < s.core().portCount(); i++) {
-                port(sb, i, peers.get(i), s.core().counters(i), s.ingressImpairment(i), s.egressImpairment(i));
+                CounterReport.appendPort(sb, i, "p" + i, peers.get(i), s.core().counters(i));
+                if (s.ingressImpairment(i) != null || s.egressImpairment(i) != null) {
+                    CounterReport.appendImpairment(sb, s.ingressImpairment(i), s.egressImpairment(i));
+                }
             }
         }
         for (RunFlow f : flows) {
@@ -313,54 +314,5 @@ public final class InProcessRun {
                     st.maxDelayNs / 1e3)));
         }
         return sb.toString();
-    }
-
-    /** One port, in the layout of the real-time switch's report. */
-    private static void port(StringBuilder sb, int i, String peer, PortCounters c, Impairment in, Impairment out) {
-        sb.append(String.format(Locale.ROOT, "port %d p%d -> %s: rx %d frames %d B, tx %d frames %d B%n", i, i, peer,
-            c.rxFrames, c.rxBytes, c.txFrames, c.txBytes));
-        sb.append("  drops:");
-        long total = 0;
-        for (DropReason r : DropReason.values()) {
-            long d = c.drops(r);
-            if (d != 0) {
-                sb.append(' ').append(r.name().toLowerCase(Locale.ROOT)).append('=').append(d);
-                total += d;
-            }
-        }
-        sb.append(total == 0 ? " 0" : "").append('\n');
-        sb.append("  pfc tx (of which xon):").append(perPriority(c.pfcTx, c.pfcXonTx)).append("  pfc rx:")
-            .append(perPriority(c.pfcRx, null)).append("  pause rx: ").append(c.pauseRx).append('\n');
-        sb.append("  ecn marked: ").append(c.ecnMarked).append("  queue high-water B:")
-            .append(perPriority(c.queueHighWater, null)).append('\n');
-        String storms = perPriority(c.watchdogStorms, null);
-        String restores = perPriority(c.watchdogRestores, null);
-        if (!storms.equals(" -") || !restores.equals(" -")) {
-            sb.append("  watchdog storms:").append(storms).append("  restores:").append(restores).append('\n');
-        }
-        if (in != null || out != null) {
-            sb.append("  impairment in: ").append(impairment(in)).append("; out: ").append(impairment(out)).append('\n');
-        }
-    }
-
-    private static String impairment(Impairment imp) {
-        if (imp == null) {
-            return "none";
-        }
-        return "offered " + imp.offered() + " lost " + imp.lost() + " duplicated " + imp.duplicated() + " reordered "
-            + imp.reordered() + " corrupted " + imp.corrupted();
-    }
-
-    private static String perPriority(long[] values, long[] sub) {
-        StringBuilder sb = new StringBuilder();
-        for (int p = 0; p < values.length; p++) {
-            if (values[p] != 0) {
-                sb.append(' ').append(p).append(':').append(values[p]);
-                if (sub != null) {
-                    sb.append('(').append(sub[p]).append(')');
-                }
-            }
-        }
-        return sb.length() == 0 ? " -" : sb.toString();
     }
 }

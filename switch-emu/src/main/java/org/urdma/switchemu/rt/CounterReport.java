@@ -18,38 +18,50 @@ public final class CounterReport {
         for (int i = 0; i < sw.portCount(); i++) {
             RtPort p = sw.port(i);
             PortCounters c = sw.core().counters(i);
-            sb.append(String.format(Locale.ROOT, "port %d %s -> %s: rx %d frames %d B, tx %d frames %d B%n", i,
-                p.name(), p.peer() == null ? "?" : p.peer(), c.rxFrames, c.rxBytes, c.txFrames, c.txBytes));
-            sb.append("  drops:");
-            long total = 0;
-            for (DropReason r : DropReason.values()) {
-                long d = c.drops(r);
-                if (d != 0) {
-                    sb.append(' ').append(r.name().toLowerCase(Locale.ROOT)).append('=').append(d);
-                    total += d;
-                }
-            }
-            sb.append(total == 0 ? " 0" : "").append('\n');
-            sb.append("  pfc tx (of which xon):").append(perPriority(c.pfcTx, c.pfcXonTx))
-                .append("  pfc rx:").append(perPriority(c.pfcRx, null))
-                .append("  pause rx: ").append(c.pauseRx).append('\n');
-            sb.append("  ecn marked: ").append(c.ecnMarked).append("  queue high-water B:")
-                .append(perPriority(c.queueHighWater, null)).append('\n');
-            if (nonZero(c.watchdogStorms) || nonZero(c.watchdogRestores)) {
-                sb.append("  watchdog storms:").append(perPriority(c.watchdogStorms, null)).append("  restores:")
-                    .append(perPriority(c.watchdogRestores, null)).append('\n');
-            }
+            appendPort(sb, i, p.name(), p.peer() == null ? "?" : p.peer(), c);
             String io = p.io().describeCounters();
             sb.append(String.format(Locale.ROOT, "  driver: tx-refused %d, delay-full %d%s%n", p.txRefused(), p.delayFull(),
                 io.isEmpty() ? "" : "; " + io));
             if (p.ingressImpairment() != null || p.egressImpairment() != null) {
-                sb.append("  impairment in: ").append(impairment(p.ingressImpairment())).append("; out: ")
-                    .append(impairment(p.egressImpairment())).append('\n');
+                appendImpairment(sb, p.ingressImpairment(), p.egressImpairment());
                 sb.append(String.format(Locale.ROOT, "  delayed frames %d, released late by %.1f us mean, %.1f us max%n",
                     p.delayedFrames(), p.meanReleaseLatenessNs() / 1e3, p.maxReleaseLatenessNs() / 1e3));
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * A port's switch counters (frames, bytes, drops by reason, PFC, ECN, queue high-water, watchdog), in the layout
+     * every switch report uses: the real-time switch's and the in-process run's.
+     */
+    public static void appendPort(StringBuilder sb, int i, String name, String peer, PortCounters c) {
+        sb.append(String.format(Locale.ROOT, "port %d %s -> %s: rx %d frames %d B, tx %d frames %d B%n", i,
+            name, peer, c.rxFrames, c.rxBytes, c.txFrames, c.txBytes));
+        sb.append("  drops:");
+        long total = 0;
+        for (DropReason r : DropReason.values()) {
+            long d = c.drops(r);
+            if (d != 0) {
+                sb.append(' ').append(r.name().toLowerCase(Locale.ROOT)).append('=').append(d);
+                total += d;
+            }
+        }
+        sb.append(total == 0 ? " 0" : "").append('\n');
+        sb.append("  pfc tx (of which xon):").append(perPriority(c.pfcTx, c.pfcXonTx))
+            .append("  pfc rx:").append(perPriority(c.pfcRx, null))
+            .append("  pause rx: ").append(c.pauseRx).append('\n');
+        sb.append("  ecn marked: ").append(c.ecnMarked).append("  queue high-water B:")
+            .append(perPriority(c.queueHighWater, null)).append('\n');
+        if (nonZero(c.watchdogStorms) || nonZero(c.watchdogRestores)) {
+            sb.append("  watchdog storms:").append(perPriority(c.watchdogStorms, null)).append("  restores:")
+                .append(perPriority(c.watchdogRestores, null)).append('\n');
+        }
+    }
+
+    /** What a port's ingress and egress impairment stages did. */
+    public static void appendImpairment(StringBuilder sb, Impairment in, Impairment out) {
+        sb.append("  impairment in: ").append(impairment(in)).append("; out: ").append(impairment(out)).append('\n');
     }
 
     private static String impairment(Impairment imp) {
