@@ -3,8 +3,6 @@ package org.urdma.interop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +26,6 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.urdma.cli.UrdmaCli;
 import org.urdma.interop.UrdmaInNamespace.Side;
 
 /**
@@ -158,7 +155,7 @@ class PerftestLatInteropTest {
         for (String check : urdmaChecks(urdmaTest, urdmaServer, size, iters)) {
             assertTrue(u.out().contains(check), "urdma's memory check '" + check + "'\n" + transcript);
         }
-        int valid = assertDecodes(tag, bridgePcap);
+        int valid = CaptureChecks.assertAllDecode(bridgePcap, out.resolve(tag + "-decode.txt"));
         assertTrue(valid >= iters, "RoCE frames on the bridge: " + valid);
         // the path MTU was the one asked for: the largest frame carries a full MTU of payload (14 Ethernet + 20 IPv4 +
         // 8 UDP + 12 BTH + 4 ICRC around it, plus at most a 16-byte RETH or a 4-byte AETH, and the pad to 4 bytes)
@@ -226,7 +223,7 @@ class PerftestLatInteropTest {
             // each RNR NAK was answered by a resend of its PSN, unless a copy already in flight got through first
             assertEquals(0, rnr.open(), "an RNR NAK that urdma neither retried nor saw overtaken\n" + transcript);
             assertTrue(rnr.retried() > 0 && rnr.retried() + rnr.superseded() == fromRxe.rnrNaks(), transcript);
-            assertDecodes(tag, bridgePcap);
+            CaptureChecks.assertAllDecode(bridgePcap, out.resolve(tag + "-decode.txt"));
             results.put(key, "PASS: " + fromRxe.rnrNaks() + " RNR NAKs from rxe (send_rnr_err +" + fromRxe.rnrNaks() + "), urdma counted "
                     + m.group(1) + ", retried " + rnr.retried() + ", " + rnr.superseded() + " overtaken by an earlier copy");
         } catch (AssertionError | Exception e) {
@@ -271,22 +268,6 @@ class PerftestLatInteropTest {
         Files.writeString(out.resolve(tag + ".txt"), transcript);
         System.out.printf("[interop] %s: %d ms%n%s%n", tag, (System.nanoTime() - t0) / 1_000_000, transcript);
         return new Run(u, g, transcript);
-    }
-
-    /** Every RoCE frame on the bridge, both directions, decodes with a good ICRC; returns the valid frames. */
-    private int assertDecodes(String tag, Path pcap) throws Exception {
-        StringWriter decoded = new StringWriter();
-        var cl = UrdmaCli.commandLine();
-        cl.setOut(new PrintWriter(decoded, true));
-        cl.setErr(new PrintWriter(decoded, true));
-        int rc = cl.execute("wire", "decode", "-q", pcap.toString());
-        String summary = decoded.toString();
-        Files.writeString(out.resolve(tag + "-decode.txt"), summary);
-        Matcher m = Pattern.compile("(\\d+) frames: (\\d+) valid, (\\d+) invalid, (\\d+) other").matcher(summary);
-        assertTrue(m.find(), summary);
-        assertEquals(0, Integer.parseInt(m.group(3)), "invalid frames on the bridge\n" + summary);
-        assertEquals(0, rc, summary);
-        return Integer.parseInt(m.group(2));
     }
 
     /** rxe0's port counters (/sys/class/infiniband/rxe0/ports/1/hw_counters) in the guest. */

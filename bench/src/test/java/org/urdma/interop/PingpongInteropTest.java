@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +23,6 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.urdma.cli.UrdmaCli;
 import org.urdma.interop.UrdmaInNamespace.Side;
 
 /**
@@ -163,7 +159,7 @@ class PingpongInteropTest {
         // rxe heard every one and sent the SEND again after each
         assertEquals(fromUrdma.rnrNaks(), after.get("rcvd_rnr_err") - before.getOrDefault("rcvd_rnr_err", 0L), transcript);
         assertEquals(new RoceTally.RnrOutcome(fromUrdma.rnrNaks(), 0, 0), RoceTally.rnrOutcome(bridgePcap, URDMA_IP, GUEST_IP), transcript);
-        assertAllDecode(tag, bridgePcap);
+        CaptureChecks.assertAllDecode(bridgePcap, out.resolve(tag + "-decode.txt"));
     }
 
     /** rxe0's port counters (/sys/class/infiniband/rxe0/ports/1/hw_counters) in the guest. */
@@ -182,20 +178,6 @@ class PingpongInteropTest {
         var m = java.util.regex.Pattern.compile(what + " (\\d+)").matcher(out);
         assertTrue(m.find(), what + " in " + out);
         return Long.parseLong(m.group(1));
-    }
-
-    private void assertAllDecode(String tag, Path pcap) throws IOException {
-        StringWriter decoded = new StringWriter();
-        var cl = UrdmaCli.commandLine();
-        cl.setOut(new PrintWriter(decoded, true));
-        cl.setErr(new PrintWriter(decoded, true));
-        int rc = cl.execute("wire", "decode", "-q", pcap.toString());
-        String summary = decoded.toString();
-        Files.writeString(out.resolve(tag + "-decode.txt"), summary);
-        var m = java.util.regex.Pattern.compile("(\\d+) frames: (\\d+) valid, (\\d+) invalid, (\\d+) other").matcher(summary);
-        assertTrue(m.find(), summary);
-        assertEquals(0, Integer.parseInt(m.group(3)), summary);
-        assertEquals(0, rc, summary);
     }
 
     private void runCase(String transport, boolean urdmaServer, int mtu, String size) throws Exception {
@@ -241,25 +223,12 @@ class PingpongInteropTest {
         if (urdmaServer) assertTrue(u.out().contains("data validated: "), transcript);
 
         // every RoCE frame on the bridge, both directions, decodes with a good ICRC
-        StringWriter decoded = new StringWriter();
-        var cl = UrdmaCli.commandLine();
-        cl.setOut(new PrintWriter(decoded, true));
-        cl.setErr(new PrintWriter(decoded, true));
-        int rc = cl.execute("wire", "decode", "-q", bridgePcap.toString());
-        String summary = decoded.toString();
-        Files.writeString(out.resolve(tag + "-decode.txt"), summary);
-        var m = java.util.regex.Pattern.compile("(\\d+) frames: (\\d+) valid, (\\d+) invalid, (\\d+) other").matcher(summary);
-        assertTrue(m.find(), summary);
-        assertEquals(0, Integer.parseInt(m.group(3)), summary);
+        int valid = CaptureChecks.assertAllDecode(bridgePcap, out.resolve(tag + "-decode.txt"));
         // at least one frame per message each way (more with MTU segmentation and RC ACKs)
-        assertTrue(Integer.parseInt(m.group(2)) >= 2 * ITERS, summary);
-        assertEquals(0, rc, summary);
+        assertTrue(valid >= 2 * ITERS, "RoCE frames on the bridge: " + valid);
         // and the path MTU was the one asked for: the largest RoCEv2 frame carries a full MTU of payload
         // (14 Ethernet + 20 IPv4 + 8 UDP + 12 BTH + payload + 4 ICRC; UD adds an 8-byte DETH)
-        int largest = 0;
-        try (org.urdma.transport.pcap.PcapReader r = new org.urdma.transport.pcap.PcapReader(bridgePcap)) {
-            while (r.next()) largest = Math.max(largest, r.capturedLength());
-        }
+        int largest = CaptureChecks.largestFrame(bridgePcap);
         int message = size == null ? 4096 : Integer.parseInt(size);
         assertEquals(58 + Math.min(mtu, message) + (transport.equals("ud") ? 8 : 0), largest, "largest frame on the bridge");
     }
