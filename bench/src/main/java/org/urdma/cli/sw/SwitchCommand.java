@@ -1,5 +1,6 @@
 package org.urdma.cli.sw;
 
+import org.urdma.cli.topo.InProcessOptions;
 import org.urdma.nativeio.AfPacketOptions;
 import org.urdma.nativeio.Libc;
 import org.urdma.switchemu.deploy.ForegroundSwitch;
@@ -65,16 +66,8 @@ public final class SwitchCommand implements Callable<Integer> {
         + "driver's)")
     RtOptions.Idle idle;
 
-    @Option(names = "--in-process", description = "run the topology in this process (simulated driver) even as root")
-    boolean inProcess;
-
-    @Option(names = "--load", description = "in-process: each default flow's rate as a fraction of its sink's link rate "
-        + "(default: ${DEFAULT-VALUE})", defaultValue = "0.6")
-    double load;
-
-    @Option(names = "--frame-size", paramLabel = "BYTES", description = "in-process: frame size of flows that give none "
-        + "(default: ${DEFAULT-VALUE})", defaultValue = "1024")
-    int frameSize;
+    @picocli.CommandLine.Mixin
+    InProcessOptions inProc = new InProcessOptions();
 
     @Option(names = "--counters", paramLabel = "PATH", description = "live counters file (default: "
         + "STATDIR/PREFIX-SW.counters, STATDIR = $URDMA_STAT_DIR or /dev/shm/urdma-USER)")
@@ -95,12 +88,12 @@ public final class SwitchCommand implements Callable<Integer> {
         Topology topology = TopologyParser.parse(file);
         String sw = ForegroundSwitch.pick(topology, name);
         long durationNs = duration == null ? 0 : parseDuration(duration).toNanos();
-        RunMode mode = RunMode.decide(Libc.geteuid(), inProcess);
+        RunMode mode = RunMode.decide(Libc.geteuid(), inProc.inProcess);
         if (mode.inProcess()) {
             Path stat = noCounters ? null : counters != null ? counters
                 : StatDirectory.forWriting().resolve(TopologyDeployer.prefixFor(file) + "-" + sw + CountersFile.SUFFIX);
             InProcessRun.runAndReport(topology, sw, mode.reason(), new InProcessRun.Options(
-                durationNs > 0 ? durationNs : Long.MAX_VALUE, seed, load, frameSize, pcap, stat), System.out);
+                durationNs > 0 ? durationNs : Long.MAX_VALUE, seed, inProc.load, inProc.frameSize, pcap, stat), System.out);
             return 0;
         }
         RtOptions options = RtOptions.defaults().seed(seed).impair(!noImpair).rxVersion(rxRing).pcapDir(pcap)

@@ -50,33 +50,25 @@ public final class TopoUpCommand implements Callable<Integer> {
         defaultValue = "60000")
     long readyTimeoutMs;
 
-    @Option(names = "--in-process", description = "run the topology in this process (simulated driver) even as root")
-    boolean inProcess;
+    @picocli.CommandLine.Mixin
+    InProcessOptions inProc = new InProcessOptions();
 
     @Option(names = "--duration", paramLabel = "TIME", description = "in-process: run this long (default: ${DEFAULT-VALUE})",
         defaultValue = "10s")
     String duration;
-
-    @Option(names = "--load", description = "in-process: each default flow's rate as a fraction of its sink's link rate "
-        + "(default: ${DEFAULT-VALUE})", defaultValue = "0.6")
-    double load;
-
-    @Option(names = "--frame-size", paramLabel = "BYTES", description = "in-process: frame size of flows that give none "
-        + "(default: ${DEFAULT-VALUE})", defaultValue = "1024")
-    int frameSize;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
-        RunMode mode = RunMode.decide(Libc.geteuid(), inProcess);
+        RunMode mode = RunMode.decide(Libc.geteuid(), inProc.inProcess);
         if (mode.inProcess()) {
             Topology topology = TopologyParser.parse(file);
             String p = prefix != null ? prefix : TopologyDeployer.prefixFor(file);
             Path counters = StatDirectory.forWriting().resolve(p + CountersFile.SUFFIX);
             InProcessRun.runAndReport(topology, null, mode.reason(), new InProcessRun.Options(
-                SwitchCommand.parseDuration(duration).toNanos(), seed, load, frameSize, pcap, counters), System.out);
+                SwitchCommand.parseDuration(duration).toNanos(), seed, inProc.load, inProc.frameSize, pcap, counters), System.out);
             return 0;
         }
         TopologyDeployer d = new TopologyDeployer(file, stateDir, prefix, System.out);
