@@ -107,6 +107,11 @@ public final class AfPacketOptions {
         return this;
     }
 
+    /** The TX ring's slot count, keeping the slot size (e.g. the one {@link #forMtu} chose). */
+    public AfPacketOptions txSlots(int frameCount) {
+        return txRing(txFrameSize, frameCount);
+    }
+
     /** No TX ring: {@link AfPacketSocket#send} uses send(2) with a copy per frame. */
     public AfPacketOptions noTxRing() {
         this.txRing = false;

@@ -51,6 +51,11 @@ public final class LatVsTcpCommand implements Callable<Integer> {
             + "(sleep in poll(2) on the socket after a few empty passes) (default: ${DEFAULT-VALUE})")
     String idle = "busy-spin";
 
+    @Option(names = "--port-mac", description = "own: each urdma port has its own MAC, as in veth-bw (the kernel drops the other "
+            + "host's RoCEv2 frames at once); interface: the veth's MAC (the kernel's IP stack also routes every RoCEv2 frame, "
+            + "~0.5 us per hop here) (default: ${DEFAULT-VALUE})")
+    String portMac = "own";
+
     @Option(names = "--mtu", description = "veth MTU (default: ${DEFAULT-VALUE})")
     int mtu = 1500;
 
@@ -96,8 +101,8 @@ public final class LatVsTcpCommand implements Callable<Integer> {
             t.addAddress(b, "eth0", "10.94.0.2/24");
             String peerMac = PortIdentity.macString(t.call(b, () -> NetInterface.lookup("eth0").mac()));
             out.printf(Locale.ROOT, "veth pair %s/eth0 <-> %s/eth0, MTU %d; %d B messages, %d iterations per run (+%d warm-up), "
-                    + "%d rounds; urdma: %s, --driver %s --idle %s; %d cores%n", a, b, mtu, size, iters, iters / 2, rounds, framing, driver,
-                    idle,
+                    + "%d rounds; urdma: %s, --driver %s --idle %s, port MAC %s; %d cores%n", a, b, mtu, size, iters, iters / 2, rounds, framing,
+                    driver, idle, portMac,
                     Runtime.getRuntime().availableProcessors());
             out.printf("%-6s %-18s %-20s %-20s %-14s %s%n", "round", "TCP half-RTT p50", "urdma send-lat p50", "raw AF_PACKET p50",
                     "urdma/TCP", "load avg (1 min)");
@@ -133,11 +138,12 @@ public final class LatVsTcpCommand implements Callable<Integer> {
     private double urdma(String a, String b) throws Exception {
         List<String> common = List.of("-s", String.valueOf(size), "-n", String.valueOf(iters), "--framing", framing, "--driver", driver,
                 "--idle", idle, "--link", "afpacket:eth0");
-        Process server = start(b, org.urdma.cli.UrdmaCli.class, concat(List.of("perf", "send-lat"), common, List.of("--ip", "10.94.0.12/24")));
+        Process server = start(b, org.urdma.cli.UrdmaCli.class, concat(List.of("perf", "send-lat"), common, List.of("--ip", "10.94.0.12/24"),
+                mac("02:75:72:64:00:0c")));
         try {
             awaitLine(server, "* Waiting for client to connect");
             String client = run(a, org.urdma.cli.UrdmaCli.class, concat(List.of("perf", "send-lat"), common,
-                    List.of("--ip", "10.94.0.11/24", "10.94.0.2")));
+                    List.of("--ip", "10.94.0.11/24", "10.94.0.2"), mac("02:75:72:64:00:0b")));
             Matcher m = Pattern.compile("(?m)^ " + size + "\\s+" + iters + "\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)").matcher(client);
             if (!m.find()) throw new IllegalStateException("urdma send-lat printed no result row:\n" + client);
             if (!server.waitFor(timeoutSeconds, TimeUnit.SECONDS)) throw new IllegalStateException("urdma send-lat server did not end");
@@ -145,6 +151,15 @@ public final class LatVsTcpCommand implements Callable<Integer> {
         } finally {
             server.destroyForcibly();
         }
+    }
+
+    /** The --mac option for a urdma side, per --port-mac. */
+    private List<String> mac(String own) {
+        return switch (portMac) {
+            case "own" -> List.of("--mac", own);
+            case "interface" -> List.of();
+            default -> throw new IllegalArgumentException("--port-mac: own or interface, was '" + portMac + "'");
+        };
     }
 
     private double raw(String a, String b, String peerMac) throws Exception {

@@ -99,8 +99,9 @@ public final class VethBwCommand implements Callable<Integer> {
         int frame = fullFrameLength(FramingKind.parse(framing), Math.min(mtu, size));
         int packets = (size + mtu - 1) / mtu;
         out.printf(Locale.ROOT, "veth-bw: RC write-bw %d B messages (%d frames of up to %d B each, %s, path MTU %d) vs raw AF_PACKET "
-                + "blast of %d-byte frames; veth MTU %d; %d s each, %d rounds; RX ring %s, port MAC %s, idle %s%n", size, packets,
-                frame, framing, mtu, frame, linkMtu, seconds, rounds, rxRing, portMac, idle);
+                + "blast of %d-byte frames; veth MTU %d; %d s each, %d rounds; RX ring %s, TX ring %d slots (both), port MAC %s, idle %s%n",
+                size, packets, frame, framing, mtu, frame, linkMtu, seconds, rounds, rxRing,
+                org.urdma.transport.link.ethernet.AfPacketLink.TX_SLOTS, portMac, idle);
         List<Double> ratios = new ArrayList<>(), cpuRatios = new ArrayList<>();
         try (Topology t = Topology.create()) {
             String a = t.namespace("a"), b = t.namespace("b");
@@ -114,7 +115,8 @@ public final class VethBwCommand implements Callable<Integer> {
             for (int r = 1; r <= rounds; r++) {
                 String load = loadAverage();
                 CpuPerFrame cpu = CpuPerFrame.start(b, "vbw1");
-                RawBlast.RxResult raw = RawBlast.vethBaseline(a, "vbw0", b, "vbw1", frame, seconds * 1_000_000_000L);
+                RawBlast.RxResult raw = RawBlast.vethBaseline(a, "vbw0", b, "vbw1", frame, seconds * 1_000_000_000L,
+                        org.urdma.transport.link.ethernet.AfPacketLink.TX_SLOTS);
                 long rawCpu = cpu.stop();
                 if (verbose) out.println("  CPU ns/frame by thread: " + cpu.breakdown);
                 out.printf(Locale.ROOT, "%-6d %-10s %12.0f %8.2f %8s %10d   %s%n", r, "raw blast", raw.framesPerSecond(),
