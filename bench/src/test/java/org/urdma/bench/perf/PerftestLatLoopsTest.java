@@ -149,7 +149,7 @@ class PerftestLatLoopsTest {
     }
 
     /**
-     * The engine ACKs a request one pass after it arrived (so a reply can go first): keep passing a little after the
+     * The engine ACKs a request one pass after it arrived (so a reply shares its send): keep passing a little after the
      * loop, as the kernel's rxe keeps acknowledging after perftest's loop ends, so urdma's last request completes.
      */
     private static void settle(Side p) {

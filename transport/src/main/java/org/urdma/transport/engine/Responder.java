@@ -408,10 +408,10 @@ final class Responder {
     }
 
     /**
-     * Coalesced ACK: it leaves in the first engine pass after the one that received the packet, after the requests
+     * Coalesced ACK: it leaves in the first engine pass after the one that received the packet, ahead of the requests
      * this QP sends in that pass. With an inline driver the application sees the receive completion between the two
-     * passes, so a reply it posts at once shares the ACK's syscall and goes first (one kernel send per direction of a
-     * ping-pong instead of two, the reply not waiting behind the ACK). Later packets join the pending ACK.
+     * passes, so a reply it posts at once shares the ACK's syscall (one kernel send per direction of a ping-pong
+     * instead of two). Later packets join the pending ACK.
      */
     private void ackDue(int psn) {
         if (!ackPending) {

@@ -270,9 +270,11 @@ public final class SoftQp implements QueuePair {
         QpState s = state;
         if (s == QpState.ERR) return flush();
         if (s == QpState.RESET || s == QpState.INIT) return 0;
-        // new requests before this QP's responses: a reply posted in answer to a request overtakes the ACK of it
-        int work = s == QpState.RTS || s == QpState.SQD ? requester.progress(now, s == QpState.SQD) : 0;
-        work += responder.progress(now);
+        // this QP's responses (the coalesced ACK) before its new requests: a peer in a ping-pong waits for the ACK of
+        // its own message before it takes our reply (perftest's latency loops poll the send CQ first), so with the
+        // ACK first it completes that while the kernel still delivers the reply behind it, and answers both at once
+        int work = responder.progress(now);
+        if (s == QpState.RTS || s == QpState.SQD) work += requester.progress(now, s == QpState.SQD);
         if (s == QpState.SQD && !drainedRaised && sq.retired.get() == requester.startedIndex) {
             drainedRaised = true; // everything started before SQD has completed
             device.raise(AsyncEventType.SQ_DRAINED, this);

@@ -102,6 +102,76 @@ class InlineDriverTest {
         }
     }
 
+    /**
+     * perftest's latency loops wait for the ACK of their own message before they take the peer's answer; the answer
+     * and the ACK leave in one pass (one kernel send on a real link), the ACK first, so the peer completes its
+     * message while the answer is still on its way, and the coalesced ACK never goes out alone between the two.
+     */
+    @Test
+    void aReplyPostedAfterAReceiveLeavesInOnePassBehindTheAckOfTheRequest() throws Exception {
+        java.util.List<Integer> sentByB = new java.util.ArrayList<>();
+        DeviceConfig ca = DeviceConfig.named("in-a", 1), cbConfig = DeviceConfig.named("in-b", 2);
+        MemoryFabric.CodecFactory wire = MemoryFabric.CodecFactory.wire(FramingKind.ROCE2);
+        MemoryFabric f = new MemoryFabric(ca, cbConfig, MemoryLink.Config.defaults().withLatency(0), c -> {
+            org.urdma.transport.link.FrameCodec inner = wire.create(c);
+            if (c != cbConfig) return inner;
+            return new org.urdma.transport.link.FrameCodec() {
+                @Override
+                public int encode(org.urdma.transport.engine.TransportPacket p, org.agrona.MutableDirectBuffer frame, int offset) {
+                    sentByB.add(p.opcode);
+                    return inner.encode(p, frame, offset);
+                }
+
+                @Override
+                public boolean decode(org.agrona.DirectBuffer frame, int offset, int length, org.urdma.transport.engine.TransportPacket out) {
+                    return inner.decode(frame, offset, length, out);
+                }
+
+                @Override
+                public int maxFrameLength(int payloadLength) {
+                    return inner.maxFrameLength(payloadLength);
+                }
+            };
+        }, Impairment.NONE, Impairment.NONE, 5, System.nanoTime());
+        try (Arena arena = Arena.ofConfined(); InlineDriver da = new InlineDriver(f.a); InlineDriver db = new InlineDriver(f.b)) {
+            ProtectionDomain pa = f.a.allocPd(), pb = f.b.allocPd();
+            CompletionQueue qa = f.a.createCq(64, null), qb = f.b.createCq(64, null);
+            QueuePair[] qp = f.connect(pa, MemoryFabric.init(QpType.RC, qa, 32), pb, MemoryFabric.init(QpType.RC, qb, 32),
+                    MemoryFabric.Connection.defaults(), 0, 0);
+            MemoryRegion ma = pa.registerMemory(arena.allocate(128, 64), AccessFlags.LOCAL_WRITE);
+            MemoryRegion mb = pb.registerMemory(arena.allocate(128, 64), AccessFlags.LOCAL_WRITE);
+            WorkCompletion[] wcs = holders();
+            SendWorkRequest wr = new SendWorkRequest();
+            for (int round = 0; round < 3; round++) {
+                qp[1].postRecv(new ReceiveWorkRequest().wrId(round).addSge(mb, 64, 64));
+                qp[0].postRecv(new ReceiveWorkRequest().wrId(round).addSge(ma, 64, 64));
+                qp[0].postSend(wr.reset().wrId(round).opcode(WrOpcode.SEND).flags(org.urdma.verbs.SendFlags.SIGNALED).addSge(ma, 0, 8));
+                assertEquals(0, qa.poll(wcs), "the request leaves in A's pass");
+                sentByB.clear();
+                awaitRecv(qb, wcs); // B's pass takes the request; its ACK is held for the next pass
+                assertEquals(java.util.List.of(), sentByB, "no ACK alone in the pass that took the request");
+                qp[1].postSend(wr.reset().wrId(round).opcode(WrOpcode.SEND).flags(org.urdma.verbs.SendFlags.SIGNALED).addSge(mb, 0, 8));
+                qb.poll(wcs);
+                assertEquals(java.util.List.of(org.urdma.transport.wire.Opcode.RC_ACKNOWLEDGE, org.urdma.transport.wire.Opcode.RC_SEND_ONLY),
+                        sentByB, "round " + round + ": the ACK of A's request, then B's answer, in one pass");
+                // A's own SEND completes first (the ACK came first), then the answer arrives
+                java.util.List<WcOpcode> atA = new java.util.ArrayList<>();
+                for (int polls = 0; polls < 10 && atA.size() < 2; polls++) {
+                    int k = qa.poll(wcs);
+                    for (int i = 0; i < k; i++) {
+                        assertEquals(WcStatus.SUCCESS, wcs[i].status);
+                        atA.add(wcs[i].opcode);
+                    }
+                }
+                assertEquals(java.util.List.of(WcOpcode.SEND, WcOpcode.RECV), atA);
+                // A acknowledges the answer in its next pass, and B's answer completes
+                assertEquals(0, qa.poll(wcs));
+                assertEquals(1, qb.poll(wcs));
+                assertEquals(WcOpcode.SEND, wcs[0].opcode);
+            }
+        }
+    }
+
     @Test
     void aControlCallFromAnotherThreadRunsInThePollersPassAndPassesNeverOverlap() throws Exception {
         MemoryFabric f = fabric(Impairment.NONE);
