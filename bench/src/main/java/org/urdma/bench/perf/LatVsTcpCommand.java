@@ -20,6 +20,7 @@ import org.urdma.nativeio.NetInterface;
 import org.urdma.nativeio.netns.Privileges;
 import org.urdma.nativeio.netns.Topology;
 import org.urdma.transport.port.PortIdentity;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -35,14 +36,20 @@ public final class LatVsTcpCommand implements Callable<Integer> {
     @Option(names = {"-s", "--size"}, description = "message size in bytes (default: ${DEFAULT-VALUE})")
     int size = 8;
 
-    @Option(names = {"-n", "--iters"}, description = "measured ping-pongs per run, after a warm-up of half as many (default: ${DEFAULT-VALUE})")
-    int iters = 20_000;
+    @Option(names = {"-n", "--iters"}, description = "measured ping-pongs per run, after a warm-up of half as many for TCP and raw "
+            + "(urdma's perftest loop has none, as ib_send_lat: at 20000 the JIT still compiles during much of the run) "
+            + "(default: ${DEFAULT-VALUE})")
+    int iters = 100_000;
 
     @Option(names = "--rounds", description = "rounds of TCP, urdma, raw, interleaved (default: ${DEFAULT-VALUE})")
     int rounds = 3;
 
     @Option(names = {"-F", "--framing"}, description = "urdma framing: roce1, roce2 … (default: ${DEFAULT-VALUE})")
     String framing = "roce2";
+
+    @Option(names = {"-c", "--connection"}, description = "urdma transport: RC, UC or UD. RC sends two frames per hop (the "
+            + "message and the ACK of the peer's, which perftest's loop waits for), UC and UD one (default: ${DEFAULT-VALUE})")
+    String connection = "RC";
 
     @Option(names = "--driver", description = "urdma engine driver: inline or thread (default: ${DEFAULT-VALUE})")
     String driver = "inline";
@@ -65,6 +72,9 @@ public final class LatVsTcpCommand implements Callable<Integer> {
     @Option(names = "--timeout", description = "seconds one process may take before the run fails (default: ${DEFAULT-VALUE})")
     int timeoutSeconds = 180;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     PrintStream out = System.out;
 
     private static final Pattern TCP_P50 = Pattern.compile("TCP ping-pong .* p50 ([0-9.]+)");
@@ -76,11 +86,17 @@ public final class LatVsTcpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (size < 1 || iters < 10 || rounds < 1) throw new CommandLine.ParameterException(spec.commandLine(), "-s >= 1, -n >= 10, --rounds >= 1");
+        if (!portMac.equals("own") && !portMac.equals("interface")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--port-mac: own or interface, was '" + portMac + "'");
+        }
+        if (!java.util.Set.of("RC", "UC", "UD").contains(connection.toUpperCase(Locale.ROOT))) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "-c/--connection: RC, UC or UD, was '" + connection + "'");
+        }
         if (!Privileges.isRoot()) {
             System.err.println("urdma perf lat-vs-tcp: needs root (creates two network namespaces and a veth pair)");
             return 1;
         }
-        if (size < 1 || iters < 10 || rounds < 1) throw new IllegalArgumentException("-s >= 1, -n >= 10, --rounds >= 1");
         try {
             return measure();
         } catch (IllegalStateException e) {
@@ -101,8 +117,8 @@ public final class LatVsTcpCommand implements Callable<Integer> {
             t.addAddress(b, "eth0", "10.94.0.2/24");
             String peerMac = PortIdentity.macString(t.call(b, () -> NetInterface.lookup("eth0").mac()));
             out.printf(Locale.ROOT, "veth pair %s/eth0 <-> %s/eth0, MTU %d; %d B messages, %d iterations per run (+%d warm-up), "
-                    + "%d rounds; urdma: %s, --driver %s --idle %s, port MAC %s; %d cores%n", a, b, mtu, size, iters, iters / 2, rounds, framing,
-                    driver, idle, portMac,
+                    + "%d rounds; urdma: %s %s, --driver %s --idle %s, port MAC %s; %d cores%n", a, b, mtu, size, iters, iters / 2, rounds,
+                    connection, framing, driver, idle, portMac,
                     Runtime.getRuntime().availableProcessors());
             out.printf("%-6s %-18s %-20s %-20s %-14s %s%n", "round", "TCP half-RTT p50", "urdma send-lat p50", "raw AF_PACKET p50",
                     "urdma/TCP", "load avg (1 min)");
@@ -136,7 +152,7 @@ public final class LatVsTcpCommand implements Callable<Integer> {
     }
 
     private double urdma(String a, String b) throws Exception {
-        List<String> common = List.of("-s", String.valueOf(size), "-n", String.valueOf(iters), "--framing", framing, "--driver", driver,
+        List<String> common = List.of("-s", String.valueOf(size), "-n", String.valueOf(iters), "-c", connection, "--framing", framing, "--driver", driver,
                 "--idle", idle, "--link", "afpacket:eth0");
         Process server = start(b, org.urdma.cli.UrdmaCli.class, concat(List.of("perf", "send-lat"), common, List.of("--ip", "10.94.0.12/24"),
                 mac("02:75:72:64:00:0c")));
@@ -155,11 +171,7 @@ public final class LatVsTcpCommand implements Callable<Integer> {
 
     /** The --mac option for a urdma side, per --port-mac. */
     private List<String> mac(String own) {
-        return switch (portMac) {
-            case "own" -> List.of("--mac", own);
-            case "interface" -> List.of();
-            default -> throw new IllegalArgumentException("--port-mac: own or interface, was '" + portMac + "'");
-        };
+        return portMac.equals("own") ? List.of("--mac", own) : List.of();
     }
 
     private double raw(String a, String b, String peerMac) throws Exception {

@@ -26,6 +26,20 @@ class LatVsTcpCommandTest {
         for (int g = 1; g <= 3; g++) assertTrue(Double.parseDouble(row.group(g)) > 0, out);
         assertEquals(Double.parseDouble(row.group(2)) / Double.parseDouble(row.group(1)), Double.parseDouble(row.group(4)), 0.01, out);
         assertTrue(out.contains("send-lat 8 B p50 / TCP ping-pong half round trip p50 = "), out);
+        assertTrue(out.contains("urdma: RC roce2") && out.contains("port MAC own"), out);
+    }
+
+    @Test
+    void aBadPortMacOrConnectionIsRejectedWithItsName() {
+        for (String[] args : new String[][] {{"--port-mac", "shared"}, {"-c", "XRC"}}) {
+            LatVsTcpCommand c = new LatVsTcpCommand();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            CommandLine cl = new CommandLine(c);
+            cl.setErr(new java.io.PrintWriter(err, true));
+            assertEquals(2, cl.execute(args)); // picocli's code for a bad parameter, before anything is set up
+            String msg = err.toString(StandardCharsets.UTF_8);
+            assertTrue(msg.contains(args[0]) && msg.contains(args[1]), msg);
+        }
     }
 
     @Test

@@ -34,6 +34,7 @@ class VethBwCommandTest {
         assertTrue(text.contains("ratio write-bw / raw blast (frames/s): median "), text);
         assertTrue(text.matches("(?s).*\\n1\\s+tcp stream\\s+[0-9.]+.*write-bw / TCP = [0-9.]+.*"), text);
         assertTrue(text.contains("4154-byte frames"), text); // a full RoCEv2 RDMA WRITE middle packet at path MTU 4096
+        assertTrue(text.contains("TX ring " + org.urdma.transport.link.ethernet.AfPacketLink.TX_SLOTS + " slots (both)"), text);
     }
 
     @Test
