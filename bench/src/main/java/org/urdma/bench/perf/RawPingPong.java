@@ -15,10 +15,12 @@ import org.urdma.transport.port.PortIdentity;
 
 /**
  * The floor under send-lat: a ping-pong of raw Ethernet frames between two processes over AF_PACKET, no RDMA
- * engine — a TPACKET_V2 RX ring busy-polled and one TX ring slot plus one send() per frame, as the engine does.
+ * engine — a TPACKET_V2 RX ring busy-polled and TX ring slots plus one send() per hop, as the engine does. With K
+ * frames per hop each side sends K frames in one send() and waits for K: K = 2 is an RC ping-pong's wire pattern
+ * (the message and the ACK of the peer's), so it is the floor under RC send-lat.
  * <pre>
- * java -cp urdma.jar org.urdma.bench.perf.RawPingPong echo IFACE            answers every frame (until killed)
- * java -cp urdma.jar org.urdma.bench.perf.RawPingPong ping IFACE PEER_MAC SIZE ITERS
+ * java -cp urdma.jar org.urdma.bench.perf.RawPingPong echo IFACE [K]       answers every K frames with K (until killed)
+ * java -cp urdma.jar org.urdma.bench.perf.RawPingPong ping IFACE PEER_MAC SIZE ITERS [K]
  * </pre>
  */
 public final class RawPingPong {
@@ -36,21 +38,29 @@ public final class RawPingPong {
 
     public static void main(String[] args) {
         switch (args.length > 0 ? args[0] : "") {
-            case "echo" -> echo(args[1]);
-            case "ping" -> ping(args[1], PortIdentity.parseMac(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+            case "echo" -> echo(args[1], args.length > 2 ? perHop(args[2]) : 1);
+            case "ping" -> ping(args[1], PortIdentity.parseMac(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),
+                    args.length > 5 ? perHop(args[5]) : 1);
             default -> {
-                System.err.println("usage: RawPingPong echo IFACE | ping IFACE PEER_MAC SIZE ITERS");
+                System.err.println("usage: RawPingPong echo IFACE [K] | ping IFACE PEER_MAC SIZE ITERS [K]");
                 System.exit(2);
             }
         }
     }
 
-    /** Sends every frame back to its source, busy-polling, until the process is killed. */
-    static void echo(String ifname) {
+    private static int perHop(String k) {
+        int n = Integer.parseInt(k);
+        if (n < 1 || n > 32) throw new IllegalArgumentException("K (frames per hop): 1..32, was " + k);
+        return n;
+    }
+
+    /** Sends every {@code k} frames back to their source in one send(), busy-polling, until the process is killed. */
+    static void echo(String ifname, int k) {
         byte[] me = NetInterface.lookup(ifname).mac();
         try (AfPacketSocket s = open(ifname)) {
             System.out.println("raw echo on " + ifname);
             System.out.flush();
+            int[] held = new int[1];
             FrameHandler back = f -> {
                 int slot;
                 while ((slot = s.txAcquire()) < 0) s.flush();
@@ -59,52 +69,63 @@ public final class RawPingPong {
                 MemorySegment.copy(f.buffer(), f.offset() + 6, s.txBuffer(), off, 6); // to its source
                 MemorySegment.copy(me, 0, s.txBuffer(), JAVA_BYTE, off + 6, 6);
                 s.txCommit(slot, f.length());
-                s.flush();
+                if (++held[0] == k) {
+                    s.flush();
+                    held[0] = 0;
+                }
             };
             while (true) s.receive(back);
         }
     }
 
     /** Sends {@code iters} frames one at a time (after a warm-up of half as many) and prints the half round trip. */
-    static void ping(String ifname, byte[] peer, int size, int iters) {
+    static void ping(String ifname, byte[] peer, int size, int iters, int k) {
         byte[] me = NetInterface.lookup(ifname).mac();
         int frame = Math.max(60, 14 + 4 + size);
-        int[] got = new int[1];
-        FrameHandler h = f -> got[0]++;
+        // got[0]: answers to this round, got[1]: its sequence number (a probe sent before the echo started must not
+        // count: with K > 1 the echo could answer a round half with the frames of an earlier one)
+        int[] got = new int[2];
+        FrameHandler h = f -> {
+            if (f.length() >= 18 && f.buffer().get(BE_INT, f.offset() + 14) == got[1]) got[0]++;
+        };
         Histogram hist = new Histogram(3_600_000_000_000L, 3);
         try (AfPacketSocket s = open(ifname)) {
             // the echo may still be starting: probe until it answers
             long giveUp = System.nanoTime() + 30_000_000_000L;
-            while (!round(s, me, peer, frame, -1, got, h, 10_000_000L)) {
+            while (!round(s, me, peer, frame, -1, k, got, h, 10_000_000L)) {
                 if (System.nanoTime() > giveUp) throw new IllegalStateException("raw ping-pong: no echo on " + ifname + " within 30 s");
             }
             for (int i = 0; i < iters + iters / 2; i++) {
                 long t0 = System.nanoTime();
-                if (!round(s, me, peer, frame, i, got, h, 1_000_000_000L)) {
+                if (!round(s, me, peer, frame, i, k, got, h, 1_000_000_000L)) {
                     throw new IllegalStateException("raw ping-pong: frame " + i + " got no answer within 1 s");
                 }
                 if (i >= iters / 2) hist.recordValue(Math.max(1, (System.nanoTime() - t0) / 2));
             }
         }
-        System.out.printf(Locale.ROOT, "raw AF_PACKET ping-pong %d B (frame %d B), half round trip [usec]: min %.2f p50 %.2f avg %.2f p99 %.2f"
-                        + " p99.9 %.2f max %.2f%n", size, frame, hist.getMinValue() / 1e3, hist.getValueAtPercentile(50) / 1e3,
+        System.out.printf(Locale.ROOT, "raw AF_PACKET ping-pong %d B (frame %d B, %d per hop), half round trip [usec]: min %.2f p50 %.2f"
+                        + " avg %.2f p99 %.2f p99.9 %.2f max %.2f%n", size, frame, k, hist.getMinValue() / 1e3, hist.getValueAtPercentile(50) / 1e3,
                 hist.getMean() / 1e3, hist.getValueAtPercentile(99) / 1e3, hist.getValueAtPercentile(99.9) / 1e3, hist.getMaxValue() / 1e3);
     }
 
-    private static boolean round(AfPacketSocket s, byte[] me, byte[] peer, int frame, int seq, int[] got, FrameHandler h, long timeout) {
-        int slot;
-        while ((slot = s.txAcquire()) < 0) s.flush();
-        long off = s.txDataOffset(slot);
-        MemorySegment ring = s.txBuffer();
-        MemorySegment.copy(peer, 0, ring, JAVA_BYTE, off, 6);
-        MemorySegment.copy(me, 0, ring, JAVA_BYTE, off + 6, 6);
-        ring.set(BE_SHORT, off + 12, (short) ETHERTYPE);
-        ring.set(BE_INT, off + 14, seq);
+    private static boolean round(AfPacketSocket s, byte[] me, byte[] peer, int frame, int seq, int k, int[] got, FrameHandler h,
+                                 long timeout) {
         got[0] = 0;
+        got[1] = seq;
         long start = System.nanoTime();
-        s.txCommit(slot, frame);
+        for (int j = 0; j < k; j++) {
+            int slot;
+            while ((slot = s.txAcquire()) < 0) s.flush();
+            long off = s.txDataOffset(slot);
+            MemorySegment ring = s.txBuffer();
+            MemorySegment.copy(peer, 0, ring, JAVA_BYTE, off, 6);
+            MemorySegment.copy(me, 0, ring, JAVA_BYTE, off + 6, 6);
+            ring.set(BE_SHORT, off + 12, (short) ETHERTYPE);
+            ring.set(BE_INT, off + 14, seq);
+            s.txCommit(slot, frame);
+        }
         s.flush();
-        while (got[0] == 0) {
+        while (got[0] < k) {
             s.receive(h);
             if (System.nanoTime() - start > timeout) return false;
         }

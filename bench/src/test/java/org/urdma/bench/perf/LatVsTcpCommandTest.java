@@ -27,6 +27,9 @@ class LatVsTcpCommandTest {
         assertEquals(Double.parseDouble(row.group(2)) / Double.parseDouble(row.group(1)), Double.parseDouble(row.group(4)), 0.01, out);
         assertTrue(out.contains("send-lat 8 B p50 / TCP ping-pong half round trip p50 = "), out);
         assertTrue(out.contains("urdma: RC roce2") && out.contains("port MAC own"), out);
+        Matcher floor = Pattern.compile("RC floor: raw AF_PACKET ping-pong with 2 frames per hop .* p50 ([0-9.]+) us").matcher(out);
+        assertTrue(floor.find(), out);
+        assertTrue(Double.parseDouble(floor.group(1)) > 0, out);
     }
 
     @Test
