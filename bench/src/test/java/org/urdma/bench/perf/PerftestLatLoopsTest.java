@@ -149,6 +149,15 @@ class PerftestLatLoopsTest {
     }
 
     /**
+     * urdma's side after its loop, as the CLI's runner settles it: it still owes the ACK of the peer's last message
+     * (ACKs leave one pass after the request), so its engine keeps running until the peer's loop has ended.
+     */
+    private static void settleUntil(Side urdma, CompletableFuture<?> peer) {
+        long end = System.nanoTime() + STALL;
+        while (!peer.isDone() && System.nanoTime() < end) urdma.progress();
+    }
+
+    /**
      * The engine ACKs a request one pass after it arrived (so a reply shares its send): keep passing a little after the
      * loop, as the kernel's rxe keeps acknowledging after perftest's loop ends, so urdma's last request completes.
      */
@@ -170,6 +179,7 @@ class PerftestLatLoopsTest {
             urdma.fillSendRegion(size);
             CompletableFuture<Void> peer = CompletableFuture.runAsync(() -> perftestWriteLat(stock, size, iters));
             Histogram h = PerfPatterns.pingPong(urdma, WrOpcode.RDMA_WRITE, size, iters);
+            settleUntil(urdma, peer);
             peer.get(30, TimeUnit.SECONDS);
             assertEquals(iters - 1, h.getTotalCount(), "one value per interval between two posts");
             // what perftest left in urdma's receive region: its source bytes, the last one its count, nothing beyond
@@ -194,6 +204,7 @@ class PerftestLatLoopsTest {
             urdma.fillSendRegion(size);
             CompletableFuture<Integer> peer = CompletableFuture.supplyAsync(() -> perftestSendLat(stock, size, iters));
             Histogram h = PerfPatterns.pingPong(urdma, WrOpcode.SEND, size, iters);
+            settleUntil(urdma, peer);
             assertEquals(iters, peer.get(30, TimeUnit.SECONDS), "perftest posts exactly -n receives");
             assertEquals(iters - 1, h.getTotalCount());
             assertEquals(0, urdma.recvsPosted, "urdma posted exactly -n receives too, all consumed");
