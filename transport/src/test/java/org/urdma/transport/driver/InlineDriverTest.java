@@ -4,15 +4,22 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftQp;
+import org.urdma.transport.engine.TransportPacket;
+import org.urdma.transport.link.FrameCodec;
 import org.urdma.transport.link.Impairment;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.wire.FramingKind;
+import org.urdma.transport.wire.Opcode;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.CompletionQueue;
 import org.urdma.verbs.MemoryRegion;
@@ -20,6 +27,7 @@ import org.urdma.verbs.ProtectionDomain;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.QueuePair;
 import org.urdma.verbs.ReceiveWorkRequest;
+import org.urdma.verbs.SendFlags;
 import org.urdma.verbs.SendWorkRequest;
 import org.urdma.verbs.WcOpcode;
 import org.urdma.verbs.WcStatus;
@@ -109,21 +117,21 @@ class InlineDriverTest {
      */
     @Test
     void aReplyPostedAfterAReceiveLeavesInOnePassBehindTheAckOfTheRequest() throws Exception {
-        java.util.List<Integer> sentByB = new java.util.ArrayList<>();
+        List<Integer> sentByB = new ArrayList<>();
         DeviceConfig ca = DeviceConfig.named("in-a", 1), cbConfig = DeviceConfig.named("in-b", 2);
         MemoryFabric.CodecFactory wire = MemoryFabric.CodecFactory.wire(FramingKind.ROCE2);
         MemoryFabric f = new MemoryFabric(ca, cbConfig, MemoryLink.Config.defaults().withLatency(0), c -> {
-            org.urdma.transport.link.FrameCodec inner = wire.create(c);
+            FrameCodec inner = wire.create(c);
             if (c != cbConfig) return inner;
-            return new org.urdma.transport.link.FrameCodec() {
+            return new FrameCodec() {
                 @Override
-                public int encode(org.urdma.transport.engine.TransportPacket p, org.agrona.MutableDirectBuffer frame, int offset) {
+                public int encode(TransportPacket p, MutableDirectBuffer frame, int offset) {
                     sentByB.add(p.opcode);
                     return inner.encode(p, frame, offset);
                 }
 
                 @Override
-                public boolean decode(org.agrona.DirectBuffer frame, int offset, int length, org.urdma.transport.engine.TransportPacket out) {
+                public boolean decode(DirectBuffer frame, int offset, int length, TransportPacket out) {
                     return inner.decode(frame, offset, length, out);
                 }
 
@@ -145,17 +153,17 @@ class InlineDriverTest {
             for (int round = 0; round < 3; round++) {
                 qp[1].postRecv(new ReceiveWorkRequest().wrId(round).addSge(mb, 64, 64));
                 qp[0].postRecv(new ReceiveWorkRequest().wrId(round).addSge(ma, 64, 64));
-                qp[0].postSend(wr.reset().wrId(round).opcode(WrOpcode.SEND).flags(org.urdma.verbs.SendFlags.SIGNALED).addSge(ma, 0, 8));
+                qp[0].postSend(wr.reset().wrId(round).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(ma, 0, 8));
                 assertEquals(0, qa.poll(wcs), "the request leaves in A's pass");
                 sentByB.clear();
                 awaitRecv(qb, wcs); // B's pass takes the request; its ACK is held for the next pass
-                assertEquals(java.util.List.of(), sentByB, "no ACK alone in the pass that took the request");
-                qp[1].postSend(wr.reset().wrId(round).opcode(WrOpcode.SEND).flags(org.urdma.verbs.SendFlags.SIGNALED).addSge(mb, 0, 8));
+                assertEquals(List.of(), sentByB, "no ACK alone in the pass that took the request");
+                qp[1].postSend(wr.reset().wrId(round).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(mb, 0, 8));
                 qb.poll(wcs);
-                assertEquals(java.util.List.of(org.urdma.transport.wire.Opcode.RC_ACKNOWLEDGE, org.urdma.transport.wire.Opcode.RC_SEND_ONLY),
+                assertEquals(List.of(Opcode.RC_ACKNOWLEDGE, Opcode.RC_SEND_ONLY),
                         sentByB, "round " + round + ": the ACK of A's request, then B's answer, in one pass");
                 // A's own SEND completes first (the ACK came first), then the answer arrives
-                java.util.List<WcOpcode> atA = new java.util.ArrayList<>();
+                List<WcOpcode> atA = new ArrayList<>();
                 for (int polls = 0; polls < 10 && atA.size() < 2; polls++) {
                     int k = qa.poll(wcs);
                     for (int i = 0; i < k; i++) {
@@ -163,7 +171,7 @@ class InlineDriverTest {
                         atA.add(wcs[i].opcode);
                     }
                 }
-                assertEquals(java.util.List.of(WcOpcode.SEND, WcOpcode.RECV), atA);
+                assertEquals(List.of(WcOpcode.SEND, WcOpcode.RECV), atA);
                 // A acknowledges the answer in its next pass, and B's answer completes
                 assertEquals(0, qa.poll(wcs));
                 assertEquals(1, qb.poll(wcs));
