@@ -3,17 +3,13 @@ package org.urdma.interop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,7 +19,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.urdma.interop.UrdmaInNamespace.Side;
 
 /**
@@ -39,22 +37,19 @@ import org.urdma.interop.UrdmaInNamespace.Side;
 @ExtendWith(SharedGuest.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PerftestBwInteropTest {
-    private static final String URDMA_IP = "10.77.0.50";
-    private static final String GUEST_IP = TwoGuestFixture.guestIp(0);
-    private static final int PORT = 18515;
-    private static final Duration STEP = Duration.ofSeconds(120);
+    private static final Duration STEP = StockToolRun.STEP;
     private static final String STOCK_TOOLS = "ib_write_bw ib_read_bw ib_send_bw ib_atomic_bw";
 
     private TwoGuestFixture fx;
     private QemuGuest guest;
     private Path out;
     private boolean guestAt4096;
-    /** tool/transport/role/MTU → PASS or FAIL: reason, in a stable order for the table. */
-    private final Map<String, String> results = new ConcurrentSkipListMap<>();
+    private StockToolRun.Table results;
 
     @BeforeAll
     void boot(TwoGuestFixture shared) throws Exception {
         out = Interop.outputDir("perftest-bw");
+        results = new StockToolRun.Table(out.resolve("results.md"), "urdma perf against stock perftest 6.06 on rxe (PerftestBwInteropTest)");
         fx = shared; // the run's one guest, eth0 at 1500 (SharedGuest puts it back there after this class)
         guest = fx.guest(0);
     }
@@ -67,7 +62,7 @@ class PerftestBwInteropTest {
     @AfterAll
     void teardown() throws Exception {
         try {
-            if (out != null && !results.isEmpty()) writeTable();
+            if (results != null) results.write();
         } finally {
             guest = null; // the shared guest is SharedGuest's to close
         }
@@ -89,26 +84,26 @@ class PerftestBwInteropTest {
         }
     }
 
+    /** Every tool and transport of the issue, each with urdma as server and as client; run at both MTUs. */
+    static Stream<Arguments> matrix() {
+        return Stream.of("ib_write_bw RC", "ib_read_bw RC", "ib_send_bw RC", "ib_atomic_bw RC CMP_AND_SWAP",
+                        "ib_atomic_bw RC FETCH_AND_ADD", "ib_write_bw UC", "ib_send_bw UC", "ib_send_bw UD")
+                .flatMap(spec -> Stream.of(Arguments.of(spec, true), Arguments.of(spec, false)));
+    }
+
     @Order(1)
     @ParameterizedTest(name = "mtu 1024 {0} urdma-server={1}")
-    @CsvSource({"ib_write_bw RC,true", "ib_write_bw RC,false", "ib_read_bw RC,true", "ib_read_bw RC,false",
-            "ib_send_bw RC,true", "ib_send_bw RC,false", "ib_atomic_bw RC CMP_AND_SWAP,true", "ib_atomic_bw RC CMP_AND_SWAP,false",
-            "ib_atomic_bw RC FETCH_AND_ADD,true", "ib_atomic_bw RC FETCH_AND_ADD,false", "ib_write_bw UC,true", "ib_write_bw UC,false",
-            "ib_send_bw UC,true", "ib_send_bw UC,false", "ib_send_bw UD,true", "ib_send_bw UD,false"})
+    @MethodSource("matrix")
     void atMtu1024TheStockBandwidthToolsAndUrdmaPerfComplete(String spec, boolean urdmaServer) throws Exception {
         runCase(Tool.parse(spec), urdmaServer, 1024);
     }
 
     @Order(2)
     @ParameterizedTest(name = "mtu 4096 {0} urdma-server={1}")
-    @CsvSource({"ib_write_bw RC,true", "ib_write_bw RC,false", "ib_read_bw RC,true", "ib_read_bw RC,false",
-            "ib_send_bw RC,true", "ib_send_bw RC,false", "ib_atomic_bw RC CMP_AND_SWAP,true", "ib_atomic_bw RC CMP_AND_SWAP,false",
-            "ib_atomic_bw RC FETCH_AND_ADD,true", "ib_atomic_bw RC FETCH_AND_ADD,false", "ib_write_bw UC,true", "ib_write_bw UC,false",
-            "ib_send_bw UC,true", "ib_send_bw UC,false", "ib_send_bw UD,true", "ib_send_bw UD,false"})
+    @MethodSource("matrix")
     void atMtu4096TheStockBandwidthToolsAndUrdmaPerfComplete(String spec, boolean urdmaServer) throws Exception {
         if (!guestAt4096) {
-            GuestResult r = guest.run("ip link set eth0 mtu 4200 && sleep 1 && ibv_devinfo -d rxe0 | grep active_mtu", STEP);
-            assertTrue(r.output().contains("4096 (5)"), r.toString());
+            StockToolRun.guestMtu4096(guest);
             guestAt4096 = true;
         }
         runCase(Tool.parse(spec), urdmaServer, 4096);
@@ -139,20 +134,13 @@ class PerftestBwInteropTest {
 
     private void runCase(Tool t, boolean urdmaServer, int mtu) throws Exception {
         String key = String.format("%4d | %-32s | %-26s", mtu, t.name(), urdmaServer ? "urdma server, stock client" : "stock server, urdma client");
-        results.put(key, "FAIL: did not finish");
-        try {
-            runCase(t, urdmaServer, mtu, key);
-            results.put(key, "PASS");
-        } catch (AssertionError | Exception e) {
-            String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-            results.put(key, "FAIL: " + (first.length() > 140 ? first.substring(0, 140) + "…" : first));
-            throw e;
-        } finally {
-            writeTable();
-        }
+        results.record(key, () -> {
+            check(t, urdmaServer, mtu);
+            return null;
+        });
     }
 
-    private void runCase(Tool t, boolean urdmaServer, int mtu, String key) throws Exception {
+    private void check(Tool t, boolean urdmaServer, int mtu) throws Exception {
         int size = size(t, mtu), iters = iters(t);
         // -F: the guest's CPU frequency is unknown to perftest; UD takes the port's active MTU (no -m)
         String toolCmd = t.stock() + " -d rxe0 -x 1 -F -n " + iters + " -c " + t.transport()
@@ -160,33 +148,11 @@ class PerftestBwInteropTest {
         String tag = "mtu" + mtu + "-" + t.stock() + "-" + t.transport().toLowerCase(Locale.ROOT)
                 + (t.atomic() != null ? "-" + t.atomic().toLowerCase(Locale.ROOT) : "") + (t.size() > 0 ? "-s" + size : "") + (urdmaServer ? "-urdma-server" : "-urdma-client");
         Path bridgePcap = out.resolve(tag + "-bridge.pcap");
-        Path urdmaPcap = out.resolve(tag + "-urdma.pcap");
-        Side u;
-        GuestResult g;
-        long t0 = System.nanoTime();
-        String tap = fx.nextTap(); // a fresh TAP per case (urdma's TAP goes away when it closes it)
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
-        try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
-            List<String> args = urdmaArgs(t, tap, mtu, size, iters, urdmaServer ? null : GUEST_IP, urdmaPcap);
-            if (urdmaServer) {
-                CompletableFuture<Side> server = urdma(args.toArray(String[]::new));
-                awaitUrdmaListening(server);
-                g = guest.run(toolCmd + " " + TwoGuestFixture.HOST_IP, STEP);
-                u = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
-            } else {
-                CompletableFuture<GuestResult> server = guest.start(toolCmd);
-                guest.awaitListening(PORT, STEP);
-                u = urdma(args.toArray(String[]::new)).get(STEP.toSeconds(), TimeUnit.SECONDS);
-                g = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
-            }
-            Thread.sleep(300); // dumpcap writes the last frames
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
-        }
-        String transcript = "urdma perf " + String.join(" ", urdmaArgs(t, tap, mtu, size, iters, urdmaServer ? null : GUEST_IP, urdmaPcap))
-                + " (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g;
-        Files.writeString(out.resolve(tag + ".txt"), transcript);
-        System.out.printf("[interop] %s: %d ms%n%s%n", tag, (System.nanoTime() - t0) / 1_000_000, transcript);
+        StockToolRun.Run r = StockToolRun.run(fx, out, tag, urdmaArgs(t, mtu, size, iters, urdmaServer, out.resolve(tag + "-urdma.pcap")),
+                toolCmd, urdmaServer, bridgePcap);
+        Side u = r.urdma();
+        GuestResult g = r.guest();
+        String transcript = r.transcript();
         assertEquals(0, u.exit(), "urdma perf exit\n" + transcript);
         assertEquals(0, g.exitCode(), "stock " + t.stock() + " exit\n" + transcript);
         // perftest's result row on the stock side: the bytes and iterations of the run (a server prints its client's);
@@ -227,35 +193,14 @@ class PerftestBwInteropTest {
         };
     }
 
-    private List<String> urdmaArgs(Tool t, String tap, int mtu, int size, int iters, String peer, Path pcap) {
-        List<String> a = new ArrayList<>(List.of("perf", t.urdma(), "--link", "tap:" + tap, "--ip", URDMA_IP + "/24",
-                "--mac", "02:75:72:64:6d:50", "-c", t.transport(), "-m", Integer.toString(mtu), "-n", Integer.toString(iters),
-                "-s", Integer.toString(size), "--cm-timeout", "60", "--driver", "agent", "--pcap", pcap.toString()));
+    /** urdma perf's own options for a case (StockToolRun adds the link, the address and the peer). */
+    private static List<String> urdmaArgs(Tool t, int mtu, int size, int iters, boolean urdmaServer, Path pcap) {
+        List<String> a = new ArrayList<>(List.of("perf", t.urdma(), "-c", t.transport(), "-m", Integer.toString(mtu),
+                "-n", Integer.toString(iters), "-s", Integer.toString(size), "--pcap", pcap.toString()));
         if (t.atomic() != null) a.addAll(List.of("-A", t.atomic()));
         // UC and UD have no retransmission: a burst faster than the TCG guest takes in is lost and the stock server
         // waits for it forever; the stock sender is paced by its own slowness, urdma's by perftest's rate limit
-        if (peer != null && !t.transport().equals("RC")) a.addAll(List.of("--rate_limit", "2", "--rate_units", "M"));
-        if (peer != null) a.add(peer);
+        if (!urdmaServer && !t.transport().equals("RC")) a.addAll(List.of("--rate_limit", "2", "--rate_units", "M"));
         return a;
-    }
-
-    /** urdma perf inside the test's namespace on a thread of this JVM (its TAP and sockets live there). */
-    private CompletableFuture<Side> urdma(String... args) {
-        return UrdmaInNamespace.run(fx.ns.name(), true, args);
-    }
-
-    private void awaitUrdmaListening(CompletableFuture<Side> server) throws Exception {
-        UrdmaInNamespace.awaitListening(fx.ns.name(), PORT, STEP, server, "perf");
-    }
-
-    private synchronized void writeTable() throws java.io.IOException {
-        StringBuilder sb = new StringBuilder("# urdma perf against stock perftest 6.06 on rxe (PerftestBwInteropTest)\n\n");
-        sb.append("| MTU | tool | roles | result |\n|---|---|---|---|\n");
-        results.forEach((k, v) -> {
-            String[] p = k.split("\\|");
-            sb.append("| ").append(p[0].trim()).append(" | ").append(p[1].trim()).append(" | ").append(p[2].trim())
-                    .append(" | ").append(v.replace("|", "/")).append(" |\n");
-        });
-        Files.writeString(out.resolve("results.md"), sb.toString());
     }
 }

@@ -6,13 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -43,21 +39,22 @@ import org.urdma.interop.UrdmaInNamespace.Side;
 @ExtendWith(SharedGuest.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PerftestLatInteropTest {
-    private static final String URDMA_IP = "10.77.0.50";
-    private static final String GUEST_IP = TwoGuestFixture.guestIp(0);
-    private static final int PORT = 18515;
-    private static final Duration STEP = Duration.ofSeconds(120);
+    private static final String URDMA_IP = StockToolRun.URDMA_IP;
+    private static final String GUEST_IP = StockToolRun.GUEST_IP;
+    private static final Duration STEP = StockToolRun.STEP;
     private static final String STOCK_TOOLS = "ib_write_lat ib_send_lat ib_read_lat ib_send_bw";
 
     private TwoGuestFixture fx;
     private QemuGuest guest;
     private Path out;
     private boolean guestAt4096;
-    private final Map<String, String> results = new ConcurrentSkipListMap<>();
+    private StockToolRun.Table results;
 
     @BeforeAll
     void boot(TwoGuestFixture shared) throws Exception {
         out = Interop.outputDir("perftest-lat");
+        results = new StockToolRun.Table(out.resolve("results.md"),
+                "urdma perf against stock perftest 6.06 latency tools on rxe (PerftestLatInteropTest)");
         fx = shared; // the run's one guest, eth0 at 1500 (SharedGuest puts it back there after this class)
         guest = fx.guest(0);
     }
@@ -70,7 +67,7 @@ class PerftestLatInteropTest {
     @AfterAll
     void teardown() throws Exception {
         try {
-            if (out != null && !results.isEmpty()) writeTable();
+            if (results != null) results.write();
         } finally {
             guest = null; // the shared guest is SharedGuest's to close
         }
@@ -104,8 +101,7 @@ class PerftestLatInteropTest {
 
     private void guestAt4096() throws Exception {
         if (!guestAt4096) {
-            GuestResult r = guest.run("ip link set eth0 mtu 4200 && sleep 1 && ibv_devinfo -d rxe0 | grep active_mtu", STEP);
-            assertTrue(r.output().contains("4096 (5)"), r.toString());
+            StockToolRun.guestMtu4096(guest);
             guestAt4096 = true;
         }
     }
@@ -118,29 +114,22 @@ class PerftestLatInteropTest {
     private void runCase(String tool, boolean urdmaServer, int mtu, int size) throws Exception {
         String key = String.format("%4d | %-26s | %-26s", mtu, tool + " -c RC -s " + size,
                 urdmaServer ? "urdma server, stock client" : "stock server, urdma client");
-        results.put(key, "FAIL: did not finish");
-        try {
-            runCase(tool, urdmaServer, mtu, size, key);
-            results.put(key, "PASS");
-        } catch (AssertionError | Exception e) {
-            String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-            results.put(key, "FAIL: " + (first.length() > 140 ? first.substring(0, 140) + "…" : first));
-            throw e;
-        } finally {
-            writeTable();
-        }
+        results.record(key, () -> {
+            check(tool, urdmaServer, mtu, size);
+            return null;
+        });
     }
 
-    private void runCase(String tool, boolean urdmaServer, int mtu, int size, String key) throws Exception {
+    private void check(String tool, boolean urdmaServer, int mtu, int size) throws Exception {
         int iters = iters(tool, size);
         String urdmaTest = tool.substring(3).replace('_', '-');
         // -F: the guest's CPU frequency is unknown to perftest
         String toolCmd = tool + " -d rxe0 -x 1 -F -c RC -n " + iters + " -s " + size + " -m " + mtu;
         String tag = "mtu" + mtu + "-" + tool + "-s" + size + (urdmaServer ? "-urdma-server" : "-urdma-client");
         Path bridgePcap = out.resolve(tag + "-bridge.pcap");
-        List<String> args = new ArrayList<>(List.of("perf", urdmaTest, "-c", "RC", "-m", Integer.toString(mtu),
-                "-n", Integer.toString(iters), "-s", Integer.toString(size), "--pcap", out.resolve(tag + "-urdma.pcap").toString()));
-        Run r = run(tag, args, toolCmd, urdmaServer, bridgePcap);
+        List<String> args = List.of("perf", urdmaTest, "-c", "RC", "-m", Integer.toString(mtu),
+                "-n", Integer.toString(iters), "-s", Integer.toString(size), "--pcap", out.resolve(tag + "-urdma.pcap").toString());
+        StockToolRun.Run r = StockToolRun.run(fx, out, tag, args, toolCmd, urdmaServer, bridgePcap);
         Side u = r.urdma();
         GuestResult g = r.guest();
         String transcript = r.transcript();
@@ -186,16 +175,16 @@ class PerftestLatInteropTest {
     void aStockSendBwServerWithOneReceivePostedRnrNaksUrdmaWhichRetries() throws Exception {
         guestAt4096();
         String key = "4096 | ib_send_bw -c RC -r 1 (RNR)     | stock server, urdma client";
-        results.put(key, "FAIL: did not finish");
-        try {
+        results.record(key, () -> {
             int iters = 200, size = 4096;
             String tag = "rnr-rxe-receiver";
             Path bridgePcap = out.resolve(tag + "-bridge.pcap");
             GuestResult help = guest.run("ib_send_bw --help 2>&1 | grep -i rx-depth", STEP);
             assertTrue(help.output().contains("--rx-depth"), "ib_send_bw has -r/--rx-depth\n" + help);
             Map<String, Long> before = rxeCounters();
-            Run r = run(tag, new ArrayList<>(List.of("perf", "send-bw", "-c", "RC", "-m", "4096", "-n", Integer.toString(iters),
-                    "-s", Integer.toString(size), "-t", "16")), "ib_send_bw -d rxe0 -x 1 -F -c RC -m 4096 -r 1 -n " + iters
+            List<String> args = List.of("perf", "send-bw", "-c", "RC", "-m", "4096", "-n", Integer.toString(iters),
+                    "-s", Integer.toString(size), "-t", "16");
+            StockToolRun.Run r = StockToolRun.run(fx, out, tag, args, "ib_send_bw -d rxe0 -x 1 -F -c RC -m 4096 -r 1 -n " + iters
                     + " -s " + size, false, bridgePcap);
             Map<String, Long> after = rxeCounters();
             RoceTally fromRxe = RoceTally.of(bridgePcap, GUEST_IP);
@@ -224,50 +213,9 @@ class PerftestLatInteropTest {
             assertEquals(0, rnr.open(), "an RNR NAK that urdma neither retried nor saw overtaken\n" + transcript);
             assertTrue(rnr.retried() > 0 && rnr.retried() + rnr.superseded() == fromRxe.rnrNaks(), transcript);
             CaptureChecks.assertAllDecode(bridgePcap, out.resolve(tag + "-decode.txt"));
-            results.put(key, "PASS: " + fromRxe.rnrNaks() + " RNR NAKs from rxe (send_rnr_err +" + fromRxe.rnrNaks() + "), urdma counted "
-                    + m.group(1) + ", retried " + rnr.retried() + ", " + rnr.superseded() + " overtaken by an earlier copy");
-        } catch (AssertionError | Exception e) {
-            String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("");
-            results.put(key, "FAIL: " + (first.length() > 140 ? first.substring(0, 140) + "…" : first));
-            throw e;
-        } finally {
-            writeTable();
-        }
-    }
-
-    record Run(Side urdma, GuestResult guest, String transcript) {
-    }
-
-    /** One run of urdma perf (args without the link options) against the stock command, with the bridge captured. */
-    private Run run(String tag, List<String> args, String toolCmd, boolean urdmaServer, Path bridgePcap) throws Exception {
-        String tap = fx.nextTap(); // a fresh TAP per case
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
-        args.addAll(List.of("--link", "tap:" + tap, "--ip", URDMA_IP + "/24", "--mac", "02:75:72:64:6d:50",
-                "--cm-timeout", "60", "--driver", "agent"));
-        if (!urdmaServer) args.add(GUEST_IP);
-        Side u;
-        GuestResult g;
-        long t0 = System.nanoTime();
-        try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
-            if (urdmaServer) {
-                CompletableFuture<Side> server = urdma(args.toArray(String[]::new));
-                awaitUrdmaListening(server);
-                g = guest.run(toolCmd + " " + TwoGuestFixture.HOST_IP, STEP);
-                u = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
-            } else {
-                CompletableFuture<GuestResult> server = guest.start(toolCmd);
-                guest.awaitListening(PORT, STEP);
-                u = urdma(args.toArray(String[]::new)).get(STEP.toSeconds(), TimeUnit.SECONDS);
-                g = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
-            }
-            Thread.sleep(300); // dumpcap writes the last frames
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
-        }
-        String transcript = "urdma " + String.join(" ", args) + " (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g;
-        Files.writeString(out.resolve(tag + ".txt"), transcript);
-        System.out.printf("[interop] %s: %d ms%n%s%n", tag, (System.nanoTime() - t0) / 1_000_000, transcript);
-        return new Run(u, g, transcript);
+            return fromRxe.rnrNaks() + " RNR NAKs from rxe (send_rnr_err +" + fromRxe.rnrNaks() + "), urdma counted "
+                    + m.group(1) + ", retried " + rnr.retried() + ", " + rnr.superseded() + " overtaken by an earlier copy";
+        });
     }
 
     /** rxe0's port counters (/sys/class/infiniband/rxe0/ports/1/hw_counters) in the guest. */
@@ -280,25 +228,5 @@ class PerftestLatInteropTest {
             if (c > 0) m.put(line.substring(0, c).strip(), Long.parseLong(line.substring(c + 1).strip()));
         }
         return m;
-    }
-
-    /** urdma perf inside the test's namespace on a thread of this JVM (its TAP and sockets live there). */
-    private CompletableFuture<Side> urdma(String... args) {
-        return UrdmaInNamespace.run(fx.ns.name(), true, args);
-    }
-
-    private void awaitUrdmaListening(CompletableFuture<Side> server) throws Exception {
-        UrdmaInNamespace.awaitListening(fx.ns.name(), PORT, STEP, server, "perf");
-    }
-
-    private synchronized void writeTable() throws java.io.IOException {
-        StringBuilder sb = new StringBuilder("# urdma perf against stock perftest 6.06 latency tools on rxe (PerftestLatInteropTest)\n\n");
-        sb.append("| MTU | tool | roles | result |\n|---|---|---|---|\n");
-        results.forEach((k, v) -> {
-            String[] p = k.split("\\|");
-            sb.append("| ").append(p[0].trim()).append(" | ").append(p[1].trim()).append(" | ").append(p[2].trim())
-                    .append(" | ").append(v.replace("|", "/")).append(" |\n");
-        });
-        Files.writeString(out.resolve("results.md"), sb.toString());
     }
 }

@@ -56,39 +56,31 @@ public final class CellStore {
             prev = c;
         }
         cellNext[prev] = NONE;
-        int cell = head;
-        int done = 0;
-        while (done < length) {
-            int run = cell;
-            int next = cellNext[cell];
-            while (next == cell + 1) {
-                cell = next;
-                next = cellNext[cell];
-            }
-            int bytes = Math.min((cell - run + 1) * cellBytes, length - done);
-            memory.putBytes(run * cellBytes, src, offset + done, bytes);
+        for (int cell = head, done = 0; cell != NONE && done < length; ) {
+            int last = runEnd(cell);
+            int bytes = Math.min((last - cell + 1) * cellBytes, length - done);
+            memory.putBytes(cell * cellBytes, src, offset + done, bytes);
             done += bytes;
-            cell = next;
+            cell = cellNext[last];
         }
         return head;
     }
 
     /** Copies the {@code length} bytes stored at {@code handle} out contiguously (one copy per run of adjacent cells). */
     public void copyOut(int handle, int length, MutableDirectBuffer dst, int dstOffset) {
-        int cell = handle;
-        int done = 0;
-        while (cell != NONE && done < length) {
-            int run = cell;
-            int next = cellNext[cell];
-            while (next == cell + 1) {
-                cell = next;
-                next = cellNext[cell];
-            }
-            int bytes = Math.min((cell - run + 1) * cellBytes, length - done);
-            dst.putBytes(dstOffset + done, memory, run * cellBytes, bytes);
+        for (int cell = handle, done = 0; cell != NONE && done < length; ) {
+            int last = runEnd(cell);
+            int bytes = Math.min((last - cell + 1) * cellBytes, length - done);
+            dst.putBytes(dstOffset + done, memory, cell * cellBytes, bytes);
             done += bytes;
-            cell = next;
+            cell = cellNext[last];
         }
+    }
+
+    /** The last cell of the run of chained cells adjacent in memory that starts at {@code cell}. */
+    private int runEnd(int cell) {
+        while (cellNext[cell] == cell + 1) cell++;
+        return cell;
     }
 
     /**

@@ -138,8 +138,12 @@ public final class SwitchBlast {
         }
     }
 
-    static RawBlast.RxResult switchRun(long frames, int size, int mtu, RtOptions options, boolean report) throws Exception {
-        String yaml = """
+    /**
+     * The topology of the switch benchmarks: h1 - s1 - h2 at {@code rate}, PFC and ECN on priority 3. {@code firstLink}
+     * and {@code secondLink} go inside each link's braces (e.g. {@code ", impairAtoB: {delay: 1ms}"}).
+     */
+    static String lineTopology(String rate, int mtu, String firstLink, String secondLink) {
+        return """
             hosts:
               - {name: h1, mac: "02:00:00:00:00:01", ip: 10.9.0.1/24}
               - {name: h2, mac: "02:00:00:00:00:02", ip: 10.9.0.2/24}
@@ -151,10 +155,13 @@ public final class SwitchBlast {
                 classify: default
                 ecn: {priorities: [3], kmin: 100KB, kmax: 1MB, pmax: 1%%}
             links:
-              - {endpoints: [h1, s1], rate: 100G, mtu: %d}
-              - {endpoints: [s1, h2], rate: 100G, mtu: %d}
-            """.formatted(mtu, mtu);
-        Topology topology = TopologyParser.parse(yaml, "SwitchBlast");
+              - {endpoints: [h1, s1], rate: %s, mtu: %d%s}
+              - {endpoints: [s1, h2], rate: %s, mtu: %d%s}
+            """.formatted(rate, mtu, firstLink, rate, mtu, secondLink);
+    }
+
+    static RawBlast.RxResult switchRun(long frames, int size, int mtu, RtOptions options, boolean report) throws Exception {
+        Topology topology = TopologyParser.parse(lineTopology("100G", mtu, "", ""), "SwitchBlast");
         try (org.urdma.nativeio.netns.Topology net = org.urdma.nativeio.netns.Topology.create()) {
             NetworkBuilder.Network n = NetworkBuilder.build(topology, net, ns -> { });
             AfPacketSocket rxs = Netns.call(n.namespace("h2"), () -> AfPacketSocket.open(NetworkBuilder.HOST_INTERFACE, receiverOptions(mtu)));

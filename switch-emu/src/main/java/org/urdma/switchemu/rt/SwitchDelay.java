@@ -106,22 +106,7 @@ public final class SwitchDelay {
     static Run run(double seconds, int size, long rateBps, String delay, boolean ingress, RtOptions options) throws Exception {
         String impairEgress = delay != null && !ingress ? ", impairAtoB: {delay: " + delay + "}" : "";
         String impairIngress = delay != null && ingress ? ", impairAtoB: {delay: " + delay + "}" : "";
-        String yaml = """
-            hosts:
-              - {name: h1, mac: "02:00:00:00:00:01", ip: 10.9.0.1/24}
-              - {name: h2, mac: "02:00:00:00:00:02", ip: 10.9.0.2/24}
-            switches:
-              - name: s1
-                buffer: 4MB
-                pfc: [3]
-                defaultPriority: 3
-                classify: default
-                ecn: {priorities: [3], kmin: 100KB, kmax: 1MB, pmax: 1%%}
-            links:
-              - {endpoints: [h1, s1], rate: 10G, mtu: 1500%s}
-              - {endpoints: [s1, h2], rate: 10G, mtu: 1500%s}
-            """.formatted(impairIngress, impairEgress);
-        Topology topology = TopologyParser.parse(yaml, "SwitchDelay");
+        Topology topology = TopologyParser.parse(SwitchBlast.lineTopology("10G", 1500, impairIngress, impairEgress), "SwitchDelay");
         long interval = Math.max(1, size * 8L * 1_000_000_000L / rateBps);
         int frames = (int) Math.min(Integer.MAX_VALUE - 8, (long) (seconds * 1e9 / interval));
         try (org.urdma.nativeio.netns.Topology net = org.urdma.nativeio.netns.Topology.create()) {
