@@ -10,6 +10,7 @@
  *       in batches; configured by {@link org.urdma.nativeio.AfPacketOptions}.</li>
  *   <li>{@link org.urdma.nativeio.TapDevice}: a TAP interface read and written a frame at a time.</li>
  *   <li>{@link org.urdma.nativeio.RawBlast}: the raw AF_PACKET throughput baseline.</li>
+ *   <li>{@link org.urdma.nativeio.IsalCrc32}: CRC-32 from Intel ISA-L when installed (the ICRC's fast path).</li>
  * </ul>
  * Namespaces and test topologies: {@link org.urdma.nativeio.netns}.
  */

@@ -120,9 +120,9 @@ public final class LatVsTcpCommand implements Callable<Integer> {
             t.addAddress(b, "eth0", "10.94.0.2/24");
             String peerMac = PortIdentity.macString(t.call(b, () -> NetInterface.lookup("eth0").mac()));
             out.printf(Locale.ROOT, "veth pair %s/eth0 <-> %s/eth0, MTU %d; %d B messages, %d iterations per run (+%d warm-up), "
-                    + "%d rounds; urdma: %s %s, --driver %s --idle %s, port MAC %s; %d cores%n", a, b, mtu, size, iters, iters / 2, rounds,
-                    connection, framing, driver, idle, portMac,
-                    Runtime.getRuntime().availableProcessors());
+                    + "%d rounds; urdma: %s %s, --driver %s --idle %s, port MAC %s; %d cores; ICRC: %s%n", a, b, mtu, size, iters,
+                    iters / 2, rounds, connection, framing, driver, idle, portMac,
+                    Runtime.getRuntime().availableProcessors(), org.urdma.transport.wire.Icrc.implementation());
             out.printf("%-6s %-18s %-20s %-20s %-14s %s%n", "round", "TCP half-RTT p50", "urdma send-lat p50", "raw AF_PACKET p50",
                     "urdma/TCP", "load avg (1 min)");
             Process tcpServer = start(b, TcpBaseline.class, "server", "18999");
@@ -233,7 +233,8 @@ public final class LatVsTcpCommand implements Callable<Integer> {
                 ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString())));
         cmd.add("--enable-native-access=ALL-UNNAMED");
         for (String f : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-            if ((f.startsWith("--add-") || f.startsWith("--sun-misc") || f.startsWith("-Xm") || f.startsWith("-XX:"))
+            if ((f.startsWith("--add-") || f.startsWith("--sun-misc") || f.startsWith("-Xm") || f.startsWith("-XX:")
+                    || f.startsWith("-Durdma."))
                     && !cmd.contains(f)) {
                 cmd.add(f);
             }

@@ -147,6 +147,39 @@ class IcrcTest
     }
 
     @Test
+    void offHeapFramesThroughIsalMatchTheReferenceInPlaceAndCopyingAndAreLeftUnchanged() throws Exception
+    {
+        if ("true".equals(System.getenv("CI")))
+        {
+            org.junit.jupiter.api.Assertions.assertTrue(org.urdma.nativeio.IsalCrc32.available(),
+                "CI=true but ICRCs use " + Icrc.implementation());
+        }
+        final Icrc inPlace = new Icrc();
+        final Icrc copying = new Icrc(false);
+        try (Arena arena = Arena.ofConfined())
+        {
+            for (final byte[] f : Vectors.frames("rxe-vectors.pcap"))
+            {
+                final MemorySegment seg = arena.allocate(f.length + 1);
+                MemorySegment.copy(MemorySegment.ofArray(f), 0, seg, 1, f.length);    // odd address on purpose
+                final UnsafeBuffer b = new UnsafeBuffer(seg.address() + 1, f.length);
+                final int net = EthernetHeader.type(b, 0) == EthernetHeader.TYPE_IPV6 ?
+                    Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP;
+                final int expected = reference(f);
+                assertEquals(expected, inPlace.compute(b, 14, net, true, f.length - 4));
+                assertEquals(expected, copying.compute(b, 14, net, true, f.length - 4));
+                org.junit.jupiter.api.Assertions.assertTrue(inPlace.verify(b, 14, net, true, f.length - 4));
+                org.junit.jupiter.api.Assertions.assertTrue(copying.verify(b, 14, net, true, f.length - 4));
+                org.junit.jupiter.api.Assertions.assertArrayEquals(f, seg.asSlice(1).toArray(
+                    java.lang.foreign.ValueLayout.JAVA_BYTE));
+                b.putByte(f.length - 10, (byte)(b.getByte(f.length - 10) ^ 1));     // one bit off: rejected
+                org.junit.jupiter.api.Assertions.assertFalse(inPlace.verify(b, 14, net, true, f.length - 4));
+                org.junit.jupiter.api.Assertions.assertFalse(copying.verify(b, 14, net, true, f.length - 4));
+            }
+        }
+    }
+
+    @Test
     void sameValueFromArrayHeapBufferDirectBufferAndRawAddress() throws Exception
     {
         final byte[] f = Vectors.frames("rxe-vectors.pcap").get(0);
