@@ -27,6 +27,7 @@ public final class AfPacketOptions {
     boolean ignoreOutgoing = true;
     boolean promiscuous;
     int sendBufferBytes;
+    int copySendMax;
 
     public static AfPacketOptions defaults() {
         return new AfPacketOptions();
@@ -142,6 +143,23 @@ public final class AfPacketOptions {
             throw new IllegalArgumentException("sendBuffer must be >= 0, got " + bytes);
         }
         this.sendBufferBytes = bytes;
+        return this;
+    }
+
+    /**
+     * Flushes whose frames are all at most {@code bytes} long go to the kernel with one sendmmsg(2) from the TX
+     * slots, which the kernel copies into plain buffers, instead of as ring pages (0, the default: never).
+     * Why: a ring frame that crosses a veth (or loopback) has its pages copied again on the way in
+     * (skb_copy_ubufs: a page allocated, copied and freed per frame). For small frames that costs more than the
+     * copy: an RC ping-pong of two ~80-byte frames per hop is 0.2 us faster per hop with sendmmsg (4.24 vs
+     * 4.46 us), 1 KiB and 2 KiB frames gain 0.14-0.3 us; 4 KiB frames stream faster from the ring.
+     * Frame order is kept: a flush holding a longer frame sends the whole batch from the ring.
+     */
+    public AfPacketOptions copySendMax(int bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("copySendMax must be >= 0, got " + bytes);
+        }
+        this.copySendMax = bytes;
         return this;
     }
 

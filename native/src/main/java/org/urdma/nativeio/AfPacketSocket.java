@@ -6,6 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 import static org.urdma.nativeio.LinuxConstants.*;
 
@@ -38,6 +39,10 @@ public final class AfPacketSocket implements AutoCloseable {
     private static final int H2_STATUS = 0, H2_LEN = 4, H2_SNAPLEN = 8, H2_MAC = 12, H2_SEC = 16,
             H2_NSEC = 20, H2_VLAN_TCI = 24, H2_VLAN_TPID = 26;
     private static final int TPACKET2_HDRLEN = 52;
+    /** struct mmsghdr (msghdr 56 + msg_len 4, padded) and struct iovec on x86-64. */
+    private static final int MMSGHDR_SIZE = 64, MSG_IOV = 16, MSG_IOVLEN = 24, IOVEC_SIZE = 16;
+    /** Copy slots (see {@link AfPacketOptions#copySendMax}) a flush can hold. */
+    private static final int COPY_SLOTS = 64;
 
     private final String interfaceName;
     private final int ifindex;
@@ -45,6 +50,9 @@ public final class AfPacketSocket implements AutoCloseable {
     private final boolean v3;
     private final Arena arena;
     private int fd;
+    /** A second socket, bound to the interface without rings, for copy sends: with a TX ring, send(2) and
+     * sendmmsg(2) on {@link #fd} always walk the ring and ignore the buffers passed. -1 when unused. */
+    private int copyFd = -1;
     private boolean closed;
 
     // RX ring
@@ -63,6 +71,22 @@ public final class AfPacketSocket implements AutoCloseable {
     private final long[] txSlotOffsets;
     private int txHead;
     private int txUnflushed;
+    /**
+     * Copy slots: frames that leave by sendmmsg(2) on {@link #copyFd}, numbered {@code txFrameCount + i} after the
+     * ring's slots. They live outside the ring because the kernel's ring walk stops at the first slot not marked
+     * SEND_REQUEST: a ring slot sent another way would block every ring frame behind it.
+     */
+    private final int copySendMax;
+    private final MemorySegment copyArea;
+    private final int copySlotSize;
+    /** One mmsghdr per copy slot pointing at its iovec, which points at its frame; the slices are made once. */
+    private final MemorySegment[] copyMsgs;
+    private final MemorySegment copyIovs;
+    private int copyFirst;
+    private int copyPending;
+    /** Ring frames committed since the last kick, and bytes the kernel has not taken from the ring yet. */
+    private int ringUnkicked;
+    private long ringBacklog;
 
     private final MemorySegment pollFd;
     private final MemorySegment statsBuf;
@@ -145,7 +169,9 @@ public final class AfPacketSocket implements AutoCloseable {
                 // the kernel accepts MTU + Ethernet header (+ 4 for a VLAN tag) per frame
                 txMaxFrame = Math.min(txFrameSize - txDataOff, mtu + 14 + 4);
                 txSlotOffsets = slotOffsets(txFrameCount, txFramesPerBlock, txBlockSize, txFrameSize);
+                copySendMax = Math.min(o.copySendMax, txMaxFrame);
             } else {
+                copySendMax = 0;
                 txFrameSize = txBlockSize = txFramesPerBlock = txFrameCount = 0;
                 txDataOff = txLenOff = txStatusOff = 0;
                 txMaxFrame = mtu + 14 + 4;
@@ -180,6 +206,45 @@ public final class AfPacketSocket implements AutoCloseable {
                 mreq.set(JAVA_SHORT, 4, (short) PACKET_MR_PROMISC);
                 Libc.check(Libc.setsockopt(fd, SOL_PACKET, PACKET_ADD_MEMBERSHIP, mreq, 16), "setsockopt",
                         "PACKET_ADD_MEMBERSHIP PACKET_MR_PROMISC on '" + name + "'");
+            }
+            if (copySendMax > 0) {
+                copyFd = Libc.socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+                if (copyFd < 0) {
+                    throw permissionAware("socket", Libc.errno(), "AF_PACKET, SOCK_RAW (copy sends)");
+                }
+                if (o.qdiscBypass) {
+                    MemorySegment one = arena.allocate(JAVA_INT);
+                    one.set(JAVA_INT, 0, 1);
+                    Libc.check(Libc.setsockopt(copyFd, SOL_PACKET, PACKET_QDISC_BYPASS, one, 4), "setsockopt",
+                            "PACKET_QDISC_BYPASS (copy sends)");
+                }
+                if (o.sendBufferBytes > 0) {
+                    MemorySegment b = arena.allocate(JAVA_INT);
+                    b.set(JAVA_INT, 0, o.sendBufferBytes);
+                    Libc.check(Libc.setsockopt(copyFd, SOL_SOCKET, SO_SNDBUFFORCE, b, 4), "setsockopt",
+                            "SO_SNDBUFFORCE (copy sends)");
+                }
+                MemorySegment csll = arena.allocate(SOCKADDR_LL_SIZE, 4);
+                csll.set(JAVA_SHORT, 0, (short) AF_PACKET);
+                csll.set(JAVA_INT, 4, ifindex); // protocol 0: it receives nothing
+                Libc.check(Libc.bind(copyFd, csll, SOCKADDR_LL_SIZE), "bind", "interface '" + name + "' (copy sends)");
+                copySlotSize = (copySendMax + 63) & ~63;
+                copyArea = arena.allocate((long) copySlotSize * COPY_SLOTS, 64);
+                MemorySegment msgs = arena.allocate(MMSGHDR_SIZE * (long) COPY_SLOTS, 8);
+                copyIovs = arena.allocate(IOVEC_SIZE * (long) COPY_SLOTS, 8);
+                copyMsgs = new MemorySegment[COPY_SLOTS];
+                for (int i = 0; i < COPY_SLOTS; i++) {
+                    // msghdr: no name (the socket is bound to the interface), one iovec, no control data
+                    copyIovs.set(JAVA_LONG, IOVEC_SIZE * (long) i, copyArea.address() + (long) copySlotSize * i);
+                    msgs.set(JAVA_LONG, MMSGHDR_SIZE * (long) i + MSG_IOV, copyIovs.address() + IOVEC_SIZE * (long) i);
+                    msgs.set(JAVA_LONG, MMSGHDR_SIZE * (long) i + MSG_IOVLEN, 1);
+                    copyMsgs[i] = msgs.asSlice(MMSGHDR_SIZE * (long) i);
+                }
+            } else {
+                copySlotSize = 0;
+                copyArea = null;
+                copyIovs = null;
+                copyMsgs = null;
             }
             pollFd = arena.allocate(8, 4);
             pollFd.set(JAVA_INT, 0, fd);
@@ -369,6 +434,29 @@ public final class AfPacketSocket implements AutoCloseable {
         return status == TP_STATUS_AVAILABLE ? txHead : -1;
     }
 
+    /**
+     * A slot for a frame of at most {@code maxLength} bytes, or -1 (full: {@link #flush()} and retry). With
+     * {@link AfPacketOptions#copySendMax} set, a short frame gets a copy slot (sent by sendmmsg) unless ring frames
+     * are still waiting for the kernel; a long one gets a ring slot once the copies before it are sent. So frames
+     * always leave in the order they were committed. Write at {@link #txDataAddress(int)}.
+     */
+    public int txAcquire(int maxLength) {
+        if (maxLength <= copySendMax) {
+            if (ringUnkicked > 0 || ringBacklog > 0) {
+                kickRing(false);
+            }
+            if (ringBacklog == 0) {
+                return copyPending == COPY_SLOTS ? -1 : txFrameCount + (copyFirst + copyPending) % COPY_SLOTS;
+            }
+        } else if (copyPending > 0) {
+            sendCopies(false); // the copies before it leave first
+            if (copyPending > 0) {
+                return -1;
+            }
+        }
+        return txAcquire();
+    }
+
     /** Offset in {@link #txBuffer()} where the frame (Ethernet header first) of {@code slot} goes. */
     public long txDataOffset(int slot) {
         return slotBase(slot) + txDataOff;
@@ -376,6 +464,9 @@ public final class AfPacketSocket implements AutoCloseable {
 
     /** Absolute address of {@code slot}'s frame area (e.g. for Agrona's UnsafeBuffer.wrap(address, length)). */
     public long txDataAddress(int slot) {
+        if (slot >= txFrameCount) {
+            return copyArea.address() + (long) copySlotSize * (slot - txFrameCount);
+        }
         return txRing.address() + txDataOffset(slot);
     }
 
@@ -391,6 +482,19 @@ public final class AfPacketSocket implements AutoCloseable {
 
     /** Hands {@code slot} (the one from {@link #txAcquire()}) with a {@code length}-byte frame to the kernel. */
     public void txCommit(int slot, int length) {
+        if (slot >= txFrameCount && copySendMax > 0) {
+            int i = slot - txFrameCount;
+            if (copyPending == COPY_SLOTS || i != (copyFirst + copyPending) % COPY_SLOTS) {
+                throw new IllegalArgumentException("slot must be the one txAcquire(int) returned, got " + slot);
+            }
+            if (length < 14 || length > copySendMax) {
+                throw new IllegalArgumentException("frame length must be in [14, " + copySendMax + "], got " + length);
+            }
+            copyIovs.set(JAVA_LONG, IOVEC_SIZE * (long) i + 8, length);
+            copyPending++;
+            txUnflushed++;
+            return;
+        }
         if (slot != txHead) {
             throw new IllegalArgumentException("slot must be the one txAcquire() returned (" + txHead + "), got " + slot);
         }
@@ -405,6 +509,8 @@ public final class AfPacketSocket implements AutoCloseable {
         INT.setRelease(txRing, base + txStatusOff, TP_STATUS_SEND_REQUEST);
         txHead = txHead + 1 == txFrameCount ? 0 : txHead + 1;
         txUnflushed++;
+        ringUnkicked++;
+        ringBacklog += length;
     }
 
     /** Copies a frame into the next TX slot and commits it; false if the ring is full. */
@@ -438,17 +544,65 @@ public final class AfPacketSocket implements AutoCloseable {
 
     /** Like {@link #flush()}; with {@code wait} it blocks until the kernel has sent all of them. */
     public long flush(boolean wait) {
+        // at most one kind waits at a time (txAcquire(int) sends the other first)
+        long rc = copyPending > 0 ? sendCopies(wait) : kickRing(wait);
+        if (rc >= 0) {
+            txUnflushed = copyPending;
+        }
+        return rc;
+    }
+
+    /** send(fd, NULL, 0): the kernel walks the ring and sends every SEND_REQUEST slot. */
+    private long kickRing(boolean wait) {
         long rc = Libc.send(fd, MemorySegment.NULL, 0, wait ? 0 : MSG_DONTWAIT);
         if (rc < 0) {
             int errno = Libc.errno();
-            return errno == Errno.EAGAIN || errno == Errno.ENOBUFS ? 0 : -errno;
+            if (errno == Errno.EAGAIN || errno == Errno.ENOBUFS) {
+                return 0;
+            }
+            ringUnkicked = 0;
+            ringBacklog = 0; // the kernel dropped what it could not send
+            return -errno;
         }
-        txUnflushed = 0;
+        ringUnkicked = 0;
+        ringBacklog = Math.max(0, ringBacklog - rc);
         return rc;
+    }
+
+    /**
+     * sendmmsg(2) of the waiting copy slots (two calls when they wrap). Returns bytes sent, 0 when the socket is
+     * busy (the rest waits for the next flush), or -errno (the waiting copies are dropped, as the ring would).
+     */
+    private long sendCopies(boolean wait) {
+        long sent = 0;
+        while (copyPending > 0) {
+            int n = Math.min(copyPending, COPY_SLOTS - copyFirst);
+            int rc = Libc.sendmmsg(copyFd, copyMsgs[copyFirst], n, wait ? 0 : MSG_DONTWAIT);
+            if (rc < 0) {
+                int errno = Libc.errno();
+                if (errno == Errno.EAGAIN || errno == Errno.ENOBUFS) {
+                    return sent;
+                }
+                copyPending = 0;
+                return -errno;
+            }
+            for (int i = 0; i < rc; i++) {
+                sent += copyIovs.get(JAVA_LONG, IOVEC_SIZE * (long) (copyFirst + i) + 8);
+            }
+            copyPending -= rc;
+            copyFirst = (copyFirst + rc) % COPY_SLOTS;
+            if (rc < n) {
+                return sent; // the socket took part of the batch: the rest waits
+            }
+        }
+        return sent;
     }
 
     /** True if the kernel has released every TX slot (all frames sent or dropped). */
     public boolean txIdle() {
+        if (copyPending > 0) {
+            return false;
+        }
         for (int i = 0; i < txFrameCount; i++) {
             if ((int) INT.getAcquire(txRing, slotBase(i) + txStatusOff) != TP_STATUS_AVAILABLE) {
                 return false;
@@ -544,6 +698,10 @@ public final class AfPacketSocket implements AutoCloseable {
             if (fd >= 0) {
                 Libc.close(fd);
                 fd = -1;
+            }
+            if (copyFd >= 0) {
+                Libc.close(copyFd);
+                copyFd = -1;
             }
         }
     }

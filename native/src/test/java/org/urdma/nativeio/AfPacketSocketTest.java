@@ -104,6 +104,74 @@ class AfPacketSocketTest {
     }
 
     @Test
+    void copySendsAndRingFramesLeaveInCommitOrderAcrossMixedBatchesAndWraps() {
+        // 8 ring slots, 64 copy slots: frames up to 200 bytes go by sendmmsg, longer ones from the ring, batches of
+        // 1-5 frames mix both and wrap round both; the receiver must see every frame, byte for byte, in order
+        int n = 400;
+        try (AfPacketSocket rx = open(nsB, "vb", AfPacketOptions.defaults().protocol(ETHERTYPE).noTxRing());
+             AfPacketSocket tx = open(nsA, "va", AfPacketOptions.defaults().protocol(0).noRxRing().txRing(2048, 8)
+                     .copySendMax(200))) {
+            int batch = 0;
+            int copies = 0;
+            for (int seq = 0; seq < n; seq++) {
+                int len = lengthOf(seq);
+                int slot;
+                while ((slot = tx.txAcquire(len)) < 0) {
+                    assertTrue(tx.flush() >= 0);
+                }
+                if (slot >= 8) {
+                    copies++;
+                }
+                write(slotView(tx, slot, len), 0, macB, macA, seq, len);
+                tx.txCommit(slot, len);
+                if (++batch == 1 + seq % 5) {
+                    assertTrue(tx.flush() >= 0);
+                    batch = 0;
+                }
+            }
+            while (!tx.txIdle()) {
+                assertTrue(tx.flush(true) >= 0);
+            }
+            assertTrue(copies > n / 2 && copies < n, "both paths used: " + copies + " copies of " + n);
+            List<byte[]> got = receiveTestFrames(rx, n, null);
+            assertEquals(n, got.size(), "frames received");
+            for (int seq = 0; seq < n; seq++) {
+                assertArrayEquals(expected(macB, macA, seq, lengthOf(seq)), got.get(seq), "frame " + seq);
+            }
+        }
+    }
+
+    @SuppressWarnings("restricted")
+    private static MemorySegment slotView(AfPacketSocket tx, int slot, int len) {
+        return MemorySegment.ofAddress(tx.txDataAddress(slot)).reinterpret(len);
+    }
+
+    private static int lengthOf(int seq) {
+        return seq % 7 == 3 ? 1000 + seq : 60 + seq % 140;
+    }
+
+    @Test
+    void copySlotsHoldABatchUntilTheFlushAndAreFreeRightAfterIt() {
+        try (AfPacketSocket rx = open(nsB, "vb", AfPacketOptions.defaults().protocol(ETHERTYPE).noTxRing());
+             AfPacketSocket tx = open(nsA, "va", AfPacketOptions.defaults().protocol(0).noRxRing().txRing(2048, 4)
+                     .copySendMax(2048))) {
+            for (int i = 0; i < 64; i++) {
+                int slot = tx.txAcquire(100);
+                assertEquals(4 + i, slot, "copy slots follow the 4 ring slots");
+                write(slotView(tx, slot, 100), 0, macB, macA, i, 100);
+                tx.txCommit(slot, 100);
+            }
+            assertEquals(-1, tx.txAcquire(100), "64 copies wait for the flush");
+            assertThrows(IllegalArgumentException.class, () -> tx.txCommit(4, 100));
+            assertFalse(tx.txIdle());
+            assertEquals(6400, tx.flush());
+            assertTrue(tx.txIdle(), "sendmmsg copied them: nothing stays with the kernel");
+            assertEquals(4, tx.txAcquire(100));
+            assertEquals(64, receiveTestFrames(rx, 64, null).size());
+        }
+    }
+
+    @Test
     void fullTxRingRefusesSlotsUntilFlushed() {
         try (AfPacketSocket tx = open(nsA, "va", AfPacketOptions.defaults().protocol(0).noRxRing().txRing(2048, 8))) {
             for (int i = 0; i < 8; i++) {

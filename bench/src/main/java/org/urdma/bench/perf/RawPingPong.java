@@ -8,6 +8,7 @@ import java.nio.ByteOrder;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
 import org.urdma.nativeio.AfPacketOptions;
+import org.urdma.transport.link.ethernet.AfPacketLink;
 import org.urdma.nativeio.AfPacketSocket;
 import org.urdma.nativeio.FrameHandler;
 import org.urdma.nativeio.NetInterface;
@@ -15,7 +16,8 @@ import org.urdma.transport.port.PortIdentity;
 
 /**
  * The floor under send-lat: a ping-pong of raw Ethernet frames between two processes over AF_PACKET, no RDMA
- * engine — a TPACKET_V2 RX ring busy-polled and TX ring slots plus one send() per hop, as the engine does. With K
+ * engine — a TPACKET_V2 RX ring busy-polled and one send per hop (sendmmsg for short frames, else the TX ring), as the
+ * engine does. With K
  * frames per hop each side sends K frames in one send() and waits for K: K = 2 is an RC ping-pong's wire pattern
  * (the message and the ACK of the peer's), so it is the floor under RC send-lat.
  * <pre>
@@ -31,9 +33,14 @@ public final class RawPingPong {
     private RawPingPong() {
     }
 
+    /** All memory, addressed absolutely: slots are written at their addresses without making a segment per frame. */
+    @SuppressWarnings("restricted")
+    private static final MemorySegment MEMORY = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+
+    /** Sends the way the engine's AfPacketLink does: short frames by sendmmsg, long ones from the TX ring. */
     static AfPacketSocket open(String ifname) {
         return AfPacketSocket.open(ifname, AfPacketOptions.defaults().version(AfPacketOptions.Version.V2).protocol(ETHERTYPE)
-                .rxRing(1 << 16, 16, 2048, 1).txRing(2048, 64));
+                .rxRing(1 << 16, 16, 2048, 1).txRing(2048, 64).copySendMax(AfPacketLink.COPY_SEND_MAX));
     }
 
     public static void main(String[] args) {
@@ -63,11 +70,11 @@ public final class RawPingPong {
             int[] held = new int[1];
             FrameHandler back = f -> {
                 int slot;
-                while ((slot = s.txAcquire()) < 0) s.flush();
-                long off = s.txDataOffset(slot);
-                MemorySegment.copy(f.buffer(), f.offset(), s.txBuffer(), off, f.length());
-                MemorySegment.copy(f.buffer(), f.offset() + 6, s.txBuffer(), off, 6); // to its source
-                MemorySegment.copy(me, 0, s.txBuffer(), JAVA_BYTE, off + 6, 6);
+                while ((slot = s.txAcquire(f.length())) < 0) s.flush();
+                long at = s.txDataAddress(slot);
+                MemorySegment.copy(f.buffer(), f.offset(), MEMORY, at, f.length());
+                MemorySegment.copy(f.buffer(), f.offset() + 6, MEMORY, at, 6); // to its source
+                MemorySegment.copy(me, 0, MEMORY, JAVA_BYTE, at + 6, 6);
                 s.txCommit(slot, f.length());
                 if (++held[0] == k) {
                     s.flush();
@@ -115,13 +122,12 @@ public final class RawPingPong {
         long start = System.nanoTime();
         for (int j = 0; j < k; j++) {
             int slot;
-            while ((slot = s.txAcquire()) < 0) s.flush();
-            long off = s.txDataOffset(slot);
-            MemorySegment ring = s.txBuffer();
-            MemorySegment.copy(peer, 0, ring, JAVA_BYTE, off, 6);
-            MemorySegment.copy(me, 0, ring, JAVA_BYTE, off + 6, 6);
-            ring.set(BE_SHORT, off + 12, (short) ETHERTYPE);
-            ring.set(BE_INT, off + 14, seq);
+            while ((slot = s.txAcquire(frame)) < 0) s.flush();
+            long at = s.txDataAddress(slot);
+            MemorySegment.copy(peer, 0, MEMORY, JAVA_BYTE, at, 6);
+            MemorySegment.copy(me, 0, MEMORY, JAVA_BYTE, at + 6, 6);
+            MEMORY.set(BE_SHORT, at + 12, (short) ETHERTYPE);
+            MEMORY.set(BE_INT, at + 14, seq);
             s.txCommit(slot, frame);
         }
         s.flush();

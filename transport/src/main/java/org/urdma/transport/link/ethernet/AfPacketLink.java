@@ -13,10 +13,10 @@ import org.urdma.transport.link.PacketSink;
 
 /**
  * A device's port on a real interface through an AF_PACKET socket with mmap'ed TPACKET rings.
- * TX: each packet is encoded straight into a TX ring slot (the framing copies the payload once from the MR),
- * and committed slots go to the kernel in batches, one syscall per {@link EthernetLinkConfig#flushBatch()} frames
- * or per engine pass. RX: frames are decoded in place in the RX ring (the responder copies the payload once
- * into the MR). TPACKET_V2 hands over each frame at once (latency); V3 hands over whole blocks (throughput,
+ * TX: each packet is encoded straight into a TX slot (the framing copies the payload once from the MR), and
+ * committed slots go to the kernel in batches, one syscall per {@link EthernetLinkConfig#flushBatch()} frames
+ * or per engine pass: frames up to {@link #COPY_SEND_MAX} from copy slots by sendmmsg, longer ones from the TX ring.
+ * RX: frames are decoded in place in the RX ring (the responder copies the payload once into the MR). TPACKET_V2 hands over each frame at once (latency); V3 hands over whole blocks (throughput,
  * a lone frame waits for the block retire timeout). Engine thread only; open in the interface's namespace.
  */
 public final class AfPacketLink implements Link, AutoCloseable {
@@ -41,7 +41,7 @@ public final class AfPacketLink implements Link, AutoCloseable {
         this.socket = socket;
         this.datapath = new EthernetDatapath(config);
         this.counters = datapath.counters;
-        this.txView = new UnsafeBuffer(socket.txBuffer().address(), Math.toIntExact(socket.txBuffer().byteSize()));
+        this.txView = new UnsafeBuffer(socket.txBuffer().address(), 0); // wrapped over each frame's slot
         this.txMax = socket.txMaxFrameLength();
         this.maxPayload = datapath.maxPayloadFor(socket.mtu());
         this.flushBatch = config.flushBatch();
@@ -62,6 +62,13 @@ public final class AfPacketLink implements Link, AutoCloseable {
      */
     public static final int TX_SLOTS = 128;
 
+    /**
+     * Flushes of frames up to this size leave by sendmmsg(2) instead of the TX ring (see
+     * {@link AfPacketOptions#copySendMax}): ACKs, small messages, MTU 1024 traffic. 4 KiB frames keep the ring.
+     * {@code -Durdma.copySendMax=0} turns it off (to compare).
+     */
+    public static final int COPY_SEND_MAX = Integer.getInteger("urdma.copySendMax", 2048);
+
     public static AfPacketLink open(String interfaceName, EthernetLinkConfig config, AfPacketOptions.Version rx) {
         int mtu = org.urdma.nativeio.NetInterface.lookup(interfaceName).mtu();
         // RX: room for ~2000 jumbo frames (16 MiB), so a burst of a few hundred frames waits in the ring
@@ -70,7 +77,8 @@ public final class AfPacketLink implements Link, AutoCloseable {
         // TX: a send buffer of 4 MiB lets one syscall take a whole batch of jumbo frames (the default ~200 KiB
         // stops after ~50 4-KiB frames)
         AfPacketOptions o = AfPacketOptions.forMtu(mtu).protocol(LinuxConstants.ETH_P_ALL).version(rx)
-                .rxRing(1 << 20, 16, frame, 1).txSlots(TX_SLOTS).sendBuffer(4 << 20);
+                .rxRing(1 << 20, 16, frame, 1).txSlots(TX_SLOTS).sendBuffer(4 << 20)
+                .copySendMax(COPY_SEND_MAX);
         return open(interfaceName, config, o);
     }
 
@@ -109,17 +117,19 @@ public final class AfPacketLink implements Link, AutoCloseable {
 
     @Override
     public boolean send(TransportPacket packet, long now) {
-        int slot = socket.txAcquire();
+        // the frame's bound picks the slot: a short frame may leave by sendmmsg (AfPacketOptions.copySendMax)
+        int bound = Math.min(datapath.frameBound(packet), txMax);
+        int slot = socket.txAcquire(bound);
         if (slot < 0) {
             flushNow();
-            slot = socket.txAcquire();
+            slot = socket.txAcquire(bound);
             if (slot < 0) {
                 counters.txBackPressure++;
                 return false;
             }
         }
-        int off = (int) socket.txDataOffset(slot);
-        int len = datapath.encode(packet, txView, off, txMax, now);
+        txView.wrap(socket.txDataAddress(slot), bound);
+        int len = datapath.encode(packet, txView, 0, bound, now);
         if (len < 0) return true; // cannot be framed: counted and dropped, like a NIC would
         socket.txCommit(slot, len);
         pendingBytes += len;
@@ -129,12 +139,13 @@ public final class AfPacketLink implements Link, AutoCloseable {
 
     /** ARP and other control frames: one copy into a slot, sent at once. */
     private boolean sendRaw(DirectBuffer frame, int offset, int length) {
-        int slot = socket.txAcquire();
-        if (slot < 0 || length > txMax) return false;
-        int off = (int) socket.txDataOffset(slot);
-        txView.putBytes(off, frame, offset, length);
+        if (length > txMax) return false;
+        int slot = socket.txAcquire(length);
+        if (slot < 0) return false;
+        txView.wrap(socket.txDataAddress(slot), length);
+        txView.putBytes(0, frame, offset, length);
         socket.txCommit(slot, length);
-        datapath.sentRaw(txView, off, length, now);
+        datapath.sentRaw(txView, 0, length, now);
         pendingBytes += length;
         unflushed++;
         flushNow();

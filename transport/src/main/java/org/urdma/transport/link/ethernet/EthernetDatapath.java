@@ -109,7 +109,7 @@ public final class EthernetDatapath {
      */
     public int encode(TransportPacket p, MutableDirectBuffer buf, int offset, int maxLength, long now) {
         boolean tag = config.tagged();
-        if (codec.maxFrameLength(p.opcode, p.payloadLength) - (tag ? 0 : 4) > maxLength) {
+        if (frameBound(p) > maxLength) {
             counters.txTooLong++;
             return -1;
         }
@@ -138,6 +138,12 @@ public final class EthernetDatapath {
         counters.txBytes += len;
         if (capture != null) record(now, buf, offset, len);
         return len;
+    }
+
+    /** Upper bound of {@code p}'s frame on this link (with the link's VLAN tag when it has one). */
+    public int frameBound(TransportPacket p) {
+        // at least the 60-byte minimum the framing pads to
+        return Math.max(60, codec.maxFrameLength(p.opcode, p.payloadLength) - (config.tagged() ? 0 : 4));
     }
 
     /** Counts and records a control frame (ARP) that went out. */
