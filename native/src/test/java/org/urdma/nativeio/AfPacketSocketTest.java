@@ -106,9 +106,12 @@ class AfPacketSocketTest {
     @Test
     void copySendsAndRingFramesLeaveInCommitOrderAcrossMixedBatchesAndWraps() {
         // 8 ring slots, 64 copy slots: frames up to 200 bytes go by sendmmsg, longer ones from the ring, batches of
-        // 1-5 frames mix both and wrap round both; the receiver must see every frame, byte for byte, in order
+        // 1-5 frames mix both and wrap round both; the receiver must see every frame, byte for byte, in order.
+        // The receiver reads only afterwards, so its ring is V2 with a slot for each frame (a V3 ring retires a
+        // block per millisecond and fills before this slow, byte-by-byte writing loop ends)
         int n = 400;
-        try (AfPacketSocket rx = open(nsB, "vb", AfPacketOptions.defaults().protocol(ETHERTYPE).noTxRing());
+        try (AfPacketSocket rx = open(nsB, "vb", AfPacketOptions.defaults().version(AfPacketOptions.Version.V2)
+                     .protocol(ETHERTYPE).rxRing(1 << 16, 16, 2048, 0).noTxRing());
              AfPacketSocket tx = open(nsA, "va", AfPacketOptions.defaults().protocol(0).noRxRing().txRing(2048, 8)
                      .copySendMax(200))) {
             int batch = 0;
