@@ -79,8 +79,8 @@ public final class AfPacketSocket implements AutoCloseable {
     private final int copySendMax;
     private final MemorySegment copyArea;
     private final int copySlotSize;
-    /** One mmsghdr per copy slot pointing at its iovec, which points at its frame; the slices are made once. */
-    private final MemorySegment[] copyMsgs;
+    /** One mmsghdr (64 bytes each, from this address) per copy slot pointing at its iovec, which points at its frame. */
+    private final long copyMsgs;
     private final MemorySegment copyIovs;
     private int copyFirst;
     private int copyPending;
@@ -232,19 +232,18 @@ public final class AfPacketSocket implements AutoCloseable {
                 copyArea = arena.allocate((long) copySlotSize * COPY_SLOTS, 64);
                 MemorySegment msgs = arena.allocate(MMSGHDR_SIZE * (long) COPY_SLOTS, 8);
                 copyIovs = arena.allocate(IOVEC_SIZE * (long) COPY_SLOTS, 8);
-                copyMsgs = new MemorySegment[COPY_SLOTS];
                 for (int i = 0; i < COPY_SLOTS; i++) {
                     // msghdr: no name (the socket is bound to the interface), one iovec, no control data
                     copyIovs.set(JAVA_LONG, IOVEC_SIZE * (long) i, copyArea.address() + (long) copySlotSize * i);
                     msgs.set(JAVA_LONG, MMSGHDR_SIZE * (long) i + MSG_IOV, copyIovs.address() + IOVEC_SIZE * (long) i);
                     msgs.set(JAVA_LONG, MMSGHDR_SIZE * (long) i + MSG_IOVLEN, 1);
-                    copyMsgs[i] = msgs.asSlice(MMSGHDR_SIZE * (long) i);
                 }
+                copyMsgs = msgs.address();
             } else {
                 copySlotSize = 0;
                 copyArea = null;
                 copyIovs = null;
-                copyMsgs = null;
+                copyMsgs = 0;
             }
             pollFd = arena.allocate(8, 4);
             pollFd.set(JAVA_INT, 0, fd);
@@ -577,7 +576,7 @@ public final class AfPacketSocket implements AutoCloseable {
         long sent = 0;
         while (copyPending > 0) {
             int n = Math.min(copyPending, COPY_SLOTS - copyFirst);
-            int rc = Libc.sendmmsg(copyFd, copyMsgs[copyFirst], n, wait ? 0 : MSG_DONTWAIT);
+            int rc = Libc.sendmmsg(copyFd, copyMsgs + MMSGHDR_SIZE * (long) copyFirst, n, wait ? 0 : MSG_DONTWAIT);
             if (rc < 0) {
                 int errno = Libc.errno();
                 if (errno == Errno.EAGAIN || errno == Errno.ENOBUFS) {

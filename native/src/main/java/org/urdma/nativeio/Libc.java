@@ -51,6 +51,10 @@ public final class Libc {
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle SENDMMSG = errnoHandle("sendmmsg",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+    // the same, with the vector as a raw address: a segment of a shared arena costs the data path an allocation per
+    // call (the downcall keeps its session alive) unless C2 inlines the whole call, which it does not always do
+    private static final MethodHandle SENDMMSG_AT = errnoHandle("sendmmsg",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT));
     private static final MethodHandle RECV = errnoHandle("recv",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle RECVFROM = errnoHandle("recvfrom",
@@ -213,6 +217,15 @@ public final class Libc {
     }
 
     /** {@code msgvec} is an array of struct mmsghdr (64 bytes each on LP64). */
+    /** sendmmsg(2) with the mmsghdr vector at {@code msgvecAddress}, which the caller keeps alive. */
+    public static int sendmmsg(int fd, long msgvecAddress, int vlen, int flags) {
+        try {
+            return (int) SENDMMSG_AT.invokeExact(CAPTURE.get(), fd, msgvecAddress, vlen, flags);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     public static int sendmmsg(int fd, MemorySegment msgvec, int vlen, int flags) {
         try {
             return (int) SENDMMSG.invokeExact(CAPTURE.get(), fd, msgvec, vlen, flags);
