@@ -565,6 +565,12 @@ public final class AfPacketSocket implements AutoCloseable {
         }
         ringUnkicked = 0;
         ringBacklog = Math.max(0, ringBacklog - rc);
+        // the kernel takes slots in order: once the last committed one has left SEND_REQUEST, nothing waits (so a
+        // frame it skipped without counting, PACKET_LOSS, cannot hold copies on the ring for good)
+        if (ringBacklog > 0 && (int) INT.getAcquire(txRing, slotBase(txHead == 0 ? txFrameCount - 1 : txHead - 1)
+                + txStatusOff) != TP_STATUS_SEND_REQUEST) {
+            ringBacklog = 0;
+        }
         return rc;
     }
 
