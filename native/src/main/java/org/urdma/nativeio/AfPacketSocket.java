@@ -84,8 +84,7 @@ public final class AfPacketSocket implements AutoCloseable {
     private final MemorySegment copyIovs;
     private int copyFirst;
     private int copyPending;
-    /** Ring frames committed since the last kick, and bytes the kernel has not taken from the ring yet. */
-    private int ringUnkicked;
+    /** Bytes committed to the ring that the kernel has not taken yet (also those not kicked yet). */
     private long ringBacklog;
 
     private final MemorySegment pollFd;
@@ -103,27 +102,21 @@ public final class AfPacketSocket implements AutoCloseable {
         this.arena = Arena.ofShared();
         boolean ok = false;
         try {
-            // protocol 0 at creation: receive nothing until bind() picks interface + EtherType
-            fd = Libc.socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-            if (fd < 0) {
-                int errno = Libc.errno();
-                throw permissionAware("socket", errno, "AF_PACKET, SOCK_RAW");
-            }
+            fd = packetSocket("AF_PACKET, SOCK_RAW");
             MemorySegment opt = arena.allocate(JAVA_INT);
-            setInt(opt, PACKET_VERSION, v3 ? TPACKET_V3 : TPACKET_V2, "PACKET_VERSION");
+            setInt(fd, opt, SOL_PACKET, PACKET_VERSION, v3 ? TPACKET_V3 : TPACKET_V2, "PACKET_VERSION");
             if (o.qdiscBypass) {
-                setInt(opt, PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS");
+                setInt(fd, opt, SOL_PACKET, PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS");
             }
             if (o.ignoreOutgoing) {
-                setInt(opt, PACKET_IGNORE_OUTGOING, 1, "PACKET_IGNORE_OUTGOING");
+                setInt(fd, opt, SOL_PACKET, PACKET_IGNORE_OUTGOING, 1, "PACKET_IGNORE_OUTGOING");
             }
             if (o.txRing) {
                 // PACKET_LOSS (before any ring: EBUSY after): a malformed TX slot is skipped, not a ring stall
-                setInt(opt, PACKET_LOSS, 1, "PACKET_LOSS");
+                setInt(fd, opt, SOL_PACKET, PACKET_LOSS, 1, "PACKET_LOSS");
             }
             if (o.sendBufferBytes > 0) {
-                opt.set(JAVA_INT, 0, o.sendBufferBytes);
-                Libc.check(Libc.setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, opt, 4), "setsockopt", "SO_SNDBUFFORCE");
+                setInt(fd, opt, SOL_SOCKET, SO_SNDBUFFORCE, o.sendBufferBytes, "SO_SNDBUFFORCE");
             }
 
             long rxBytes = 0;
@@ -194,11 +187,8 @@ public final class AfPacketSocket implements AutoCloseable {
             }
 
             MemorySegment sll = arena.allocate(SOCKADDR_LL_SIZE, 4);
-            sll.set(JAVA_SHORT, 0, (short) AF_PACKET);
-            sll.set(JAVA_SHORT, 2, Short.reverseBytes((short) o.protocol)); // network byte order
-            sll.set(JAVA_INT, 4, ifindex);
-            Libc.check(Libc.bind(fd, sll, SOCKADDR_LL_SIZE), "bind",
-                    "interface '" + name + "' (index " + ifindex + "), protocol 0x" + Integer.toHexString(o.protocol));
+            bind(fd, sll, o.protocol, "interface '" + name + "' (index " + ifindex + "), protocol 0x"
+                    + Integer.toHexString(o.protocol));
 
             if (o.promiscuous) {
                 MemorySegment mreq = arena.allocate(16, 4);
@@ -208,26 +198,14 @@ public final class AfPacketSocket implements AutoCloseable {
                         "PACKET_ADD_MEMBERSHIP PACKET_MR_PROMISC on '" + name + "'");
             }
             if (copySendMax > 0) {
-                copyFd = Libc.socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
-                if (copyFd < 0) {
-                    throw permissionAware("socket", Libc.errno(), "AF_PACKET, SOCK_RAW (copy sends)");
-                }
+                copyFd = packetSocket("AF_PACKET, SOCK_RAW (copy sends)");
                 if (o.qdiscBypass) {
-                    MemorySegment one = arena.allocate(JAVA_INT);
-                    one.set(JAVA_INT, 0, 1);
-                    Libc.check(Libc.setsockopt(copyFd, SOL_PACKET, PACKET_QDISC_BYPASS, one, 4), "setsockopt",
-                            "PACKET_QDISC_BYPASS (copy sends)");
+                    setInt(copyFd, opt, SOL_PACKET, PACKET_QDISC_BYPASS, 1, "PACKET_QDISC_BYPASS (copy sends)");
                 }
                 if (o.sendBufferBytes > 0) {
-                    MemorySegment b = arena.allocate(JAVA_INT);
-                    b.set(JAVA_INT, 0, o.sendBufferBytes);
-                    Libc.check(Libc.setsockopt(copyFd, SOL_SOCKET, SO_SNDBUFFORCE, b, 4), "setsockopt",
-                            "SO_SNDBUFFORCE (copy sends)");
+                    setInt(copyFd, opt, SOL_SOCKET, SO_SNDBUFFORCE, o.sendBufferBytes, "SO_SNDBUFFORCE (copy sends)");
                 }
-                MemorySegment csll = arena.allocate(SOCKADDR_LL_SIZE, 4);
-                csll.set(JAVA_SHORT, 0, (short) AF_PACKET);
-                csll.set(JAVA_INT, 4, ifindex); // protocol 0: it receives nothing
-                Libc.check(Libc.bind(copyFd, csll, SOCKADDR_LL_SIZE), "bind", "interface '" + name + "' (copy sends)");
+                bind(copyFd, sll, 0, "interface '" + name + "' (copy sends)"); // protocol 0: it receives nothing
                 copySlotSize = (copySendMax + 63) & ~63;
                 copyArea = arena.allocate((long) copySlotSize * COPY_SLOTS, 64);
                 MemorySegment msgs = arena.allocate(MMSGHDR_SIZE * (long) COPY_SLOTS, 8);
@@ -292,9 +270,26 @@ public final class AfPacketSocket implements AutoCloseable {
         return NativeException.of(fn, errno, ctx);
     }
 
-    private void setInt(MemorySegment opt, int name, int value, String what) {
+    /** An AF_PACKET raw socket of protocol 0: it receives nothing until bind() picks interface + EtherType. */
+    private static int packetSocket(String what) {
+        int sock = Libc.socket(AF_PACKET, SOCK_RAW | SOCK_CLOEXEC, 0);
+        if (sock < 0) {
+            throw permissionAware("socket", Libc.errno(), what);
+        }
+        return sock;
+    }
+
+    private static void setInt(int sock, MemorySegment opt, int level, int name, int value, String what) {
         opt.set(JAVA_INT, 0, value);
-        Libc.check(Libc.setsockopt(fd, SOL_PACKET, name, opt, 4), "setsockopt", what + "=" + value);
+        Libc.check(Libc.setsockopt(sock, level, name, opt, 4), "setsockopt", what + "=" + value);
+    }
+
+    /** Binds {@code sock} to this socket's interface and {@code protocol} (host order; 0 = receive nothing). */
+    private void bind(int sock, MemorySegment sll, int protocol, String what) {
+        sll.set(JAVA_SHORT, 0, (short) AF_PACKET);
+        sll.set(JAVA_SHORT, 2, Short.reverseBytes((short) protocol)); // network byte order
+        sll.set(JAVA_INT, 4, ifindex);
+        Libc.check(Libc.bind(sock, sll, SOCKADDR_LL_SIZE), "bind", what);
     }
 
     // ------------------------------------------------------------------ RX
@@ -441,7 +436,7 @@ public final class AfPacketSocket implements AutoCloseable {
      */
     public int txAcquire(int maxLength) {
         if (maxLength <= copySendMax) {
-            if (ringUnkicked > 0 || ringBacklog > 0) {
+            if (ringBacklog > 0) {
                 kickRing(false);
             }
             if (ringBacklog == 0) {
@@ -508,7 +503,6 @@ public final class AfPacketSocket implements AutoCloseable {
         INT.setRelease(txRing, base + txStatusOff, TP_STATUS_SEND_REQUEST);
         txHead = txHead + 1 == txFrameCount ? 0 : txHead + 1;
         txUnflushed++;
-        ringUnkicked++;
         ringBacklog += length;
     }
 
@@ -559,11 +553,9 @@ public final class AfPacketSocket implements AutoCloseable {
             if (errno == Errno.EAGAIN || errno == Errno.ENOBUFS) {
                 return 0;
             }
-            ringUnkicked = 0;
             ringBacklog = 0; // the kernel dropped what it could not send
             return -errno;
         }
-        ringUnkicked = 0;
         ringBacklog = Math.max(0, ringBacklog - rc);
         // the kernel takes slots in order: once the last committed one has left SEND_REQUEST, nothing waits (so a
         // frame it skipped without counting, PACKET_LOSS, cannot hold copies on the ring for good)

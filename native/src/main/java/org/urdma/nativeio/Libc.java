@@ -49,11 +49,9 @@ public final class Libc {
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle SENDTO = errnoHandle("sendto",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, JAVA_INT));
+    // the vector as a raw address: a segment of a shared arena costs the data path an allocation per call (the
+    // downcall keeps its session alive) unless C2 inlines the whole call, which it does not always do
     private static final MethodHandle SENDMMSG = errnoHandle("sendmmsg",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-    // the same, with the vector as a raw address: a segment of a shared arena costs the data path an allocation per
-    // call (the downcall keeps its session alive) unless C2 inlines the whole call, which it does not always do
-    private static final MethodHandle SENDMMSG_AT = errnoHandle("sendmmsg",
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT));
     private static final MethodHandle RECV = errnoHandle("recv",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
@@ -220,18 +218,15 @@ public final class Libc {
     /** sendmmsg(2) with the mmsghdr vector at {@code msgvecAddress}, which the caller keeps alive. */
     public static int sendmmsg(int fd, long msgvecAddress, int vlen, int flags) {
         try {
-            return (int) SENDMMSG_AT.invokeExact(CAPTURE.get(), fd, msgvecAddress, vlen, flags);
+            return (int) SENDMMSG.invokeExact(CAPTURE.get(), fd, msgvecAddress, vlen, flags);
         } catch (Throwable t) {
             throw rethrow(t);
         }
     }
 
+    /** sendmmsg(2) with the vector in {@code msgvec}, which the caller keeps alive during the call. */
     public static int sendmmsg(int fd, MemorySegment msgvec, int vlen, int flags) {
-        try {
-            return (int) SENDMMSG.invokeExact(CAPTURE.get(), fd, msgvec, vlen, flags);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
+        return sendmmsg(fd, msgvec.address(), vlen, flags);
     }
 
     public static long recv(int fd, MemorySegment buf, long len, int flags) {
