@@ -547,23 +547,36 @@ public final class AfPacketSocket implements AutoCloseable {
 
     /** send(fd, NULL, 0): the kernel walks the ring and sends every SEND_REQUEST slot. */
     private long kickRing(boolean wait) {
+        // kept small, the rare parts out of line: C2 then inlines the downcall and drops the errno-capture slice it
+        // would otherwise allocate per call (DataPathAllocationTest)
         long rc = Libc.send(fd, MemorySegment.NULL, 0, wait ? 0 : MSG_DONTWAIT);
         if (rc < 0) {
-            int errno = Libc.errno();
-            if (errno == Errno.EAGAIN || errno == Errno.ENOBUFS) {
-                return 0;
-            }
-            ringBacklog = 0; // the kernel dropped what it could not send
-            return -errno;
+            return kickFailed();
         }
-        ringBacklog = Math.max(0, ringBacklog - rc);
-        // the kernel takes slots in order: once the last committed one has left SEND_REQUEST, nothing waits (so a
-        // frame it skipped without counting, PACKET_LOSS, cannot hold copies on the ring for good)
-        if (ringBacklog > 0 && (int) INT.getAcquire(txRing, slotBase(txHead == 0 ? txFrameCount - 1 : txHead - 1)
-                + txStatusOff) != TP_STATUS_SEND_REQUEST) {
-            ringBacklog = 0;
+        if (ringBacklog > 0) {
+            settleBacklog(rc);
         }
         return rc;
+    }
+
+    private long kickFailed() {
+        int errno = Libc.errno();
+        if (errno == Errno.EAGAIN || errno == Errno.ENOBUFS) {
+            return 0;
+        }
+        ringBacklog = 0; // the kernel dropped what it could not send
+        return -errno;
+    }
+
+    /** Takes the {@code taken} bytes off the backlog. */
+    private void settleBacklog(long taken) {
+        ringBacklog = Math.max(0, ringBacklog - taken);
+        // the kernel takes slots in order: once the last committed one has left SEND_REQUEST, nothing waits (so a
+        // frame it skipped without counting, PACKET_LOSS, cannot hold copies on the ring for good)
+        int last = txHead == 0 ? txFrameCount - 1 : txHead - 1;
+        if (ringBacklog > 0 && (int) INT.getAcquire(txRing, slotBase(last) + txStatusOff) != TP_STATUS_SEND_REQUEST) {
+            ringBacklog = 0;
+        }
     }
 
     /**
