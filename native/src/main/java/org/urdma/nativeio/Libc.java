@@ -59,6 +59,17 @@ public final class Libc {
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle READ = errnoHandle("read", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle WRITE = errnoHandle("write", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG));
+    // Data-path read/write of non-blocking fds: critical downcalls on raw addresses, without errno capture. The
+    // JDK's capture slices its state segment per call, an allocation only C2's escape analysis removes, and only
+    // when it inlines the whole call (it did not always: LinkAllocationTest on TAP). No thread-state change happens
+    // in a critical call, so errno is still the syscall's when __errno_location is read right after a failure.
+    private static final MethodHandle READ_AT = LINKER.downcallHandle(find("read"),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
+    private static final MethodHandle WRITE_AT = LINKER.downcallHandle(find("write"),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
+    private static final MethodHandle ERRNO_LOCATION = LINKER.downcallHandle(find("__errno_location"),
+            FunctionDescriptor.of(JAVA_LONG), Linker.Option.critical(false));
+    private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     // int open(const char *path, int flags, ...): mode is variadic
     private static final MethodHandle OPEN = errnoHandle("open",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2));
@@ -251,6 +262,34 @@ public final class Libc {
         } catch (Throwable t) {
             throw rethrow(t);
         }
+    }
+
+    /**
+     * read(2) of a non-blocking fd into native memory at {@code address} (kept alive by the caller): the byte count,
+     * or -errno. Allocation-free (see READ_AT).
+     */
+    public static long readNonBlocking(int fd, long address, long len) {
+        try {
+            long n = (long) READ_AT.invokeExact(fd, address, len);
+            return n >= 0 ? n : -errnoNow();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** write(2) to a non-blocking fd from native memory at {@code address}: the byte count, or -errno. Allocation-free. */
+    public static long writeNonBlocking(int fd, long address, long len) {
+        try {
+            long n = (long) WRITE_AT.invokeExact(fd, address, len);
+            return n >= 0 ? n : -errnoNow();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** The calling thread's errno, read in place; only meaningful right after a critical downcall failed. */
+    private static int errnoNow() throws Throwable {
+        return EVERYTHING.get(JAVA_INT, (long) ERRNO_LOCATION.invokeExact());
     }
 
     public static long write(int fd, MemorySegment buf, long len) {

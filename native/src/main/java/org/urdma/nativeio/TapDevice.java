@@ -93,15 +93,15 @@ public final class TapDevice implements AutoCloseable {
     }
 
     /**
-     * Reads one frame into {@code buf[offset, offset+maxLen)} (non-blocking; {@code buf} must be a native
-     * segment; offset 0 avoids creating a slice).
+     * Reads one frame into {@code buf[offset, offset+maxLen)} (non-blocking; {@code buf} must be a native segment
+     * that stays alive during the call).
      *
      * @return frame length, or -errno (-EAGAIN when none is queued)
      */
     public int read(MemorySegment buf, long offset, int maxLen) {
         java.util.Objects.checkFromIndexSize(offset, maxLen, buf.byteSize());
-        long n = Libc.read(fd, offset == 0 ? buf : buf.asSlice(offset, maxLen), maxLen);
-        return n < 0 ? -Libc.errno() : (int) n;
+        // by raw address and without errno capture: allocation-free whatever C2 inlines (Libc.readNonBlocking)
+        return (int) Libc.readNonBlocking(fd, buf.address() + offset, maxLen);
     }
 
     /**
@@ -111,8 +111,7 @@ public final class TapDevice implements AutoCloseable {
      */
     public int write(MemorySegment buf, long offset, int length) {
         java.util.Objects.checkFromIndexSize(offset, length, buf.byteSize());
-        long n = Libc.write(fd, offset == 0 ? buf : buf.asSlice(offset, length), length);
-        return n < 0 ? -Libc.errno() : (int) n;
+        return (int) Libc.writeNonBlocking(fd, buf.address() + offset, length);
     }
 
     /** Waits up to {@code timeoutMs} for a frame to read; false on timeout or EINTR. */

@@ -14,12 +14,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.nativeio.RawBlast;
 import org.urdma.nativeio.netns.Netns;
 import org.urdma.nativeio.netns.Topology;
-import org.urdma.transport.engine.TransportPacket;
-import org.urdma.transport.link.WireFrameCodec;
+import org.urdma.transport.link.LinkFraming;
 import org.urdma.transport.port.PortIdentity;
 import org.urdma.transport.wire.FramingKind;
 import picocli.CommandLine;
@@ -350,16 +348,8 @@ public final class VethBwCommand implements Callable<Integer> {
     static int fullFrameLength(FramingKind kind, int payload) {
         PortIdentity port = PortIdentity.of(new byte[] {2, 0, 0, 0, 0, 1}, "10.86.0.11/24");
         byte[] gid = new org.urdma.transport.port.GidTable(port).gidFor(kind).toBytes();
-        WireFrameCodec codec = new WireFrameCodec(kind, port.mac(), gid);
-        TransportPacket p = new TransportPacket().clear();
-        p.opcode = 0x07; // RC RDMA WRITE middle
-        System.arraycopy(gid, 0, p.dstGid, 0, 16);
-        p.payload = new UnsafeBuffer(new byte[payload]);
-        p.payloadLength = payload;
-        UnsafeBuffer frame = new UnsafeBuffer(new byte[payload + 256]);
-        int len = codec.encode(p, frame, 0);
-        if (len < 0) throw new IllegalArgumentException("--framing: cannot frame an RDMA WRITE in " + kind.cliName());
-        return len;
+        if (kind == FramingKind.PAXI_LITE) throw new IllegalArgumentException("--framing: cannot frame an RDMA WRITE in " + kind.cliName());
+        return new LinkFraming(kind, port.mac(), gid).frameLength(0x07, payload); // RC RDMA WRITE middle
     }
 
     static String loadAverage() {

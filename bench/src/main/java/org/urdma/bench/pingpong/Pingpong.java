@@ -20,7 +20,7 @@ import org.urdma.transport.driver.RealTimeDriver;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
 import org.urdma.transport.engine.SoftQp;
-import org.urdma.transport.link.Link;
+import org.urdma.transport.packet.Link;
 import org.urdma.transport.link.ethernet.AfPacketLink;
 import org.urdma.transport.link.ethernet.EthernetDatapath;
 import org.urdma.transport.link.ethernet.EthernetLinkConfig;

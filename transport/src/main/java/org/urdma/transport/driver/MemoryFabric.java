@@ -3,10 +3,9 @@ package org.urdma.transport.driver;
 import java.util.SplittableRandom;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
-import org.urdma.transport.link.FrameCodec;
 import org.urdma.transport.link.Impairment;
+import org.urdma.transport.link.LinkFraming;
 import org.urdma.transport.link.MemoryLink;
-import org.urdma.transport.link.WireFrameCodec;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.AddressHandleAttributes;
@@ -31,19 +30,19 @@ public final class MemoryFabric {
     public final MemoryLink linkA;
     public final MemoryLink linkB;
 
-    /** Makes the codec of one link end from its device's identity. */
+    /** Makes the framing of one link end from its device's identity. */
     @FunctionalInterface
     public interface CodecFactory {
-        FrameCodec create(DeviceConfig local);
+        LinkFraming create(DeviceConfig local);
 
         /** Real frames of the given wire format. */
         static CodecFactory wire(FramingKind kind) {
-            return c -> new WireFrameCodec(kind, c.mac(), c.gid().toBytes());
+            return c -> new LinkFraming(kind, c.mac(), c.gid().toBytes());
         }
 
         /** Real frames; {@code paxiIcrc} false drops the optional ICRC of the PAXI formats. */
         static CodecFactory wire(FramingKind kind, boolean paxiIcrc) {
-            return c -> new WireFrameCodec(kind, paxiIcrc, c.mac(), c.gid().toBytes());
+            return c -> new LinkFraming(kind, paxiIcrc, c.mac(), c.gid().toBytes(), -1, 0, false, org.urdma.transport.link.Ecn.ECT0);
         }
     }
 

@@ -1,5 +1,9 @@
 package org.urdma.transport.engine;
 
+import org.urdma.transport.packet.RxPacket;
+import org.urdma.transport.wire.Aeth;
+import org.urdma.transport.wire.Opcode;
+import org.urdma.transport.wire.Psn;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.WcStatus;
 import org.urdma.verbs.WrOpcode;
@@ -95,25 +99,25 @@ final class Completer {
         if (status != WcStatus.SUCCESS) qp.enterError(now);
     }
 
-    void onResponse(TransportPacket p, long now) {
-        int psn = p.psn;
+    void onResponse(RxPacket p, long now) {
+        int psn = p.psn();
         if (!Psn.before(psn, req().nextPsn)) { // for a PSN never sent
             qp.device.rxDropped++;
             return;
         }
-        int o = Op.op(p.opcode);
+        int o = (p.opcode() & 0x1F);
         switch (o) {
-            case Op.ACK -> {
-                int syn = p.aethSyndrome;
-                switch (syn & 0x60) {
-                    case Op.AETH_ACK -> onAck(psn, now);
-                    case Op.AETH_RNR_NAK -> onRnrNak(psn, syn & 0x1F, now);
-                    case Op.AETH_NAK -> onNak(psn, syn & 0x1F, now);
+            case Opcode.ACKNOWLEDGE -> {
+                int syn = p.aethSyndrome();
+                switch (syn & Aeth.SYNDROME_TYPE) {
+                    case Aeth.SYNDROME_ACK -> onAck(psn, now);
+                    case Aeth.SYNDROME_RNR_NAK -> onRnrNak(psn, syn & 0x1F, now);
+                    case Aeth.SYNDROME_NAK -> onNak(psn, syn & 0x1F, now);
                     default -> qp.device.rxDropped++;
                 }
             }
-            case Op.READ_RESP_FIRST, Op.READ_RESP_MIDDLE, Op.READ_RESP_LAST, Op.READ_RESP_ONLY -> onReadResponse(p, o, now);
-            case Op.ATOMIC_ACK -> onAtomicAck(p, now);
+            case Opcode.RDMA_READ_RESPONSE_FIRST, Opcode.RDMA_READ_RESPONSE_MIDDLE, Opcode.RDMA_READ_RESPONSE_LAST, Opcode.RDMA_READ_RESPONSE_ONLY -> onReadResponse(p, o, now);
+            case Opcode.ATOMIC_ACKNOWLEDGE -> onAtomicAck(p, now);
             default -> qp.device.rxDropped++;
         }
         if (qp.state() != org.urdma.verbs.QpState.ERR) retireReady(now);
@@ -184,14 +188,14 @@ final class Completer {
         naks++;
         ackThrough(Psn.add(psn, -1), false, now);
         if (qp.state() == org.urdma.verbs.QpState.ERR) return;
-        if (code == Op.NAK_PSN_SEQ) {
+        if (code == Aeth.NAK_PSN_SEQUENCE_ERROR) {
             startRetry(psn, now, false);
             return;
         }
         WcStatus status = switch (code) {
-            case Op.NAK_INVALID_REQ -> WcStatus.REM_INV_REQ_ERR;
-            case Op.NAK_REMOTE_ACCESS -> WcStatus.REM_ACCESS_ERR;
-            case Op.NAK_REMOTE_OP -> WcStatus.REM_OP_ERR;
+            case Aeth.NAK_INVALID_REQUEST -> WcStatus.REM_INV_REQ_ERR;
+            case Aeth.NAK_REMOTE_ACCESS_ERROR -> WcStatus.REM_ACCESS_ERR;
+            case Aeth.NAK_REMOTE_OPERATIONAL_ERROR -> WcStatus.REM_OP_ERR;
             default -> WcStatus.BAD_RESP_ERR;
         };
         long head = sq.retired.get();
@@ -215,8 +219,8 @@ final class Completer {
         qp.armRnrTimer(now + Timing.rnrNanos(timerCode));
     }
 
-    private void onReadResponse(TransportPacket p, int o, long now) {
-        int r = p.psn;
+    private void onReadResponse(RxPacket p, int o, long now) {
+        int r = p.psn();
         ackThrough(Psn.add(r, -1), false, now);
         if (qp.state() == org.urdma.verbs.QpState.ERR) return;
         long head = sq.retired.get();
@@ -240,17 +244,17 @@ final class Completer {
         }
         int total = sq.length[s];
         int offset = readReceived * qp.mtu;
-        int len = p.payloadLength;
-        boolean lastPkt = o == Op.READ_RESP_LAST || o == Op.READ_RESP_ONLY;
-        boolean sizeOk = lastPkt ? offset + len == total && (o == Op.READ_RESP_ONLY) == (readReceived == 0)
-                : len == qp.mtu && offset + len < total && (o == Op.READ_RESP_FIRST) == (readReceived == 0);
+        int len = p.payloadLength();
+        boolean lastPkt = o == Opcode.RDMA_READ_RESPONSE_LAST || o == Opcode.RDMA_READ_RESPONSE_ONLY;
+        boolean sizeOk = lastPkt ? offset + len == total && (o == Opcode.RDMA_READ_RESPONSE_ONLY) == (readReceived == 0)
+                : len == qp.mtu && offset + len < total && (o == Opcode.RDMA_READ_RESPONSE_FIRST) == (readReceived == 0);
         if (!sizeOk) {
             retire(head, WcStatus.BAD_RESP_ERR, 0, now);
             return;
         }
         int base = s * sq.maxSge;
         int st = Dma.scatter(qp.device.keys(), qp.pd, sq.sgeAddr, sq.sgeLen, sq.sgeLkey, base, sq.numSge[s],
-                offset, p.payload, p.payloadOffset, len);
+                offset, p.payload(), p.payloadOffset(), len);
         if (st != Dma.OK) {
             retire(head, st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR, 0, now);
             return;
@@ -261,8 +265,8 @@ final class Completer {
         onProgress(now);
     }
 
-    private void onAtomicAck(TransportPacket p, long now) {
-        int r = p.psn;
+    private void onAtomicAck(RxPacket p, long now) {
+        int r = p.psn();
         ackThrough(Psn.add(r, -1), false, now);
         if (qp.state() == org.urdma.verbs.QpState.ERR) return;
         long head = sq.retired.get();
@@ -276,7 +280,7 @@ final class Completer {
             retire(head, WcStatus.LOC_PROT_ERR, 0, now);
             return;
         }
-        mr.buffer().putLong(mr.offsetOf(addr), p.atomicOrig);
+        mr.buffer().putLong(mr.offsetOf(addr), p.atomicOrig());
         compPsn = Psn.add(r, 1);
         retire(head, WcStatus.SUCCESS, 8, now);
         onProgress(now);

@@ -1,9 +1,12 @@
 package org.urdma.transport.engine;
 
-import java.nio.ByteBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.transport.memory.MemoryKeyTable;
 import org.urdma.transport.memory.RegisteredMemory;
+import org.urdma.transport.packet.Route;
+import org.urdma.transport.packet.TxPacket;
+import org.urdma.transport.wire.Opcode;
+import org.urdma.transport.wire.OpcodeTable;
+import org.urdma.transport.wire.Psn;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.SendFlags;
@@ -18,8 +21,6 @@ final class Requester {
     private final SoftQp qp;
     private final SendQueue sq;
     private final MemoryKeyTable keys;
-    /** Staging for a packet whose payload spans SGEs (one extra copy, only in that case). */
-    private final UnsafeBuffer stage = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
     /** Per-WQE error found when starting it, reported in order by the completer (0 = none). */
     final int[] startError;
 
@@ -171,35 +172,35 @@ final class Requester {
         return true;
     }
 
-    /** Builds and sends the packet at (txIndex, txOffset, txPsn); false on link back-pressure. */
+    /** Builds the packet at (txIndex, txOffset, txPsn) in the link's frame slot and sends it; false on back-pressure. */
     private boolean sendPacket(int s, WrOpcode op, long now) {
-        TransportPacket p = qp.device.tx.clear();
-        int service = qp.type == QpType.RC ? Op.RC : qp.type == QpType.UC ? Op.UC : Op.UD;
+        int service = qp.type == QpType.RC ? Opcode.TRANSPORT_RC : qp.type == QpType.UC ? Opcode.TRANSPORT_UC : Opcode.TRANSPORT_UD;
         int total = sq.length[s];
         int packetsUsed = 1;
+        int payload = 0;
         boolean endOfWqe;
-        p.psn = txPsn;
-        p.destQp = qp.destQpn;
-        System.arraycopy(qp.dgid, 0, p.dstGid, 0, 16);
-        System.arraycopy(qp.dmac, 0, p.dstMac, 0, 6);
+        boolean ackReq;
+        TxPacket t;
+        Route route = qp.route;
         switch (op) {
             case RDMA_READ -> {
                 int remaining = total - txOffset;
-                p.opcode = service | Op.READ_REQUEST;
-                p.rethVa = sq.remoteAddr[s] + txOffset;
-                p.rethRkey = sq.rkey[s];
-                p.rethLength = remaining;
-                p.ackReq = true;
+                int opcode = service | Opcode.RDMA_READ_REQUEST;
+                t = qp.device.claim(opcode, 0, now);
+                if (t == null) return false;
+                ackReq = true;
+                t.start(opcode, qp.destQpn, txPsn, true, false).reth(sq.remoteAddr[s] + txOffset, sq.rkey[s], remaining);
                 packetsUsed = Math.max(1, (remaining + qp.mtu - 1) / qp.mtu);
                 endOfWqe = true;
             }
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
-                p.opcode = service | (op == WrOpcode.ATOMIC_CMP_AND_SWP ? Op.CMP_SWAP : Op.FETCH_ADD);
-                p.atomicVa = sq.remoteAddr[s];
-                p.atomicRkey = sq.rkey[s];
-                p.atomicSwapAdd = op == WrOpcode.ATOMIC_CMP_AND_SWP ? sq.swap[s] : sq.compareAdd[s];
-                p.atomicCompare = sq.compareAdd[s];
-                p.ackReq = true;
+                boolean cas = op == WrOpcode.ATOMIC_CMP_AND_SWP;
+                int opcode = service | (cas ? Opcode.COMPARE_SWAP : Opcode.FETCH_ADD);
+                t = qp.device.claim(opcode, 0, now);
+                if (t == null) return false;
+                ackReq = true;
+                t.start(opcode, qp.destQpn, txPsn, true, false)
+                        .atomicEth(sq.remoteAddr[s], sq.rkey[s], cas ? sq.swap[s] : sq.compareAdd[s], sq.compareAdd[s]);
                 endOfWqe = true;
             }
             default -> {
@@ -207,41 +208,45 @@ final class Requester {
                 boolean first = txOffset == 0;
                 boolean last = txOffset + len == total;
                 endOfWqe = last;
-                boolean write = op.isWrite();
                 int o;
-                if (write) {
-                    o = first && last ? (op == WrOpcode.RDMA_WRITE_WITH_IMM ? Op.WRITE_ONLY_IMM : Op.WRITE_ONLY)
-                            : first ? Op.WRITE_FIRST
-                            : last ? (op == WrOpcode.RDMA_WRITE_WITH_IMM ? Op.WRITE_LAST_IMM : Op.WRITE_LAST)
-                            : Op.WRITE_MIDDLE;
-                    if (first) {
-                        p.rethVa = sq.remoteAddr[s];
-                        p.rethRkey = sq.rkey[s];
-                        p.rethLength = total;
-                    }
+                if (op.isWrite()) {
+                    boolean imm = op == WrOpcode.RDMA_WRITE_WITH_IMM;
+                    o = first && last ? (imm ? Opcode.RDMA_WRITE_ONLY_WITH_IMM : Opcode.RDMA_WRITE_ONLY)
+                            : first ? Opcode.RDMA_WRITE_FIRST
+                            : last ? (imm ? Opcode.RDMA_WRITE_LAST_WITH_IMM : Opcode.RDMA_WRITE_LAST)
+                            : Opcode.RDMA_WRITE_MIDDLE;
                 } else {
-                    o = first && last ? (op == WrOpcode.SEND_WITH_IMM ? Op.SEND_ONLY_IMM : op == WrOpcode.SEND_WITH_INV ? Op.SEND_ONLY_INV : Op.SEND_ONLY)
-                            : first ? Op.SEND_FIRST
-                            : last ? (op == WrOpcode.SEND_WITH_IMM ? Op.SEND_LAST_IMM : op == WrOpcode.SEND_WITH_INV ? Op.SEND_LAST_INV : Op.SEND_LAST)
-                            : Op.SEND_MIDDLE;
+                    boolean imm = op == WrOpcode.SEND_WITH_IMM;
+                    boolean inv = op == WrOpcode.SEND_WITH_INV;
+                    o = first && last ? (imm ? Opcode.SEND_ONLY_WITH_IMM : inv ? Opcode.SEND_ONLY_WITH_INVALIDATE : Opcode.SEND_ONLY)
+                            : first ? Opcode.SEND_FIRST
+                            : last ? (imm ? Opcode.SEND_LAST_WITH_IMM : inv ? Opcode.SEND_LAST_WITH_INVALIDATE : Opcode.SEND_LAST)
+                            : Opcode.SEND_MIDDLE;
                 }
-                p.opcode = service | o;
-                p.immData = sq.immData[s];
-                p.invalidateRkey = sq.invalidateRkey[s];
-                p.solicited = last && (sq.flags[s] & SendFlags.SOLICITED) != 0;
-                gather(s, txOffset, len, p);
-                if (qp.type == QpType.UD) {
-                    p.destQp = sq.remoteQpn[s];
-                    p.qkey = sq.remoteQkey[s] < 0 ? qp.qkey : sq.remoteQkey[s]; // high bit set: use the QP's Q_Key
-                    p.srcQp = qp.qpNum();
-                    System.arraycopy(sq.ah[s].dgid, 0, p.dstGid, 0, 16);
-                    System.arraycopy(sq.ah[s].dmac, 0, p.dstMac, 0, 6);
-                }
+                int opcode = service | o;
                 int interval = qp.reliability.ackReqInterval();
-                p.ackReq = qp.type == QpType.RC && (last || (interval > 0 && sinceAckReq + 1 >= interval));
+                ackReq = qp.type == QpType.RC && (last || (interval > 0 && sinceAckReq + 1 >= interval));
+                t = qp.device.claim(opcode, len, now);
+                if (t == null) return false;
+                int destQp = qp.destQpn;
+                if (qp.type == QpType.UD) {
+                    destQp = sq.remoteQpn[s];
+                    route = sq.ah[s].route();
+                }
+                t.start(opcode, destQp, txPsn, ackReq, last && (sq.flags[s] & SendFlags.SOLICITED) != 0);
+                int flags = OpcodeTable.flags(opcode);
+                if (first && op.isWrite()) t.reth(sq.remoteAddr[s], sq.rkey[s], total);
+                if ((flags & OpcodeTable.IMM) != 0) t.immData(sq.immData[s]);
+                if ((flags & OpcodeTable.INV) != 0) t.invalidateRkey(sq.invalidateRkey[s]);
+                if (qp.type == QpType.UD) {
+                    // high bit set in the WR's Q_Key: use the QP's own
+                    t.deth(sq.remoteQkey[s] < 0 ? qp.qkey : sq.remoteQkey[s], qp.qpNum());
+                }
+                gather(s, txOffset, len, t);
+                payload = len;
             }
         }
-        if (!qp.device.send(p, now)) return false;
+        qp.device.commit(t, route, now);
         packetsSent++;
         if (everSent && Psn.before(txPsn, highestSentPlusOne)) {
             retransmittedPackets++;
@@ -249,12 +254,12 @@ final class Requester {
             highestSentPlusOne = Psn.add(txPsn, packetsUsed);
             everSent = true;
         }
-        sinceAckReq = p.ackReq ? 0 : sinceAckReq + 1;
+        sinceAckReq = ackReq ? 0 : sinceAckReq + 1;
         txPsn = Psn.add(txPsn, packetsUsed);
         if (op == WrOpcode.RDMA_READ || op.isAtomic()) {
             txOffset = total;
         } else {
-            txOffset += p.payloadLength;
+            txOffset += payload;
         }
         if (endOfWqe) {
             long idx = txIndex;
@@ -271,16 +276,11 @@ final class Requester {
     private int highestSentPlusOne;
     private boolean everSent;
 
-    private void gather(int s, int offset, int len, TransportPacket p) {
-        p.payloadLength = len;
-        if (len == 0) {
-            p.payload = stage;
-            p.payloadOffset = 0;
-            return;
-        }
+    /** Copies {@code len} payload bytes at {@code offset} of WQE slot {@code s} from its SGEs (or inline data) into the frame. */
+    private void gather(int s, int offset, int len, TxPacket t) {
+        if (len == 0) return;
         if (sq.isInline(s)) {
-            p.payload = sq.inline;
-            p.payloadOffset = s * sq.maxInline + offset;
+            t.payload(sq.inline, s * sq.maxInline + offset, len);
             return;
         }
         int base = s * sq.maxSge;
@@ -292,23 +292,15 @@ final class Requester {
             i++;
         }
         long within = offset - pos;
-        if (within + len <= sq.sgeLen[base + i]) { // one SGE: point straight into the region (zero copy until the codec)
-            RegisteredMemory mr = sq.sgeMr[base + i];
-            p.payload = mr.buffer();
-            p.payloadOffset = mr.offsetOf(sq.sgeAddr[base + i] + within);
-            return;
-        }
         int done = 0;
         while (done < len) {
             int chunk = (int) Math.min(len - done, sq.sgeLen[base + i] - within);
             RegisteredMemory mr = sq.sgeMr[base + i];
-            stage.putBytes(done, mr.buffer(), mr.offsetOf(sq.sgeAddr[base + i] + within), chunk);
+            t.payload(mr.buffer(), mr.offsetOf(sq.sgeAddr[base + i] + within), chunk);
             done += chunk;
             i++;
             within = 0;
         }
-        p.payload = stage;
-        p.payloadOffset = 0;
     }
 
     /** Resend from {@code psn}: find the WQE holding it and restart transmission there. */

@@ -4,6 +4,12 @@ import java.nio.ByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.transport.memory.MemoryKeyTable;
 import org.urdma.transport.memory.RegisteredMemory;
+import org.urdma.transport.packet.RxPacket;
+import org.urdma.transport.packet.TxPacket;
+import org.urdma.transport.wire.Aeth;
+import org.urdma.transport.wire.Opcode;
+import org.urdma.transport.wire.OpcodeTable;
+import org.urdma.transport.wire.Psn;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.WcOpcode;
@@ -101,19 +107,19 @@ final class Responder {
 
     // ---------------------------------------------------------------- receive
 
-    void onRequest(TransportPacket p, long now) {
-        int svc = Op.service(p.opcode);
+    void onRequest(RxPacket p, long now) {
+        int svc = (p.opcode() & 0xE0);
         switch (qp.type) {
             case RC -> {
-                if (svc != Op.RC) { qp.device.rxDropped++; return; }
+                if (svc != Opcode.TRANSPORT_RC) { qp.device.rxDropped++; return; }
                 onRc(p, now);
             }
             case UC -> {
-                if (svc != Op.UC) { qp.device.rxDropped++; return; }
+                if (svc != Opcode.TRANSPORT_UC) { qp.device.rxDropped++; return; }
                 onUc(p, now);
             }
             case UD -> {
-                if (svc != Op.UD) { qp.device.rxDropped++; return; }
+                if (svc != Opcode.TRANSPORT_UD) { qp.device.rxDropped++; return; }
                 onUd(p, now);
             }
         }
@@ -123,9 +129,9 @@ final class Responder {
         return lastOp != NO_OP;
     }
 
-    private void onRc(TransportPacket p, long now) {
-        int o = Op.op(p.opcode);
-        int d = Psn.diff(p.psn, ePsn);
+    private void onRc(RxPacket p, long now) {
+        int o = (p.opcode() & 0x1F);
+        int d = Psn.diff(p.psn(), ePsn);
         if (d > 0) {
             outOfSequence++;
             if (!nakSent) {
@@ -133,7 +139,7 @@ final class Responder {
                     ePsn = qp.reliability.expectedAfterGap(ePsn, msgStartPsn);
                     abortPartial();
                 }
-                sendAckOrNak(Op.AETH_NAK | Op.NAK_PSN_SEQ, ePsn, now);
+                sendAckOrNak(Aeth.SYNDROME_NAK | Aeth.NAK_PSN_SEQUENCE_ERROR, ePsn, now);
                 nakSent = true;
             }
             return;
@@ -143,39 +149,39 @@ final class Responder {
             return;
         }
         nakSent = false;
-        if (!sequenceOk(o) || !sizeOk(o, p.payloadLength)) {
-            classC(Op.NAK_INVALID_REQ, p.psn, WcStatus.REM_INV_REQ_ERR, now);
+        if (!sequenceOk(o) || !sizeOk(o, p.payloadLength())) {
+            classC(Aeth.NAK_INVALID_REQUEST, p.psn(), WcStatus.REM_INV_REQ_ERR, now);
             return;
         }
-        if (Op.isStart(o)) msgStartPsn = p.psn;
-        if (Op.isSend(o)) {
+        if (OpcodeTable.has(o, OpcodeTable.START)) msgStartPsn = p.psn();
+        if (OpcodeTable.has(o, OpcodeTable.SEND)) {
             if (!onSend(p, o, now, true)) return;
-        } else if (Op.isWrite(o)) {
+        } else if (OpcodeTable.has(o, OpcodeTable.WRITE)) {
             if (!onWrite(p, o, now, true)) return;
-        } else if (o == Op.READ_REQUEST) {
+        } else if (o == Opcode.RDMA_READ_REQUEST) {
             onRead(p, now);
             return;
-        } else if (o == Op.CMP_SWAP || o == Op.FETCH_ADD) {
+        } else if (o == Opcode.COMPARE_SWAP || o == Opcode.FETCH_ADD) {
             onAtomic(p, o, now);
             return;
         } else {
-            classC(Op.NAK_INVALID_REQ, p.psn, WcStatus.REM_INV_REQ_ERR, now);
+            classC(Aeth.NAK_INVALID_REQUEST, p.psn(), WcStatus.REM_INV_REQ_ERR, now);
             return;
         }
         ePsn = Psn.add(ePsn, 1);
-        lastOp = Op.isEnd(o) ? NO_OP : o;
-        if (p.ackReq) ackDue(p.psn);
+        lastOp = OpcodeTable.has(o, OpcodeTable.END) ? NO_OP : o;
+        if (p.ackReq()) ackDue(p.psn());
     }
 
     private boolean sequenceOk(int o) {
-        if (lastOp == NO_OP) return Op.isStart(o);
-        if (Op.isSend(lastOp)) return Op.isSend(o) && Op.isMiddleOrLast(o);
-        if (Op.isWrite(lastOp)) return Op.isWrite(o) && Op.isMiddleOrLast(o);
+        if (lastOp == NO_OP) return OpcodeTable.has(o, OpcodeTable.START);
+        if (OpcodeTable.has(lastOp, OpcodeTable.SEND)) return OpcodeTable.has(o, OpcodeTable.SEND) && !OpcodeTable.has(o, OpcodeTable.START);
+        if (OpcodeTable.has(lastOp, OpcodeTable.WRITE)) return OpcodeTable.has(o, OpcodeTable.WRITE) && !OpcodeTable.has(o, OpcodeTable.START);
         return false;
     }
 
     private boolean sizeOk(int o, int len) {
-        if (Op.isFullSize(o)) return len == qp.mtu;
+        if ((OpcodeTable.flags(o) & (OpcodeTable.END | OpcodeTable.PAYLOAD)) == OpcodeTable.PAYLOAD) return len == qp.mtu;
         return len <= qp.mtu;
     }
 
@@ -186,11 +192,11 @@ final class Responder {
     }
 
     /** SEND packet in sequence. Returns false when it was not accepted (RNR, error). */
-    private boolean onSend(TransportPacket p, int o, long now, boolean reliable) {
-        if (Op.isStart(o)) {
+    private boolean onSend(RxPacket p, int o, long now, boolean reliable) {
+        if (OpcodeTable.has(o, OpcodeTable.START)) {
             if (!haveRecv) {
                 if (!takeRecv()) {
-                    if (reliable) sendRnrNak(p.psn, now);
+                    if (reliable) sendRnrNak(p.psn(), now);
                     else ucDropping = true;
                     return false;
                 }
@@ -198,12 +204,12 @@ final class Responder {
             recvOffset = 0;
         }
         int st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge,
-                recvOffset, p.payload, p.payloadOffset, p.payloadLength);
+                recvOffset, p.payload(), p.payloadOffset(), p.payloadLength());
         if (st != Dma.OK) {
             WcStatus local = st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR;
             if (reliable) {
                 completeRecv(local, WcOpcode.RECV, 0, 0, 0, 0, false);
-                classC(st == Dma.LENGTH ? Op.NAK_INVALID_REQ : Op.NAK_REMOTE_OP, p.psn, null, now);
+                classC(st == Dma.LENGTH ? Aeth.NAK_INVALID_REQUEST : Aeth.NAK_REMOTE_OPERATIONAL_ERROR, p.psn(), null, now);
             } else {
                 ucDropping = true;
                 completeRecv(local, WcOpcode.RECV, 0, 0, 0, 0, false);
@@ -211,21 +217,21 @@ final class Responder {
             }
             return false;
         }
-        recvOffset += p.payloadLength;
-        if (Op.isEnd(o)) {
+        recvOffset += p.payloadLength();
+        if (OpcodeTable.has(o, OpcodeTable.END)) {
             int flags = 0;
             int inv = 0;
-            if (Op.hasImm(o)) flags |= WorkCompletion.WITH_IMM;
-            if (Op.hasInv(o)) {
-                inv = p.invalidateRkey;
+            if (OpcodeTable.has(o, OpcodeTable.IMM)) flags |= WorkCompletion.WITH_IMM;
+            if (OpcodeTable.has(o, OpcodeTable.INV)) {
+                inv = p.invalidateRkey();
                 if (!keys.invalidateRkey(inv, qp.pd)) {
                     completeRecv(WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV, (int) recvOffset, 0, 0, 0, false);
-                    if (reliable) classC(Op.NAK_INVALID_REQ, p.psn, null, now);
+                    if (reliable) classC(Aeth.NAK_INVALID_REQUEST, p.psn(), null, now);
                     return false;
                 }
                 flags |= WorkCompletion.WITH_INV;
             }
-            completeRecv(WcStatus.SUCCESS, WcOpcode.RECV, (int) recvOffset, p.immData, inv, flags, p.solicited);
+            completeRecv(WcStatus.SUCCESS, WcOpcode.RECV, (int) recvOffset, p.immData(), inv, flags, p.solicited());
             msn++;
         }
         return true;
@@ -261,39 +267,39 @@ final class Responder {
     }
 
     /** WRITE packet in sequence; false when not accepted. */
-    private boolean onWrite(TransportPacket p, int o, long now, boolean reliable) {
-        if (Op.hasImm(o) && !haveRecv && recvQ.peek() < 0) { // need a receive for the immediate before placing anything
-            if (reliable) sendRnrNak(p.psn, now);
+    private boolean onWrite(RxPacket p, int o, long now, boolean reliable) {
+        if (OpcodeTable.has(o, OpcodeTable.IMM) && !haveRecv && recvQ.peek() < 0) { // need a receive for the immediate before placing anything
+            if (reliable) sendRnrNak(p.psn(), now);
             else ucDropping = true;
             return false;
         }
-        if (o == Op.WRITE_FIRST || o == Op.WRITE_ONLY || o == Op.WRITE_ONLY_IMM) {
-            RegisteredMemory mr = keys.remote(p.rethRkey, qp.pd, p.rethVa, p.rethLength & 0xFFFFFFFFL, AccessFlags.REMOTE_WRITE);
+        if (o == Opcode.RDMA_WRITE_FIRST || o == Opcode.RDMA_WRITE_ONLY || o == Opcode.RDMA_WRITE_ONLY_WITH_IMM) {
+            RegisteredMemory mr = keys.remote(p.rethRkey(), qp.pd, p.rethVa(), p.rethLength() & 0xFFFFFFFFL, AccessFlags.REMOTE_WRITE);
             if (mr == null || (qp.accessFlags & AccessFlags.REMOTE_WRITE) == 0) {
-                if (reliable) classC(Op.NAK_REMOTE_ACCESS, p.psn, null, now);
+                if (reliable) classC(Aeth.NAK_REMOTE_ACCESS_ERROR, p.psn(), null, now);
                 else ucDropping = true;
                 return false;
             }
             writeMr = mr;
-            writeVa = p.rethVa;
-            writeRemaining = p.rethLength & 0xFFFFFFFFL;
+            writeVa = p.rethVa();
+            writeRemaining = p.rethLength() & 0xFFFFFFFFL;
             writeTotal = writeRemaining;
         }
-        int len = p.payloadLength;
-        boolean end = Op.isEnd(o);
+        int len = p.payloadLength();
+        boolean end = OpcodeTable.has(o, OpcodeTable.END);
         if (writeMr == null || len > writeRemaining || (end && len != writeRemaining)) {
-            if (reliable) classC(Op.NAK_INVALID_REQ, p.psn, null, now);
+            if (reliable) classC(Aeth.NAK_INVALID_REQUEST, p.psn(), null, now);
             else ucDropping = true;
             return false;
         }
-        if (len > 0) writeMr.buffer().putBytes(writeMr.offsetOf(writeVa), p.payload, p.payloadOffset, len);
+        if (len > 0) writeMr.buffer().putBytes(writeMr.offsetOf(writeVa), p.payload(), p.payloadOffset(), len);
         writeVa += len;
         writeRemaining -= len;
         if (end) {
-            if (Op.hasImm(o)) {
+            if (OpcodeTable.has(o, OpcodeTable.IMM)) {
                 if (!haveRecv) takeRecv();
-                completeRecv(WcStatus.SUCCESS, WcOpcode.RECV_RDMA_WITH_IMM, (int) writeTotal, p.immData, 0,
-                        WorkCompletion.WITH_IMM, p.solicited);
+                completeRecv(WcStatus.SUCCESS, WcOpcode.RECV_RDMA_WITH_IMM, (int) writeTotal, p.immData(), 0,
+                        WorkCompletion.WITH_IMM, p.solicited());
             }
             writeMr = null;
             msn++;
@@ -301,28 +307,28 @@ final class Responder {
         return true;
     }
 
-    private void onRead(TransportPacket p, long now) {
-        long len = p.rethLength & 0xFFFFFFFFL;
-        RegisteredMemory mr = keys.remote(p.rethRkey, qp.pd, p.rethVa, len, AccessFlags.REMOTE_READ);
+    private void onRead(RxPacket p, long now) {
+        long len = p.rethLength() & 0xFFFFFFFFL;
+        RegisteredMemory mr = keys.remote(p.rethRkey(), qp.pd, p.rethVa(), len, AccessFlags.REMOTE_READ);
         if (mr == null || (qp.accessFlags & AccessFlags.REMOTE_READ) == 0) {
-            classC(Op.NAK_REMOTE_ACCESS, p.psn, null, now);
+            classC(Aeth.NAK_REMOTE_ACCESS_ERROR, p.psn(), null, now);
             return;
         }
         Resource r = allocResource();
         if (r == null) {
-            classC(Op.NAK_INVALID_REQ, p.psn, null, now);
+            classC(Aeth.NAK_INVALID_REQUEST, p.psn(), null, now);
             return;
         }
         flushAck(now);
         int packets = (int) Math.max(1, (len + qp.mtu - 1) / qp.mtu);
         r.atomic = false;
-        r.psn = p.psn;
+        r.psn = p.psn();
         r.packets = packets;
         r.mr = mr;
-        r.va = p.rethVa;
+        r.va = p.rethVa();
         r.length = (int) len;
         r.sending = true;
-        r.sendPsn = p.psn;
+        r.sendPsn = p.psn();
         r.sendOffset = 0;
         r.seq = resSeq++;
         ePsn = Psn.add(ePsn, packets);
@@ -330,32 +336,32 @@ final class Responder {
         msn++;
     }
 
-    private void onAtomic(TransportPacket p, int o, long now) {
-        RegisteredMemory mr = keys.remote(p.atomicRkey, qp.pd, p.atomicVa, 8, AccessFlags.REMOTE_ATOMIC);
+    private void onAtomic(RxPacket p, int o, long now) {
+        RegisteredMemory mr = keys.remote(p.atomicRkey(), qp.pd, p.atomicVa(), 8, AccessFlags.REMOTE_ATOMIC);
         if (mr == null || (qp.accessFlags & AccessFlags.REMOTE_ATOMIC) == 0) {
-            classC(Op.NAK_REMOTE_ACCESS, p.psn, null, now);
+            classC(Aeth.NAK_REMOTE_ACCESS_ERROR, p.psn(), null, now);
             return;
         }
-        if ((p.atomicVa & 7) != 0) { // IBTA: atomics need 8-byte alignment (rxe: invalid request)
-            classC(Op.NAK_INVALID_REQ, p.psn, null, now);
+        if ((p.atomicVa() & 7) != 0) { // IBTA: atomics need 8-byte alignment (rxe: invalid request)
+            classC(Aeth.NAK_INVALID_REQUEST, p.psn(), null, now);
             return;
         }
         Resource r = allocResource();
         if (r == null) {
-            classC(Op.NAK_INVALID_REQ, p.psn, null, now);
+            classC(Aeth.NAK_INVALID_REQUEST, p.psn(), null, now);
             return;
         }
-        int off = mr.offsetOf(p.atomicVa);
+        int off = mr.offsetOf(p.atomicVa());
         long orig;
-        if (o == Op.CMP_SWAP) {
+        if (o == Opcode.COMPARE_SWAP) {
             orig = mr.buffer().getLongVolatile(off);
-            if (orig == p.atomicCompare) mr.buffer().putLongVolatile(off, p.atomicSwapAdd);
+            if (orig == p.atomicCompare()) mr.buffer().putLongVolatile(off, p.atomicSwapAdd());
         } else {
-            orig = mr.buffer().getAndAddLong(off, p.atomicSwapAdd);
+            orig = mr.buffer().getAndAddLong(off, p.atomicSwapAdd());
         }
         flushAck(now);
         r.atomic = true;
-        r.psn = p.psn;
+        r.psn = p.psn();
         r.packets = 1;
         r.orig = orig;
         r.sending = true; // the ATOMIC ACKNOWLEDGE goes out from progress()
@@ -382,22 +388,22 @@ final class Responder {
         return null; // more outstanding READ/atomics than max_dest_rd_atomic
     }
 
-    private void duplicate(TransportPacket p, int o, long now) {
+    private void duplicate(RxPacket p, int o, long now) {
         duplicates++;
-        if (o == Op.READ_REQUEST || o == Op.CMP_SWAP || o == Op.FETCH_ADD) {
+        if (o == Opcode.RDMA_READ_REQUEST || o == Opcode.COMPARE_SWAP || o == Opcode.FETCH_ADD) {
             for (Resource r : res) {
                 if (!r.valid) continue;
-                if (r.atomic && o != Op.READ_REQUEST && r.psn == p.psn) {
+                if (r.atomic && o != Opcode.RDMA_READ_REQUEST && r.psn == p.psn()) {
                     if (!r.sending) r.replay = true;
                     r.sending = true; // replay the stored result, do not execute again
                     return;
                 }
-                if (!r.atomic && o == Op.READ_REQUEST && Psn.atOrAfter(p.psn, r.psn)
-                        && Psn.before(p.psn, Psn.add(r.psn, r.packets))) {
+                if (!r.atomic && o == Opcode.RDMA_READ_REQUEST && Psn.atOrAfter(p.psn(), r.psn)
+                        && Psn.before(p.psn(), Psn.add(r.psn, r.packets))) {
                     if (!r.sending) r.replay = true;
                     r.sending = true;
-                    r.sendPsn = p.psn;
-                    r.sendOffset = Psn.diff(p.psn, r.psn) * qp.mtu; // keeps its place: responses go out in PSN order
+                    r.sendPsn = p.psn();
+                    r.sendOffset = Psn.diff(p.psn(), r.psn) * qp.mtu; // keeps its place: responses go out in PSN order
                     return;
                 }
             }
@@ -423,84 +429,77 @@ final class Responder {
 
     /** Class C/D error: NAK the request, fail any receive in progress, and move the QP to ERR (as rxe). */
     private void classC(int nakCode, int psn, WcStatus recvStatus, long now) {
-        sendAckOrNak(Op.AETH_NAK | nakCode, psn, now);
+        sendAckOrNak(Aeth.SYNDROME_NAK | nakCode, psn, now);
         if (recvStatus != null && haveRecv) completeRecv(recvStatus, WcOpcode.RECV, 0, 0, 0, 0, false);
         qp.enterError(now);
     }
 
     private void sendRnrNak(int psn, long now) {
         rnrNaksSent++;
-        sendAckOrNak(Op.AETH_RNR_NAK | (qp.minRnrTimer & 0x1F), psn, now);
+        sendAckOrNak(Aeth.SYNDROME_RNR_NAK | (qp.minRnrTimer & 0x1F), psn, now);
     }
 
     private void flushAck(long now) {
-        if (ackPending && sendAckOrNak(Op.AETH_ACK | Op.AETH_ACK_UNLIMITED, ackPsn, now)) ackPending = false;
+        if (ackPending && sendAckOrNak(Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID, ackPsn, now)) ackPending = false;
     }
 
     private boolean sendAckOrNak(int syndrome, int psn, long now) {
-        TransportPacket t = qp.device.tx.clear();
-        t.opcode = Op.RC | Op.ACK;
-        t.destQp = qp.destQpn;
-        t.psn = psn;
-        t.aethSyndrome = syndrome;
-        t.aethMsn = msn & 0xFFFFFF;
-        System.arraycopy(qp.dgid, 0, t.dstGid, 0, 16);
-        System.arraycopy(qp.dmac, 0, t.dstMac, 0, 6);
-        boolean ok = qp.device.send(t, now);
-        if (ok) {
-            if ((syndrome & 0x60) == Op.AETH_NAK) naksSent++;
-            else if ((syndrome & 0x60) == Op.AETH_ACK) acksSent++;
-        }
-        return ok;
+        TxPacket t = qp.device.claim(Opcode.RC_ACKNOWLEDGE, 0, now);
+        if (t == null) return false;
+        t.start(Opcode.RC_ACKNOWLEDGE, qp.destQpn, psn, false, false).aeth(syndrome, msn & 0xFFFFFF);
+        qp.device.commit(t, qp.route, now);
+        if ((syndrome & Aeth.SYNDROME_TYPE) == Aeth.SYNDROME_NAK) naksSent++;
+        else if ((syndrome & Aeth.SYNDROME_TYPE) == Aeth.SYNDROME_ACK) acksSent++;
+        return true;
     }
 
     // ---------------------------------------------------------------- UC
 
-    private void onUc(TransportPacket p, long now) {
-        int o = Op.op(p.opcode);
-        if (p.psn != ePsn) { // a packet was lost (or repeated): drop the message in progress
+    private void onUc(RxPacket p, long now) {
+        int o = (p.opcode() & 0x1F);
+        if (p.psn() != ePsn) { // a packet was lost (or repeated): drop the message in progress
             if (inMessage()) {
                 ucDiscarded++;
                 abortPartial();
             }
-            if (!Op.isStart(o)) {
+            if (!OpcodeTable.has(o, OpcodeTable.START)) {
                 ucDropping = true;
-                ePsn = Psn.add(p.psn, 1);
+                ePsn = Psn.add(p.psn(), 1);
                 return;
             }
             ucDropping = false;
-            ePsn = p.psn;
+            ePsn = p.psn();
         }
         ePsn = Psn.add(ePsn, 1);
         if (ucDropping) {
-            if (!Op.isStart(o)) return;
+            if (!OpcodeTable.has(o, OpcodeTable.START)) return;
             ucDropping = false;
         }
-        if (!sequenceOk(o) || !sizeOk(o, p.payloadLength) || !(Op.isSend(o) || Op.isWrite(o))) {
+        if (!sequenceOk(o) || !sizeOk(o, p.payloadLength()) || !(OpcodeTable.has(o, OpcodeTable.SEND) || OpcodeTable.has(o, OpcodeTable.WRITE))) {
             if (inMessage()) ucDiscarded++;
             abortPartial();
-            ucDropping = !Op.isEnd(o);
+            ucDropping = !OpcodeTable.has(o, OpcodeTable.END);
             return;
         }
-        boolean ok = Op.isSend(o) ? onSend(p, o, now, false) : onWrite(p, o, now, false);
+        boolean ok = OpcodeTable.has(o, OpcodeTable.SEND) ? onSend(p, o, now, false) : onWrite(p, o, now, false);
         if (!ok) {
             ucDiscarded++;
             abortPartial();
-            ucDropping = !Op.isEnd(o);
+            ucDropping = !OpcodeTable.has(o, OpcodeTable.END);
             return;
         }
-        lastOp = Op.isEnd(o) ? NO_OP : o;
+        lastOp = OpcodeTable.has(o, OpcodeTable.END) ? NO_OP : o;
     }
 
     // ---------------------------------------------------------------- UD
 
-    private void onUd(TransportPacket p, long now) {
-        int o = Op.op(p.opcode);
-        if (o != Op.SEND_ONLY && o != Op.SEND_ONLY_IMM) {
+    private void onUd(RxPacket p, long now) {
+        int o = (p.opcode() & 0x1F);
+        if (o != Opcode.SEND_ONLY && o != Opcode.SEND_ONLY_WITH_IMM) {
             udDropped++;
             return;
         }
-        if (p.qkey != qp.qkey) { // Q_Key violation: silently dropped, as the spec says
+        if (p.qkey() != qp.qkey) { // Q_Key violation: silently dropped, as the spec says
             qkeyViolations++;
             return;
         }
@@ -510,27 +509,29 @@ final class Responder {
         }
         // 40-byte GRH space first, as verbs deliver UD receives
         grh.setMemory(0, 40, (byte) 0);
-        grh.putByte(0, (byte) (0x60 | ((p.trafficClass >> 4) & 0x0F)));
-        grh.putByte(1, (byte) (((p.trafficClass & 0x0F) << 4) | ((p.flowLabel >> 16) & 0x0F)));
-        grh.putShort(2, (short) p.flowLabel, java.nio.ByteOrder.BIG_ENDIAN);
-        grh.putShort(4, (short) (p.payloadLength + 12 + 8 + 4), java.nio.ByteOrder.BIG_ENDIAN);
+        grh.putByte(0, (byte) (0x60 | ((p.trafficClass() >> 4) & 0x0F)));
+        grh.putByte(1, (byte) (((p.trafficClass() & 0x0F) << 4) | ((p.flowLabel() >> 16) & 0x0F)));
+        grh.putShort(2, (short) p.flowLabel(), java.nio.ByteOrder.BIG_ENDIAN);
+        grh.putShort(4, (short) (p.payloadLength() + 12 + 8 + 4), java.nio.ByteOrder.BIG_ENDIAN);
         grh.putByte(6, (byte) 0x1B);
-        grh.putByte(7, (byte) p.hopLimit);
-        grh.putBytes(8, p.srcGid);
-        grh.putBytes(24, p.dstGid);
+        grh.putByte(7, (byte) p.hopLimit());
+        grh.putLong(8, p.srcGidHi(), java.nio.ByteOrder.BIG_ENDIAN);
+        grh.putLong(16, p.srcGidLo(), java.nio.ByteOrder.BIG_ENDIAN);
+        grh.putLong(24, p.dstGidHi(), java.nio.ByteOrder.BIG_ENDIAN);
+        grh.putLong(32, p.dstGidLo(), java.nio.ByteOrder.BIG_ENDIAN);
         int st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge, 0, grh, 0, 40);
         if (st == Dma.OK) {
-            st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge, 40, p.payload,
-                    p.payloadOffset, p.payloadLength);
+            st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge, 40, p.payload(),
+                    p.payloadOffset(), p.payloadLength());
         }
         if (st != Dma.OK) {
             completeRecv(st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
             return;
         }
-        int flags = WorkCompletion.GRH | (o == Op.SEND_ONLY_IMM ? WorkCompletion.WITH_IMM : 0);
+        int flags = WorkCompletion.GRH | (o == Opcode.SEND_ONLY_WITH_IMM ? WorkCompletion.WITH_IMM : 0);
         haveRecv = false;
-        qp.recvCq.push(recvWrId, WcStatus.SUCCESS, WcOpcode.RECV, 40 + p.payloadLength, p.immData, 0,
-                qp.qpNum(), p.srcQp, flags, p.solicited);
+        qp.recvCq.push(recvWrId, WcStatus.SUCCESS, WcOpcode.RECV, 40 + p.payloadLength(), p.immData(), 0,
+                qp.qpNum(), p.srcQp(), flags, p.solicited());
     }
 
     // ---------------------------------------------------------------- transmit
@@ -565,33 +566,30 @@ final class Responder {
     }
 
     private boolean sendResponse(Resource r, long now) {
-        TransportPacket t = qp.device.tx.clear();
-        t.destQp = qp.destQpn;
-        System.arraycopy(qp.dgid, 0, t.dstGid, 0, 16);
-        System.arraycopy(qp.dmac, 0, t.dstMac, 0, 6);
-        t.aethSyndrome = Op.AETH_ACK | Op.AETH_ACK_UNLIMITED;
-        t.aethMsn = msn & 0xFFFFFF;
+        int syndrome = Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID;
         if (r.atomic) {
-            t.opcode = Op.RC | Op.ATOMIC_ACK;
-            t.psn = r.psn;
-            t.atomicOrig = r.orig;
-            if (!qp.device.send(t, now)) return false;
+            TxPacket t = qp.device.claim(Opcode.RC_ATOMIC_ACKNOWLEDGE, 0, now);
+            if (t == null) return false;
+            t.start(Opcode.RC_ATOMIC_ACKNOWLEDGE, qp.destQpn, r.psn, false, false).aeth(syndrome, msn & 0xFFFFFF).atomicAck(r.orig);
+            qp.device.commit(t, qp.route, now);
+            r.sending = false;
+            return true;
+        }
+        if (!r.mr.isValid()) { // deregistered while answering: stop, the requester will time out
             r.sending = false;
             return true;
         }
         int len = Math.min(qp.mtu, r.length - r.sendOffset);
         boolean first = r.sendOffset == 0;
         boolean last = r.sendOffset + len >= r.length;
-        t.opcode = Op.RC | (first && last ? Op.READ_RESP_ONLY : first ? Op.READ_RESP_FIRST : last ? Op.READ_RESP_LAST : Op.READ_RESP_MIDDLE);
-        t.psn = r.sendPsn;
-        if (!r.mr.isValid()) { // deregistered while answering: stop, the requester will time out
-            r.sending = false;
-            return true;
-        }
-        t.payload = r.mr.buffer();
-        t.payloadOffset = r.mr.offsetOf(r.va + r.sendOffset);
-        t.payloadLength = len;
-        if (!qp.device.send(t, now)) return false;
+        int opcode = first && last ? Opcode.RC_RDMA_READ_RESPONSE_ONLY : first ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
+                : last ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
+        TxPacket t = qp.device.claim(opcode, len, now);
+        if (t == null) return false;
+        t.start(opcode, qp.destQpn, r.sendPsn, false, false);
+        if ((OpcodeTable.mask(opcode) & OpcodeTable.HDR_AETH) != 0) t.aeth(syndrome, msn & 0xFFFFFF); // MIDDLE has none
+        t.payload(r.mr.buffer(), r.mr.offsetOf(r.va + r.sendOffset), len);
+        qp.device.commit(t, qp.route, now);
         r.sendOffset += len;
         r.sendPsn = Psn.add(r.sendPsn, 1);
         if (last) r.sending = false;

@@ -1,21 +1,24 @@
 package org.urdma.transport.engine;
 
+import org.urdma.transport.packet.Route;
 import org.urdma.verbs.AddressHandle;
 import org.urdma.verbs.AddressHandleAttributes;
 import org.urdma.verbs.ProtectionDomain;
 
-/** A UD address handle; GID and MAC are kept as arrays the engine copies into packets without allocating. */
+/** A UD address handle: its destination worked out once as a {@link Route} the engine frames packets with. */
 public final class SoftAh implements AddressHandle {
     private final SoftPd pd;
     private final AddressHandleAttributes attrs;
-    final byte[] dgid = new byte[16];
-    final byte[] dmac;
+    private final Route route = new Route();
 
     SoftAh(SoftPd pd, AddressHandleAttributes attrs) {
         this.pd = pd;
         this.attrs = attrs.copy();
-        if (attrs.dgid() != null) System.arraycopy(attrs.dgid().toBytes(), 0, dgid, 0, 16);
-        this.dmac = attrs.dmac();
+        route.set(attrs.dmac(), attrs.dgid() != null ? attrs.dgid().toBytes() : new byte[16]).trafficClass(attrs.trafficClass());
+    }
+
+    Route route() {
+        return route;
     }
 
     @Override

@@ -10,8 +10,11 @@ import org.agrona.DeadlineTimerWheel;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
-import org.urdma.transport.link.Link;
-import org.urdma.transport.link.PacketSink;
+import org.urdma.transport.packet.Link;
+import org.urdma.transport.packet.PacketSink;
+import org.urdma.transport.packet.Route;
+import org.urdma.transport.packet.RxPacket;
+import org.urdma.transport.packet.TxPacket;
 import org.urdma.transport.memory.MemoryKeyTable;
 import org.urdma.verbs.AsyncEvent;
 import org.urdma.verbs.AsyncEventType;
@@ -48,7 +51,6 @@ public final class SoftDevice implements Device, PacketSink {
     private final DeadlineTimerWheel.TimerHandler onTimer = this::onTimerExpiry;
     private final ManyToOneConcurrentArrayQueue<ControlTask<?>> controlQueue = new ManyToOneConcurrentArrayQueue<>(256);
     private final ManyToOneConcurrentArrayQueue<AsyncEvent> asyncEvents = new ManyToOneConcurrentArrayQueue<>(1024);
-    final TransportPacket tx = new TransportPacket();
     private volatile Thread engineThread;
     private volatile Runnable inlinePass;
     private static final java.lang.invoke.VarHandle ENGINE_THREAD;
@@ -163,12 +165,12 @@ public final class SoftDevice implements Device, PacketSink {
     }
 
     @Override
-    public void onPacket(TransportPacket p, long now) {
-        if ((p.pkey & 0x7FFF) != 0x7FFF) { // only the default partition exists on this port
+    public void onPacket(RxPacket p, long now) {
+        if ((p.pkey() & 0x7FFF) != 0x7FFF) { // only the default partition exists on this port
             rxBadPkey++;
             return;
         }
-        SoftQp qp = qpsByNum.get(p.destQp);
+        SoftQp qp = qpsByNum.get(p.destQp());
         if (qp == null) {
             rxUnknownQp++;
             return;
@@ -176,10 +178,15 @@ public final class SoftDevice implements Device, PacketSink {
         qp.onPacket(p, now);
     }
 
-    boolean send(TransportPacket p, long now) {
-        if (link.send(p, now)) return true;
-        txBackPressure++;
-        return false;
+    /** A frame slot for one packet, or null when the link pushes back (the caller tries again on a later pass). */
+    TxPacket claim(int opcode, int payloadLength, long now) {
+        TxPacket t = link.claim(opcode, payloadLength, now);
+        if (t == null) txBackPressure++;
+        return t;
+    }
+
+    void commit(TxPacket t, Route route, long now) {
+        link.commit(t, route, now);
     }
 
     // ---------------------------------------------------------------- control plane

@@ -1,7 +1,11 @@
 package org.urdma.transport.engine;
 
 import org.agrona.DeadlineTimerWheel;
+import org.urdma.transport.packet.Route;
+import org.urdma.transport.packet.RxPacket;
 import org.urdma.transport.reliability.Reliability;
+import org.urdma.transport.wire.Opcode;
+import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.verbs.AsyncEventType;
 import org.urdma.verbs.ProtectionDomain;
 import org.urdma.verbs.QpAttrMask;
@@ -49,8 +53,8 @@ public final class SoftQp implements QueuePair {
     int minRnrTimer;
     int maxRdAtomic;
     int maxDestRdAtomic;
-    final byte[] dgid = new byte[16];
-    final byte[] dmac = new byte[6];
+    /** Where this QP's packets go (RC/UC: the connected peer; set with the address vector). */
+    final Route route = new Route();
 
     final Requester requester;
     final Completer completer;
@@ -188,8 +192,8 @@ public final class SoftQp implements QueuePair {
         maxRdAtomic = Math.max(1, attrs.maxRdAtomic());
         maxDestRdAtomic = Math.max(1, attrs.maxDestRdAtomic());
         if ((mask & QpAttrMask.AV) != 0) {
-            if (attrs.av().dgid() != null) System.arraycopy(attrs.av().dgid().toBytes(), 0, dgid, 0, 16);
-            System.arraycopy(attrs.av().dmac(), 0, dmac, 0, 6);
+            route.set(attrs.av().dmac(), attrs.av().dgid() != null ? attrs.av().dgid().toBytes() : new byte[16])
+                    .trafficClass(attrs.av().trafficClass());
         }
         if (next == cur && (mask & QpAttrMask.STATE) == 0) return;
         switch (next) {
@@ -288,13 +292,13 @@ public final class SoftQp implements QueuePair {
         return responder.hasPendingWork() || ((s == QpState.RTS || s == QpState.SQD) && requester.hasPendingWork());
     }
 
-    void onPacket(TransportPacket p, long now) {
+    void onPacket(RxPacket p, long now) {
         QpState s = state;
         if (s == QpState.RESET || s == QpState.INIT || s == QpState.ERR) {
             device.rxDropped++;
             return;
         }
-        if (Op.isResponse(p.opcode)) {
+        if (((p.opcode() & 0xE0) == Opcode.TRANSPORT_RC && OpcodeTable.has(p.opcode(), OpcodeTable.ACK))) {
             if (type == QpType.RC && s != QpState.RTR) completer.onResponse(p, now);
             else device.rxDropped++;
         } else {

@@ -1,6 +1,6 @@
 /**
  * The soft-RoCE engine: one {@link org.urdma.transport.engine.SoftDevice} per port implements the verbs API
- * over a {@link org.urdma.transport.link.Link}.
+ * over a {@link org.urdma.transport.packet.Link}.
  *
  * <p>Per QP, the {@link org.urdma.transport.engine.Requester} segments send WQEs by path MTU, assigns 24-bit
  * PSNs ({@link org.urdma.transport.engine.Psn}) and sets AckReq at message end and every N packets; the

@@ -2,16 +2,27 @@ package org.urdma.transport.link;
 
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.urdma.transport.engine.TransportPacket;
+import org.urdma.transport.packet.Link;
+import org.urdma.transport.packet.PacketSink;
+import org.urdma.transport.packet.Route;
+import org.urdma.transport.packet.RxPacket;
+import org.urdma.transport.packet.TxPacket;
 
 /**
- * An in-JVM link: one end of a pair joining two devices. Packets are encoded into real frames with a
- * {@link FrameCodec}, pass through a one-way latency and an {@link Impairment} (applied on the sending
+ * An in-JVM link: one end of a pair joining two devices. Packets are built in place into real frames with a
+ * {@link LinkFraming}, pass through a one-way latency and an {@link Impairment} (applied on the sending
  * side with its own seeded generator), and are decoded on the other end. Each direction is a
  * single-producer single-consumer {@link FrameRing}, so the two devices may run on two threads.
  */
 public final class MemoryLink implements Link {
+    /** Sees frames as a link sends them; the frame is valid only during the call. */
+    @FunctionalInterface
+    public interface FrameTap {
+        void onFrame(DirectBuffer frame, int offset, int length, long now);
+    }
+
     /** Link shape: ring slots per direction, one-way latency, optional serialization rate, path MTU ceiling. */
     public record Config(int slots, long latencyNanos, double gbps, int maxPayload) {
         public Config {
@@ -38,12 +49,15 @@ public final class MemoryLink implements Link {
         }
     }
 
-    private final FrameCodec codec;
+    private final LinkFraming framing;
     private final FrameRing tx;
     private final FrameRing rx;
     private final Config config;
-    private final TransportPacket rxPacket = new TransportPacket();
+    /** Where a packet this link cannot carry is written and forgotten. */
+    private final UnsafeBuffer scratch;
+    private int claimed = -1;
     private Impairment impairment;
+    private FrameTap tap;
     private SplittableRandom random;
     private long frameCount;
     private long serializerFreeAt;
@@ -57,24 +71,29 @@ public final class MemoryLink implements Link {
     private long sentFrames, sentBytes, receivedFrames, lostFrames, duplicatedFrames, reorderedFrames, corruptedFrames,
             malformedFrames, backPressured;
 
-    private MemoryLink(FrameCodec codec, FrameRing tx, FrameRing rx, Config config, Impairment impairment) {
-        this.codec = codec;
+    private MemoryLink(LinkFraming framing, FrameRing tx, FrameRing rx, Config config, Impairment impairment) {
+        this.framing = framing;
         this.tx = tx;
         this.rx = rx;
         this.config = config;
         this.held = new UnsafeBuffer(ByteBuffer.allocateDirect(tx.slotSize()));
+        this.scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(tx.slotSize()));
         impairment(impairment);
     }
 
     /**
      * Two joined ends: {@code [0]} sends to {@code [1]} with {@code aToB} impairment and vice versa. Each end
-     * has its own codec (codecs keep per-thread state; each end is used by its device's engine thread).
+     * has its own framing (it keeps per-thread state; each end is used by its device's engine thread).
      */
-    public static MemoryLink[] pair(Config config, FrameCodec codecA, FrameCodec codecB, Impairment aToB, Impairment bToA) {
-        int slotSize = (Math.max(codecA.maxFrameLength(config.maxPayload()), codecB.maxFrameLength(config.maxPayload())) + 63) & ~63;
+    public static MemoryLink[] pair(Config config, LinkFraming a, LinkFraming b, Impairment aToB, Impairment bToA) {
+        int slotSize = (Math.max(a.maxFrameLength(config.maxPayload()), b.maxFrameLength(config.maxPayload())) + 63) & ~63;
         FrameRing ab = new FrameRing(config.slots(), slotSize);
         FrameRing ba = new FrameRing(config.slots(), slotSize);
-        return new MemoryLink[] {new MemoryLink(codecA, ab, ba, config, aToB), new MemoryLink(codecB, ba, ab, config, bToA)};
+        return new MemoryLink[] {new MemoryLink(a, ab, ba, config, aToB), new MemoryLink(b, ba, ab, config, bToA)};
+    }
+
+    public LinkFraming framing() {
+        return framing;
     }
 
     /** Changes this end's sending impairment (control path; not while another thread sends). */
@@ -90,35 +109,68 @@ public final class MemoryLink implements Link {
     }
 
     @Override
-    public boolean send(TransportPacket packet, long now) {
+    public TxPacket claim(int opcode, int payloadLength, long now) {
+        if (!framing.canCarry(opcode) || framing.frameLength(opcode, payloadLength) > tx.slotSize()) {
+            claimed = -1;
+            return framing.begin(scratch, 0).discard(); // cannot be framed: dropped and counted, like a NIC would
+        }
         int off = tx.claim();
         if (off < 0 || (heldLength >= 0 && tx.size() + 2 > tx.capacity())) {
             backPressured++;
-            return false;
+            return null;
         }
-        int len = codec.encode(packet, tx.buffer, off);
-        if (len < 0) {
+        claimed = off;
+        return framing.begin(tx.buffer, off);
+    }
+
+    @Override
+    public void commit(TxPacket packet, Route route, long now) {
+        if (packet.discarded()) {
             malformedFrames++;
-            return true; // cannot be framed: dropped and counted, like a NIC would
+            return;
         }
+        int len = framing.end(packet, route);
+        publish(claimed, len, now);
+    }
+
+    /**
+     * Sends a frame built elsewhere (a hostile or foreign host on the segment, a fuzzer) through this end's impairment;
+     * false when the ring is full.
+     */
+    public boolean inject(DirectBuffer frame, int offset, int length, long now) {
+        if (length > tx.slotSize()) throw new IllegalArgumentException("length: " + length + " exceeds the slot size " + tx.slotSize());
+        int off = tx.claim();
+        if (off < 0) return false;
+        tx.buffer.putBytes(off, frame, offset, length);
+        publish(off, length, now);
+        return true;
+    }
+
+    /** Shows every frame this end sends, before impairment (a capture, or a test watching the wire); null: none. */
+    public void tap(FrameTap t) {
+        this.tap = t;
+    }
+
+    private void publish(int off, int len, long now) {
+        if (tap != null) tap.onFrame(tx.buffer, off, len, now);
         sentFrames++;
         sentBytes += len;
         long deliverAt = deliveryTime(now, len);
         Impairment imp = impairment;
         if (imp.isNone()) {
             tx.publish(len, deliverAt);
-            return true;
+            return;
         }
         frameCount++;
         if (imp.dropEveryNth() > 0 && frameCount % imp.dropEveryNth() == 0) {
             lostFrames++;
             releaseHeld(now, deliverAt, true);
-            return true;
+            return;
         }
         if (imp.loss() > 0 && random.nextDouble() < imp.loss()) {
             lostFrames++;
             releaseHeld(now, deliverAt, true);
-            return true;
+            return;
         }
         if (imp.corrupt() > 0 && random.nextDouble() < imp.corrupt()) {
             // past the 14-byte Ethernet header: a frame damaged there fails the receiving NIC's FCS and is
@@ -134,7 +186,7 @@ public final class MemoryLink implements Link {
             heldGapLeft = imp.reorderGap();
             heldSince = now;
             reorderedFrames++;
-            return true;
+            return;
         }
         boolean dup = imp.duplicate() > 0 && random.nextDouble() < imp.duplicate();
         tx.publish(len, deliverAt);
@@ -147,7 +199,6 @@ public final class MemoryLink implements Link {
             }
         }
         releaseHeld(now, deliverAt, true);
-        return true;
     }
 
     private long deliveryTime(long now, int len) {
@@ -197,8 +248,8 @@ public final class MemoryLink implements Link {
             int i = rx.peek();
             if (i < 0 || rx.deliverAtOf(i) > now) break;
             n++;
-            TransportPacket p = rxPacket.clear();
-            if (codec.decode(rx.buffer, rx.offsetOf(i), rx.lengthOf(i), p)) {
+            RxPacket p = framing.decode(rx.buffer, rx.offsetOf(i), rx.lengthOf(i));
+            if (p != null) {
                 receivedFrames++;
                 sink.onPacket(p, now);
             } else {

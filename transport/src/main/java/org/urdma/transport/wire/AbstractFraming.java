@@ -40,7 +40,14 @@ abstract class AbstractFraming implements Framing
     @Override
     public final DecodeStatus decode(final DirectBuffer src, final int offset, final int length, final Packet out)
     {
-        out.reset();
+        if (out.inPlace)
+        {
+            out.resetForInPlace();
+        }
+        else
+        {
+            out.reset();
+        }
         out.framing = kind;
         out.frameLength = length;
         if (offset < 0 || length < 0 || (long)offset + length > src.capacity())

@@ -13,6 +13,11 @@ public final class Aeth
     public static final int TYPE_NAK = 3;
     /** ACK credit value meaning "no credit count" (end-to-end flow control not in use). */
     public static final int CREDITS_INVALID = 0x1F;
+    /** Whole-syndrome forms of the type bits (6-5): ACK, RNR NAK, NAK; {@link #SYNDROME_TYPE} masks them. */
+    public static final int SYNDROME_ACK = TYPE_ACK << 5;
+    public static final int SYNDROME_RNR_NAK = TYPE_RNR_NAK << 5;
+    public static final int SYNDROME_NAK = TYPE_NAK << 5;
+    public static final int SYNDROME_TYPE = 0x60;
     public static final int NAK_PSN_SEQUENCE_ERROR = 0;
     public static final int NAK_INVALID_REQUEST = 1;
     public static final int NAK_REMOTE_ACCESS_ERROR = 2;

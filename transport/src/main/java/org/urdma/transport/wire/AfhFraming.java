@@ -37,6 +37,19 @@ final class AfhFraming extends AbstractFraming
     public int encode(final Packet p, final MutableDirectBuffer b, final int offset)
     {
         final int mask = TransportCodec.checkedMask(p, kind);
+        final int end = TransportCodec.encode(p, mask, false, b, offset + transportOffset(p));
+        return wrap(p, b, offset, end);
+    }
+
+    @Override
+    public int transportOffset(final Packet addr)
+    {
+        return AfhHeader.LENGTH + (addr.vlan ? EthernetHeader.VLAN_TAG_LENGTH : 0) + 2;
+    }
+
+    @Override
+    public int wrap(final Packet p, final MutableDirectBuffer b, final int offset, final int sectionEnd)
+    {
         if (gen2)
         {
             AfhHeader.putGen2(b, offset, p.dstMac, p.afhTc, p.srcXpu, p.opFlags, p.dstQpid);
@@ -52,8 +65,7 @@ final class AfhFraming extends AbstractFraming
         }
         Bytes.u16(b, pos, EthernetHeader.TYPE_PAXI_AFH);
         final int rh = pos + 2;
-        final int end = TransportCodec.encode(p, mask, false, b, rh);
-        return finish(p, b, offset, rh, Icrc.NET_NONE, false, end);
+        return finish(p, b, offset, rh, Icrc.NET_NONE, false, sectionEnd);
     }
 
     @Override

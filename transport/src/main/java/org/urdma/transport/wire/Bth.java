@@ -45,21 +45,4 @@ public final class Bth
     {
         b.putByte(o + 4, (byte)(v ? b.getByte(o + 4) | 0x80 : b.getByte(o + 4) & 0x7F));
     }
-
-    /** PSN arithmetic modulo 2^24: true when {@code a} is after {@code b}. */
-    public static boolean psnAfter(final int a, final int b)
-    {
-        return ((a - b) << 8) > 0;
-    }
-
-    /** Signed distance {@code a - b} in PSN space (-2^23 .. 2^23-1). */
-    public static int psnDiff(final int a, final int b)
-    {
-        return ((a - b) << 8) >> 8;
-    }
-
-    public static int psnAdd(final int psn, final int n)
-    {
-        return (psn + n) & 0xFF_FFFF;
-    }
 }

@@ -25,6 +25,20 @@ public interface Framing
     int encode(Packet p, MutableDirectBuffer dst, int offset);
 
     /**
+     * Bytes from the frame start to the BTH/RH for a frame addressed as {@code addr} (its VLAN tag and, for RoCEv2,
+     * IPv4 or IPv6): where a sender writes the transport section in place before {@link #wrap}.
+     */
+    int transportOffset(Packet addr);
+
+    /**
+     * Completes a frame whose transport section (BTH/RH, extended headers, payload and pad, PadCnt set) was written
+     * in place at {@code offset + transportOffset(addr)} up to {@code sectionEnd}: writes the link and network
+     * headers from the addressing fields of {@code addr} (lengths and the IPv4 checksum computed), the ICRC and the
+     * zero fill to 60 bytes. The transport fields of {@code addr} are not read. Returns the frame length.
+     */
+    int wrap(Packet addr, MutableDirectBuffer dst, int offset, int sectionEnd);
+
+    /**
      * Decodes the frame {@code src[offset, offset + length)} into {@code out} (reset first). The payload is left
      * pointing into {@code src}. Never throws for any content or length; the result is also counted in
      * {@link #counters()}.

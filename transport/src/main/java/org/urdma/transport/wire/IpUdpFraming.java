@@ -39,9 +39,23 @@ final class IpUdpFraming extends AbstractFraming
     public int encode(final Packet p, final MutableDirectBuffer b, final int offset)
     {
         final int mask = TransportCodec.checkedMask(p, kind);
+        final int end = TransportCodec.encode(p, mask, bth, b, offset + transportOffset(p));
+        return wrap(p, b, offset, end);
+    }
+
+    @Override
+    public int transportOffset(final Packet addr)
+    {
+        return EthernetHeader.LENGTH + (addr.vlan ? EthernetHeader.VLAN_TAG_LENGTH : 0) +
+            (addr.ipv6 ? Ipv6Header.LENGTH : Ipv4Header.LENGTH) + UdpHeader.LENGTH;
+    }
+
+    @Override
+    public int wrap(final Packet p, final MutableDirectBuffer b, final int offset, final int sectionEnd)
+    {
         final int net = putEthernet(p, b, offset, p.ipv6 ? EthernetHeader.TYPE_IPV6 : EthernetHeader.TYPE_IPV4);
         final int trailer = icrcEnabled ? Icrc.LENGTH : 0;
-        final int udpLen = UdpHeader.LENGTH + TransportCodec.sectionLength(p, mask, bth) + trailer;
+        final int udpLen = UdpHeader.LENGTH + (sectionEnd - (offset + transportOffset(p))) + trailer;
         final int udp;
         if (p.ipv6)
         {
@@ -58,8 +72,7 @@ final class IpUdpFraming extends AbstractFraming
         }
         UdpHeader.put(b, udp, p.udpSrcPort, UdpHeader.ROCE_PORT, udpLen, udpChecksum);
         p.udpChecksum = udpChecksum;
-        final int end = TransportCodec.encode(p, mask, bth, b, udp + UdpHeader.LENGTH);
-        return finish(p, b, offset, net, p.ipv6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, bth, end);
+        return finish(p, b, offset, net, p.ipv6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, bth, sectionEnd);
     }
 
     @Override

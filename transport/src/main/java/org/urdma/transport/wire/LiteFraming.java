@@ -50,6 +50,18 @@ final class LiteFraming extends AbstractFraming
     }
 
     @Override
+    public int transportOffset(final Packet addr)
+    {
+        throw new UnsupportedOperationException("framing: paxi-lite has no RH, so no transport section to build in place");
+    }
+
+    @Override
+    public int wrap(final Packet addr, final MutableDirectBuffer dst, final int offset, final int sectionEnd)
+    {
+        throw new UnsupportedOperationException("framing: paxi-lite has no RH, so no transport section to build in place");
+    }
+
+    @Override
     public int encode(final Packet p, final MutableDirectBuffer b, final int offset)
     {
         if (p.opcode != Opcode.UC_SEND_ONLY)

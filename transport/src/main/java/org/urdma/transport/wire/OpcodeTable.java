@@ -33,6 +33,8 @@ public final class OpcodeTable
     public static final int[] HEADER_ORDER = {
         HDR_UETH, HDR_TS, HDR_DETH, HDR_RETH, HDR_AETH, HDR_AETH_EXT, HDR_SACK, HDR_ATOMIC_ETH, HDR_ATOMIC_ACK_ETH,
         HDR_IMMDT, HDR_IETH, HDR_FEC_ETH, HDR_CBFC, HDR_CNP };
+    /** Number of extended header kinds (the size of {@link Packet#headerOffsets}). */
+    public static final int HEADER_KINDS = HEADER_ORDER.length;
 
     // flags
     public static final int REQ = 1;
@@ -173,6 +175,38 @@ public final class OpcodeTable
             }
         }
         return mask;
+    }
+
+    /** Index of a single header bit (0 for UETH .. {@link #HEADER_KINDS} - 1), e.g. into {@link Packet#headerOffsets}. */
+    public static int index(final int hdr)
+    {
+        return Integer.numberOfTrailingZeros(hdr);
+    }
+
+    /**
+     * Offset of header {@code hdr} from the start of the BTH for a packet with header {@code mask} (URDMA headers
+     * included), or -1 if the mask has no such header; the SACK-ETH, which varies in length, must be the last header
+     * before {@code hdr} or absent.
+     */
+    public static int offsetIn(final int mask, final int hdr, final int sackCount)
+    {
+        if ((mask & hdr) == 0)
+        {
+            return -1;
+        }
+        int off = Bth.LENGTH;
+        for (final int h : HEADER_ORDER)
+        {
+            if (h == hdr)
+            {
+                return off;
+            }
+            if ((mask & h) != 0)
+            {
+                off += headerLength(h) + (h == HDR_SACK ? sackCount * SackEth.RANGE_LENGTH : 0);
+            }
+        }
+        return -1;
     }
 
     /** Fixed length of one header kind; for SACK-ETH the length without ranges. */

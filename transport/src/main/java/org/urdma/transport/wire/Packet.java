@@ -129,10 +129,61 @@ public final class Packet
     public int transportOffset;
     /** Frame length (set by encode and decode). */
     public int frameLength;
+    /**
+     * Where each extended header present starts in the decoded frame, by {@link OpcodeTable#index(int)} (set by
+     * decode; entries of absent headers are stale).
+     */
+    public final int[] headerOffsets = new int[OpcodeTable.HEADER_KINDS];
+    /**
+     * Decode mode, kept across {@link #reset()}: when set, decode checks the whole frame but copies only the link and
+     * network fields, the opcode, PadCnt, URDMA flags, header mask, header offsets and payload bounds; transport
+     * fields stay in the frame to be read in place (the engine's receive path).
+     */
+    public boolean inPlace;
 
     public Packet()
     {
         reset();
+    }
+
+    /**
+     * Clears what an in-place decode sets (link and network fields, opcode, PadCnt, URDMA flags, mask, payload):
+     * the transport fields are not read in that mode.
+     */
+    public Packet resetForInPlace()
+    {
+        vlan = false;
+        pcp = 0;
+        dei = false;
+        vid = 0;
+        ipv6 = false;
+        ipSrc = 0;
+        ipDst = 0;
+        tos = 0;
+        trafficClass = 0;
+        flowLabel = 0;
+        hopLimit = 64;
+        sgidHi = 0;
+        sgidLo = 0;
+        dgidHi = 0;
+        dgidLo = 0;
+        dstMac = 0;
+        srcMac = 0;
+        afhTc = 0;
+        srcXpu = 0;
+        opFlags = 0;
+        dstQpid = 0;
+        opcode = 0;
+        padCnt = 0;
+        resv7 = 0;
+        uethFlags = 0;
+        sackCount = 0;
+        payloadBuffer = null;
+        payloadOffset = 0;
+        payloadLength = 0;
+        headerMask = 0;
+        transportOffset = 0;
+        return this;
     }
 
     /** Clears every field to its default (kernel defaults for TTL, DF, P_Key). */

@@ -24,12 +24,24 @@ final class RoceV1Framing extends AbstractFraming
     public int encode(final Packet p, final MutableDirectBuffer b, final int offset)
     {
         final int mask = TransportCodec.checkedMask(p, kind);
+        final int end = TransportCodec.encode(p, mask, true, b, offset + transportOffset(p));
+        return wrap(p, b, offset, end);
+    }
+
+    @Override
+    public int transportOffset(final Packet addr)
+    {
+        return EthernetHeader.LENGTH + (addr.vlan ? EthernetHeader.VLAN_TAG_LENGTH : 0) + Ipv6Header.LENGTH;
+    }
+
+    @Override
+    public int wrap(final Packet p, final MutableDirectBuffer b, final int offset, final int sectionEnd)
+    {
         final int grh = putEthernet(p, b, offset, EthernetHeader.TYPE_ROCE_V1);
-        final int section = TransportCodec.sectionLength(p, mask, true);
+        final int section = sectionEnd - (grh + Ipv6Header.LENGTH);
         Ipv6Header.put(b, grh, p.trafficClass, p.flowLabel, section + Icrc.LENGTH, Ipv6Header.NEXT_HEADER_IB,
             p.hopLimit, p.sgidHi, p.sgidLo, p.dgidHi, p.dgidLo);
-        final int end = TransportCodec.encode(p, mask, true, b, grh + Ipv6Header.LENGTH);
-        return finish(p, b, offset, grh, Icrc.NET_GRH, true, end);
+        return finish(p, b, offset, grh, Icrc.NET_GRH, true, sectionEnd);
     }
 
     @Override

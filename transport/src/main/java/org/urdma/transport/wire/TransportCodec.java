@@ -267,7 +267,10 @@ final class TransportCodec
     }
 
     /**
-     * Parses the BTH/RH and extended headers at {@code pos}, bounded by {@code limit}. On OK the header end is
+     * Parses the BTH/RH and extended headers at {@code pos}, bounded by {@code limit}, and records where each header
+     * starts in {@link Packet#headerOffsets} (rxe's {@code offset[]}, but per packet: URDMA headers vary). In
+     * {@link Packet#inPlace} mode only what framing and validation need is read (opcode, PadCnt, TVer, the URDMA
+     * flags and the SACK count); everything else stays in the frame for accessors to read. On OK the header end is
      * stored in {@code out.payloadOffset} (payload length still unset).
      */
     static DecodeStatus decodeHeaders(
@@ -284,23 +287,27 @@ final class TransportCodec
         {
             return DecodeStatus.UNKNOWN_OPCODE;
         }
+        final boolean all = !out.inPlace;
         out.opcode = op;
         out.transportOffset = pos;
         int uethFlags = 0;
         if (bth)
         {
-            out.se = Bth.se(b, pos);
-            out.migReq = Bth.migReq(b, pos);
             out.padCnt = Bth.padCnt(b, pos);
             out.tver = Bth.tver(b, pos);
-            out.pkey = Bth.pkey(b, pos);
-            out.fecn = Bth.fecn(b, pos);
-            out.becn = Bth.becn(b, pos);
-            out.resv6 = Bth.resv6(b, pos);
-            out.destQp = Bth.destQp(b, pos);
-            out.ackReq = Bth.ackReq(b, pos);
             out.resv7 = Bth.resv7(b, pos);
-            out.psn = Bth.psn(b, pos);
+            if (all)
+            {
+                out.se = Bth.se(b, pos);
+                out.migReq = Bth.migReq(b, pos);
+                out.pkey = Bth.pkey(b, pos);
+                out.fecn = Bth.fecn(b, pos);
+                out.becn = Bth.becn(b, pos);
+                out.resv6 = Bth.resv6(b, pos);
+                out.destQp = Bth.destQp(b, pos);
+                out.ackReq = Bth.ackReq(b, pos);
+                out.psn = Bth.psn(b, pos);
+            }
             if (out.tver != 0)
             {
                 return DecodeStatus.BAD_VERSION;
@@ -316,174 +323,130 @@ final class TransportCodec
         }
         else
         {
-            out.se = Rh.se(b, pos);
-            out.ackReq = Rh.ackReq(b, pos);
-            out.vc = Rh.vc(b, pos);
             out.padCnt = Rh.padCnt(b, pos);
-            out.destQp = Rh.destQp(b, pos);
-            out.psn = Rh.psn(b, pos);
             out.resv7 = 0;
+            if (all)
+            {
+                out.se = Rh.se(b, pos);
+                out.ackReq = Rh.ackReq(b, pos);
+                out.vc = Rh.vc(b, pos);
+                out.destQp = Rh.destQp(b, pos);
+                out.psn = Rh.psn(b, pos);
+            }
         }
         final int mask = OpcodeTable.headerMask(op, out.resv7, uethFlags);
         out.headerMask = mask;
+        out.uethFlags = uethFlags;
         int o = pos + th;
-        if ((mask & OpcodeTable.HDR_UETH) != 0)
+        for (final int hdr : OpcodeTable.HEADER_ORDER)
         {
-            out.uethFlags = uethFlags;
-            o += Ueth.LENGTH;
-        }
-        if ((mask & OpcodeTable.HDR_TS) != 0)
-        {
-            if (limit - o < TsHeader.LENGTH)
+            if ((mask & hdr) == 0)
+            {
+                continue;
+            }
+            int len = OpcodeTable.headerLength(hdr);
+            if (limit - o < len)
             {
                 return DecodeStatus.TRUNCATED;
             }
-            out.tsT1 = TsHeader.t1(b, o);
-            out.tsTr = TsHeader.tr(b, o);
-            o += TsHeader.LENGTH;
-        }
-        if ((mask & OpcodeTable.HDR_DETH) != 0)
-        {
-            if (limit - o < Deth.LENGTH)
+            if (hdr == OpcodeTable.HDR_SACK)
             {
-                return DecodeStatus.TRUNCATED;
+                final int count = SackEth.count(b, o);
+                if (count > SackEth.MAX_RANGES)
+                {
+                    return DecodeStatus.BAD_EXTENSION;
+                }
+                len = SackEth.length(count);
+                if (limit - o < len)
+                {
+                    return DecodeStatus.TRUNCATED;
+                }
+                out.sackCount = count;
             }
-            out.dethQkey = Deth.qkey(b, o);
-            out.dethSrcQp = Deth.srcQp(b, o);
-            o += Deth.LENGTH;
-        }
-        if ((mask & OpcodeTable.HDR_RETH) != 0)
-        {
-            if (limit - o < Reth.LENGTH)
+            out.headerOffsets[OpcodeTable.index(hdr)] = o;
+            if (all)
             {
-                return DecodeStatus.TRUNCATED;
+                readHeader(b, o, hdr, out);
             }
-            out.rethVa = Reth.va(b, o);
-            out.rethRkey = Reth.rkey(b, o);
-            out.rethDmaLength = Reth.dmaLength(b, o);
-            o += Reth.LENGTH;
-        }
-        if ((mask & OpcodeTable.HDR_AETH) != 0)
-        {
-            if (limit - o < Aeth.LENGTH)
-            {
-                return DecodeStatus.TRUNCATED;
-            }
-            out.aethSyndrome = Aeth.syndrome(b, o);
-            out.aethMsn = Aeth.msn(b, o);
-            o += Aeth.LENGTH;
-        }
-        if ((mask & OpcodeTable.HDR_AETH_EXT) != 0)
-        {
-            if (limit - o < AethExt.LENGTH)
-            {
-                return DecodeStatus.TRUNCATED;
-            }
-            out.aethExtT3 = AethExt.t3(b, o);
-            out.aethExtTs = AethExt.ts(b, o);
-            out.aethExtPsn = AethExt.psn(b, o);
-            o += AethExt.LENGTH;
-        }
-        if ((mask & OpcodeTable.HDR_SACK) != 0)
-        {
-            if (limit - o < SackEth.BASE_LENGTH)
-            {
-                return DecodeStatus.TRUNCATED;
-            }
-            final int count = SackEth.count(b, o);
-            if (count > SackEth.MAX_RANGES)
-            {
-                return DecodeStatus.BAD_EXTENSION;
-            }
-            if (limit - o < SackEth.length(count))
-            {
-                return DecodeStatus.TRUNCATED;
-            }
-            out.sackCount = count;
-            out.sackCumulativePsn = SackEth.cumulativePsn(b, o);
-            for (int i = 0; i < count; i++)
-            {
-                out.sackRangeStart[i] = SackEth.rangeStart(b, o, i);
-                out.sackRangeLength[i] = SackEth.rangeLength(b, o, i);
-            }
-            o += SackEth.length(count);
-        }
-        if ((mask & OpcodeTable.HDR_ATOMIC_ETH) != 0)
-        {
-            if (limit - o < AtomicEth.LENGTH)
-            {
-                return DecodeStatus.TRUNCATED;
-            }
-            out.atomicVa = AtomicEth.va(b, o);
-            out.atomicRkey = AtomicEth.rkey(b, o);
-            out.atomicSwapAdd = AtomicEth.swapAdd(b, o);
-            out.atomicCompare = AtomicEth.compare(b, o);
-            o += AtomicEth.LENGTH;
-        }
-        if ((mask & OpcodeTable.HDR_ATOMIC_ACK_ETH) != 0)
-        {
-            if (limit - o < AtomicAckEth.LENGTH)
-            {
-                return DecodeStatus.TRUNCATED;
-            }
-            out.atomicAckOriginalData = AtomicAckEth.originalData(b, o);
-            o += AtomicAckEth.LENGTH;
-        }
-        if ((mask & OpcodeTable.HDR_IMMDT) != 0)
-        {
-            if (limit - o < ImmDt.LENGTH)
-            {
-                return DecodeStatus.TRUNCATED;
-            }
-            out.immDt = ImmDt.imm(b, o);
-            o += ImmDt.LENGTH;
-        }
-        if ((mask & OpcodeTable.HDR_IETH) != 0)
-        {
-            if (limit - o < Ieth.LENGTH)
-            {
-                return DecodeStatus.TRUNCATED;
-            }
-            out.iethRkey = Ieth.rkey(b, o);
-            o += Ieth.LENGTH;
-        }
-        if ((mask & OpcodeTable.HDR_FEC_ETH) != 0)
-        {
-            if (limit - o < FecEth.LENGTH)
-            {
-                return DecodeStatus.TRUNCATED;
-            }
-            out.fecBasePsn = FecEth.basePsn(b, o);
-            out.fecM = FecEth.m(b, o);
-            out.fecR = FecEth.r(b, o);
-            out.fecIndex = FecEth.index(b, o);
-            out.fecLengthXor = FecEth.lengthXor(b, o);
-            o += FecEth.LENGTH;
-        }
-        if ((mask & OpcodeTable.HDR_CBFC) != 0)
-        {
-            if (limit - o < CbfcEth.LENGTH)
-            {
-                return DecodeStatus.TRUNCATED;
-            }
-            for (int vc = 0; vc < CbfcEth.VCS; vc++)
-            {
-                out.cbfcCredits[vc] = CbfcEth.credit(b, o, vc);
-            }
-            o += CbfcEth.LENGTH;
-        }
-        if ((mask & OpcodeTable.HDR_CNP) != 0)
-        {
-            if (limit - o < Cnp.LENGTH)
-            {
-                return DecodeStatus.TRUNCATED;
-            }
-            o += Cnp.LENGTH;
+            o += len;
         }
         out.payloadBuffer = b;
         out.payloadOffset = o;
         out.payloadLength = 0;
         return DecodeStatus.OK;
+    }
+
+    /** Copies the fields of one extended header at {@code o} into {@code out}. */
+    private static void readHeader(final DirectBuffer b, final int o, final int hdr, final Packet out)
+    {
+        switch (hdr)
+        {
+            case OpcodeTable.HDR_TS ->
+            {
+                out.tsT1 = TsHeader.t1(b, o);
+                out.tsTr = TsHeader.tr(b, o);
+            }
+            case OpcodeTable.HDR_DETH ->
+            {
+                out.dethQkey = Deth.qkey(b, o);
+                out.dethSrcQp = Deth.srcQp(b, o);
+            }
+            case OpcodeTable.HDR_RETH ->
+            {
+                out.rethVa = Reth.va(b, o);
+                out.rethRkey = Reth.rkey(b, o);
+                out.rethDmaLength = Reth.dmaLength(b, o);
+            }
+            case OpcodeTable.HDR_AETH ->
+            {
+                out.aethSyndrome = Aeth.syndrome(b, o);
+                out.aethMsn = Aeth.msn(b, o);
+            }
+            case OpcodeTable.HDR_AETH_EXT ->
+            {
+                out.aethExtT3 = AethExt.t3(b, o);
+                out.aethExtTs = AethExt.ts(b, o);
+                out.aethExtPsn = AethExt.psn(b, o);
+            }
+            case OpcodeTable.HDR_SACK ->
+            {
+                out.sackCumulativePsn = SackEth.cumulativePsn(b, o);
+                for (int i = 0; i < out.sackCount; i++)
+                {
+                    out.sackRangeStart[i] = SackEth.rangeStart(b, o, i);
+                    out.sackRangeLength[i] = SackEth.rangeLength(b, o, i);
+                }
+            }
+            case OpcodeTable.HDR_ATOMIC_ETH ->
+            {
+                out.atomicVa = AtomicEth.va(b, o);
+                out.atomicRkey = AtomicEth.rkey(b, o);
+                out.atomicSwapAdd = AtomicEth.swapAdd(b, o);
+                out.atomicCompare = AtomicEth.compare(b, o);
+            }
+            case OpcodeTable.HDR_ATOMIC_ACK_ETH -> out.atomicAckOriginalData = AtomicAckEth.originalData(b, o);
+            case OpcodeTable.HDR_IMMDT -> out.immDt = ImmDt.imm(b, o);
+            case OpcodeTable.HDR_IETH -> out.iethRkey = Ieth.rkey(b, o);
+            case OpcodeTable.HDR_FEC_ETH ->
+            {
+                out.fecBasePsn = FecEth.basePsn(b, o);
+                out.fecM = FecEth.m(b, o);
+                out.fecR = FecEth.r(b, o);
+                out.fecIndex = FecEth.index(b, o);
+                out.fecLengthXor = FecEth.lengthXor(b, o);
+            }
+            case OpcodeTable.HDR_CBFC ->
+            {
+                for (int vc = 0; vc < CbfcEth.VCS; vc++)
+                {
+                    out.cbfcCredits[vc] = CbfcEth.credit(b, o, vc);
+                }
+            }
+            default ->
+            {
+                // UETH (flags read above) and CNP (reserved bytes) carry nothing more
+            }
+        }
     }
 
     /**

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import org.urdma.transport.link.Link;
-import org.urdma.transport.link.PacketSink;
+import org.urdma.transport.packet.Link;
+import org.urdma.transport.packet.PacketSink;
+import org.urdma.transport.packet.Route;
+import org.urdma.transport.packet.TxPacket;
 import org.urdma.transport.port.GidTable;
 import org.urdma.transport.port.PortIdentity;
 import org.urdma.verbs.Gid;
@@ -16,8 +18,11 @@ class DeviceGidTest {
 
     /** A link with an addressed port and nothing on the wire. */
     private record PortLink(GidTable gids) implements Link {
-        public boolean send(TransportPacket packet, long now) {
-            return true;
+        public TxPacket claim(int opcode, int payloadLength, long now) {
+            return null;
+        }
+
+        public void commit(TxPacket packet, Route route, long now) {
         }
 
         public int receive(long now, PacketSink sink, int limit) {
@@ -47,8 +52,11 @@ class DeviceGidTest {
     @Test
     void aPortlessLinkHasOnlyIndexZero() {
         SoftDevice d = new SoftDevice(DeviceConfig.named("gid1", 2), new Link() {
-            public boolean send(TransportPacket packet, long now) {
-                return true;
+            public TxPacket claim(int opcode, int payloadLength, long now) {
+                return null;
+            }
+
+            public void commit(TxPacket packet, Route route, long now) {
             }
 
             public int receive(long now, PacketSink sink, int limit) {

@@ -6,6 +6,9 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.urdma.transport.wire.Opcode;
+import org.urdma.transport.wire.Packet;
+import org.urdma.transport.wire.Psn;
 import org.junit.jupiter.api.Test;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.MemoryRegion;
@@ -35,28 +38,28 @@ class HostileInputTest {
             int[] keys = {exposed.rkey(), exposed.lkey(), inbox.rkey(), 0, 0x12345678};
             UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
             SplittableRandom rnd = new SplittableRandom(77);
-            TransportPacket p = new TransportPacket();
+            Frames frames = new Frames(r.fabric);
             for (int n = 0; n < 20_000; n++) {
-                p.clear();
-                int service = new int[] {Op.RC, Op.UC, Op.UD}[rnd.nextInt(3)];
+                Packet p = frames.packet();
+                int service = new int[] {Opcode.TRANSPORT_RC, Opcode.TRANSPORT_UC, Opcode.TRANSPORT_UD}[rnd.nextInt(3)];
                 p.opcode = service | rnd.nextInt(0x18);
                 p.destQp = qpns[rnd.nextInt(qpns.length)];
                 p.psn = rnd.nextBoolean() ? Psn.add(100, rnd.nextInt(-5, 40)) : rnd.nextInt(1 << 24);
                 p.ackReq = rnd.nextBoolean();
                 p.rethVa = vas[rnd.nextInt(vas.length)] + rnd.nextInt(-64, 64);
                 p.rethRkey = keys[rnd.nextInt(keys.length)];
-                p.rethLength = rnd.nextBoolean() ? rnd.nextInt(0, 70_000) : rnd.nextInt();
+                p.rethDmaLength = rnd.nextBoolean() ? rnd.nextInt(0, 70_000) : rnd.nextInt();
                 p.atomicVa = p.rethVa;
                 p.atomicRkey = p.rethRkey;
                 p.aethSyndrome = rnd.nextInt(256);
                 p.aethMsn = rnd.nextInt(1 << 24);
-                p.qkey = rnd.nextBoolean() ? 0x11111111 : rnd.nextInt();
-                p.srcQp = rnd.nextInt(1 << 24);
-                p.payload = payload;
+                p.dethQkey = rnd.nextBoolean() ? 0x11111111 : rnd.nextInt();
+                p.dethSrcQp = rnd.nextInt(1 << 24);
+                p.payloadBuffer = payload;
                 p.payloadLength = rnd.nextInt(5) == 0 ? 0 : rnd.nextInt(1, 1025);
                 p.payloadLength &= ~3; // keep to lengths every framing takes
                 try {
-                    r.fabric.linkA.send(p, r.sim.now());
+                    frames.send(p, r.sim.now());
                 } catch (IllegalArgumentException notFramable) {
                     continue; // the encoder refuses field combinations no frame can carry; the attacker cannot send those
                 }

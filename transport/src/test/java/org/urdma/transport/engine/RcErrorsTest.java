@@ -6,6 +6,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import org.urdma.transport.wire.Opcode;
+import org.urdma.transport.wire.Packet;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.link.Impairment;
@@ -372,12 +374,13 @@ class RcErrorsTest {
     void foreignPartitionKeyIsDroppedAndCounted() {
         try (Rig r = new Rig()) {
             QueuePair[] qp = r.rc();
-            TransportPacket p = new TransportPacket();
-            p.opcode = Op.RC | Op.SEND_ONLY;
+            Frames frames = new Frames(r.fabric);
+            Packet p = frames.packet();
+            p.opcode = Opcode.RC_SEND_ONLY;
             p.destQp = qp[1].qpNum();
             p.pkey = 0x8001;
             p.psn = 100;
-            assertTrue(r.fabric.linkA.send(p, r.sim.now()));
+            assertTrue(frames.send(p, r.sim.now()));
             r.run(MS);
             assertEquals(1, r.fabric.b.rxBadPkey());
             assertTrue(r.pendingB().isEmpty());

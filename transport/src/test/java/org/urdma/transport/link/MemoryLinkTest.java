@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
-import org.urdma.transport.engine.TransportPacket;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.verbs.Gid;
 
@@ -16,36 +15,29 @@ class MemoryLinkTest {
 
     static MemoryLink[] pair(Impairment ab) {
         return MemoryLink.pair(MemoryLink.Config.defaults().withLatency(100),
-                new WireFrameCodec(FramingKind.ROCE2, MAC_A, Gid.fromMac(MAC_A).toBytes()),
-                new WireFrameCodec(FramingKind.ROCE2, MAC_B, Gid.fromMac(MAC_B).toBytes()), ab, Impairment.NONE);
+                new LinkFraming(FramingKind.ROCE2, MAC_A, Gid.fromMac(MAC_A).toBytes()),
+                new LinkFraming(FramingKind.ROCE2, MAC_B, Gid.fromMac(MAC_B).toBytes()), ab, Impairment.NONE);
     }
 
     static List<Integer> sendAndCollect(MemoryLink[] l, int n) {
         UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
-        TransportPacket p = new TransportPacket();
         List<Integer> got = new ArrayList<>();
         long now = 0;
         for (int i = 0; i < n; i++) {
-            p.clear();
-            p.opcode = 0x04; // RC SEND_ONLY
-            p.destQp = 0x12;
-            p.psn = i;
             payload.putInt(0, i);
-            p.payload = payload;
-            p.payloadLength = 256;
-            System.arraycopy(MAC_B, 0, p.dstMac, 0, 6);
-            assertTrue(l[0].send(p, now));
+            // RC SEND_ONLY
+            assertTrue(TestPackets.send(l[0], TestPackets.routeTo(MAC_B), 0x04, 0x12, i, payload, 256, now));
             now += 10;
             l[0].flush(now);
             l[1].receive(now, (q, t) -> {
-                assertEquals(q.psn, q.payload.getInt(q.payloadOffset), "payload travels with its header");
-                got.add(q.psn);
+                assertEquals(q.psn(), q.payload().getInt(q.payloadOffset()), "payload travels with its header");
+                got.add(q.psn());
             }, 100);
         }
         for (int k = 0; k < 100; k++) {
             now += 100_000;
             l[0].flush(now);
-            l[1].receive(now, (q, t) -> got.add(q.psn), 100);
+            l[1].receive(now, (q, t) -> got.add(q.psn()), 100);
         }
         return got;
     }
@@ -53,14 +45,10 @@ class MemoryLinkTest {
     @Test
     void framesArriveInOrderAfterTheLatencyAndNotBefore() {
         MemoryLink[] l = pair(Impairment.NONE);
-        TransportPacket p = new TransportPacket();
-        p.opcode = 0x11;
-        p.destQp = 5;
-        p.psn = 77;
-        assertTrue(l[0].send(p, 1000));
+        assertTrue(TestPackets.send(l[0], TestPackets.routeTo(MAC_B), 0x11, 5, 77, null, 0, 1000));
         int[] n = {0};
         assertEquals(0, l[1].receive(1099, (q, t) -> n[0]++, 10));
-        assertEquals(1, l[1].receive(1100, (q, t) -> { n[0]++; assertEquals(77, q.psn); }, 10));
+        assertEquals(1, l[1].receive(1100, (q, t) -> { n[0]++; assertEquals(77, q.psn()); }, 10));
         assertEquals(1, n[0]);
         assertEquals(List.of(0, 1, 2, 3, 4), sendAndCollect(pair(Impairment.NONE), 5));
     }

@@ -76,9 +76,9 @@ class OpcodeTableTest
         assertEquals(0x62, Aeth.nak(Aeth.NAK_REMOTE_ACCESS_ERROR));
         assertEquals(655360, Aeth.rnrTimerMicros(0));
         assertEquals(491520, Aeth.rnrTimerMicros(31));
-        assertTrue(Bth.psnAfter(0, 0xFFFFFF));
-        assertFalse(Bth.psnAfter(0xFFFFFF, 0));
-        assertEquals(-1, Bth.psnDiff(0xFFFFFF, 0));
+        assertTrue(Psn.after(0, 0xFFFFFF));
+        assertFalse(Psn.after(0xFFFFFF, 0));
+        assertEquals(-1, Psn.diff(0xFFFFFF, 0));
     }
 
     @Test

@@ -7,13 +7,14 @@ import org.urdma.nativeio.AfPacketSocket;
 import org.urdma.nativeio.FrameHandler;
 import org.urdma.nativeio.LinuxConstants;
 import org.urdma.nativeio.RxFrame;
-import org.urdma.transport.engine.TransportPacket;
-import org.urdma.transport.link.Link;
-import org.urdma.transport.link.PacketSink;
+import org.urdma.transport.packet.Link;
+import org.urdma.transport.packet.PacketSink;
+import org.urdma.transport.packet.Route;
+import org.urdma.transport.packet.TxPacket;
 
 /**
  * A device's port on a real interface through an AF_PACKET socket with mmap'ed TPACKET rings.
- * TX: each packet is encoded straight into a TX slot (the framing copies the payload once from the MR), and
+ * TX: the engine builds each packet straight in a TX slot (copying the payload once from the MR), and
  * committed slots go to the kernel in batches, one syscall per {@link EthernetLinkConfig#flushBatch()} frames
  * or per engine pass: frames up to {@link #COPY_SEND_MAX} from copy slots by sendmmsg, longer ones from the TX ring.
  * RX: frames are decoded in place in the RX ring (the responder copies the payload once into the MR). TPACKET_V2 hands over each frame at once (latency); V3 hands over whole blocks (throughput,
@@ -29,6 +30,9 @@ public final class AfPacketLink implements Link, AutoCloseable {
     private final int maxPayload;
     private final int flushBatch;
     private final FrameHandler onFrame = this::onFrame;
+    /** Where a packet this link cannot carry is written and forgotten. */
+    private final UnsafeBuffer scratch = new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(16384));
+    private int claimedSlot = -1;
     private long rxBase;
     private int unflushed;
     /** Bytes committed to the TX ring that the kernel has not taken yet (a flush stops early when the send buffer is full). */
@@ -116,25 +120,34 @@ public final class AfPacketLink implements Link, AutoCloseable {
     }
 
     @Override
-    public boolean send(TransportPacket packet, long now) {
-        // the frame's bound picks the slot: a short frame may leave by sendmmsg (AfPacketOptions.copySendMax)
-        int bound = Math.min(datapath.frameBound(packet), txMax);
-        int slot = socket.txAcquire(bound);
+    public TxPacket claim(int opcode, int payloadLength, long now) {
+        // the frame's length picks the slot: a short frame may leave by sendmmsg (AfPacketOptions.copySendMax)
+        int len = datapath.fit(opcode, payloadLength, txMax);
+        if (len < 0) {
+            claimedSlot = -1;
+            return datapath.begin(scratch, 0).discard(); // cannot be framed here: counted, dropped on commit
+        }
+        int slot = socket.txAcquire(len);
         if (slot < 0) {
             flushNow();
-            slot = socket.txAcquire(bound);
+            slot = socket.txAcquire(len);
             if (slot < 0) {
                 counters.txBackPressure++;
-                return false;
+                return null;
             }
         }
-        txView.wrap(socket.txDataAddress(slot), bound);
-        int len = datapath.encode(packet, txView, 0, bound, now);
-        if (len < 0) return true; // cannot be framed: counted and dropped, like a NIC would
-        socket.txCommit(slot, len);
+        claimedSlot = slot;
+        txView.wrap(socket.txDataAddress(slot), len);
+        return datapath.begin(txView, 0);
+    }
+
+    @Override
+    public void commit(TxPacket packet, Route route, long now) {
+        if (packet.discarded()) return;
+        int len = datapath.end(packet, route, now);
+        socket.txCommit(claimedSlot, len);
         pendingBytes += len;
         if (++unflushed >= flushBatch) flushNow();
-        return true;
     }
 
     /** ARP and other control frames: one copy into a slot, sent at once. */

@@ -3,9 +3,12 @@ package org.urdma.transport.link.ethernet;
 import java.io.IOException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
-import org.urdma.transport.engine.TransportPacket;
-import org.urdma.transport.link.PacketSink;
-import org.urdma.transport.link.WireFrameCodec;
+import org.urdma.transport.link.Ecn;
+import org.urdma.transport.link.LinkFraming;
+import org.urdma.transport.packet.PacketSink;
+import org.urdma.transport.packet.Route;
+import org.urdma.transport.packet.RxPacket;
+import org.urdma.transport.packet.TxPacket;
 import org.urdma.transport.pcap.PcapWriter;
 import org.urdma.transport.port.ArpFrame;
 import org.urdma.transport.port.ArpResolver;
@@ -15,7 +18,7 @@ import org.urdma.transport.wire.AnyFrameDecoder;
 import org.urdma.transport.wire.FramingKind;
 
 /**
- * What AF_PACKET and TAP links share: encoding a packet straight into a TX slot (with the 802.1Q tag), and
+ * What AF_PACKET and TAP links share: framing a packet the engine built in a TX slot (with the 802.1Q tag), and
  * sorting received frames — ARP to the port's {@link ArpService}, our RDMA frames to the codec and the engine,
  * everything else counted and skipped. One instance per link, used by the engine thread only.
  */
@@ -23,13 +26,12 @@ public final class EthernetDatapath {
     private static final int TPID = 0x8100;
 
     private final EthernetLinkConfig config;
-    private final WireFrameCodec codec;
+    private final LinkFraming framing;
     private final AnyFrameDecoder classifier;
     private final FramingKind kind;
     private final GidTable gids;
     private final ArpService arp;
     private final long mac;
-    private final TransportPacket rxPacket = new TransportPacket();
     final LinkCounters counters = new LinkCounters();
     private PcapWriter capture;
     private long captureClockOffset;
@@ -41,7 +43,8 @@ public final class EthernetDatapath {
         this.config = config;
         this.kind = config.framing();
         this.gids = new GidTable(config.port());
-        this.codec = new WireFrameCodec(kind, config.port().mac(), gids.gidFor(kind).toBytes());
+        this.framing = new LinkFraming(kind, true, config.port().mac(), gids.gidFor(kind).toBytes(), config.vlanId(),
+                config.pcp(), config.pcpFromTrafficClass(), config.ecn());
         this.classifier = kind == FramingKind.PAXI_AFH1 || kind == FramingKind.PAXI_AFH2
                 ? new AnyFrameDecoder(kind, false, true)
                 : kind == FramingKind.PAXI_LITE ? new AnyFrameDecoder(null, true, false) : new AnyFrameDecoder();
@@ -61,8 +64,8 @@ public final class EthernetDatapath {
         return arp;
     }
 
-    public WireFrameCodec codec() {
-        return codec;
+    public LinkFraming framing() {
+        return framing;
     }
 
     public LinkCounters counters() {
@@ -94,7 +97,7 @@ public final class EthernetDatapath {
         for (int p = config.maxPayloadCeiling(); p >= 256; p >>= 1) {
             if (kind.usesBth() ? p <= interfaceMtu - ROCE_MAX_HEADER
                     // maxFrameLength counts a VLAN tag; the kernel takes MTU + 14 untagged, MTU + 18 tagged
-                    : codec.maxFrameLength(p) <= interfaceMtu + 18) {
+                    : framing.maxFrameLength(p) <= interfaceMtu + 18) {
                 return p;
             }
         }
@@ -103,47 +106,35 @@ public final class EthernetDatapath {
     }
 
     /**
-     * Encodes {@code p} at {@code buf[offset..]} (at most {@code maxLength} bytes) with the link's VLAN tag.
-     *
-     * @return the frame length, or -1 when the packet was dropped (counted: unencodable or too long)
+     * The frame a packet of {@code opcode} with {@code payloadLength} bytes makes on this link (with its VLAN tag), or
+     * -1 when the framing cannot carry the opcode or the frame would exceed {@code maxLength} (counted: a link drops
+     * such a packet, like a NIC would).
      */
-    public int encode(TransportPacket p, MutableDirectBuffer buf, int offset, int maxLength, long now) {
-        boolean tag = config.tagged();
-        if (frameBound(p) > maxLength) {
-            counters.txTooLong++;
-            return -1;
-        }
-        int at = tag ? offset + 4 : offset;
-        int len = codec.encode(p, buf, at);
-        if (len < 0) {
+    public int fit(int opcode, int payloadLength, int maxLength) {
+        if (!framing.canCarry(opcode)) {
             counters.txUnencodable++;
             return -1;
         }
-        if (tag) {
-            // the framing wrote an untagged frame 4 bytes in: slide DA|SA back and put the tag in the gap
-            // (the ICRC does not cover the link header, so nothing else changes)
-            long da = buf.getLong(at);
-            int sa = buf.getInt(at + 8);
-            buf.putLong(offset, da);
-            buf.putInt(offset + 8, sa);
-            int pcp = config.pcpFromTrafficClass() ? (p.trafficClass >>> 5) & 7 : config.pcp();
-            buf.putByte(offset + 12, (byte) (TPID >>> 8));
-            buf.putByte(offset + 13, (byte) TPID);
-            int tci = (pcp << 13) | config.vlanId();
-            buf.putByte(offset + 14, (byte) (tci >>> 8));
-            buf.putByte(offset + 15, (byte) tci);
-            len += 4;
+        int len = framing.frameLength(opcode, payloadLength);
+        if (len > maxLength) {
+            counters.txTooLong++;
+            return -1;
         }
-        counters.txFrames++;
-        counters.txBytes += len;
-        if (capture != null) record(now, buf, offset, len);
         return len;
     }
 
-    /** Upper bound of {@code p}'s frame on this link (with the link's VLAN tag when it has one). */
-    public int frameBound(TransportPacket p) {
-        // at least the 60-byte minimum the framing pads to
-        return Math.max(60, codec.maxFrameLength(p.opcode, p.payloadLength) - (config.tagged() ? 0 : 4));
+    /** Positions the engine's writer in a TX slot at {@code buf[offset..]}. */
+    public TxPacket begin(MutableDirectBuffer buf, int offset) {
+        return framing.begin(buf, offset);
+    }
+
+    /** Frames the packet written through {@code t}; counts it and records it in the capture. Returns the frame length. */
+    public int end(TxPacket t, Route route, long now) {
+        int len = framing.end(t, route);
+        counters.txFrames++;
+        counters.txBytes += len;
+        if (capture != null) record(now, t.buffer(), t.frameOffset(), len);
+        return len;
     }
 
     /** Counts and records a control frame (ARP) that went out. */
@@ -182,8 +173,8 @@ public final class EthernetDatapath {
             return false;
         }
         int tci = strippedTci >= 0 ? strippedTci : dataTci(b, offset, length);
-        TransportPacket p = rxPacket.clear();
-        if (!codec.decode(b, offset, length, p)) {
+        RxPacket p = framing.decode(b, offset, length);
+        if (p == null) {
             counters.rxMalformed++;
             return false;
         }

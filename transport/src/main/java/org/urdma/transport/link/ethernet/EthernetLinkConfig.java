@@ -1,5 +1,6 @@
 package org.urdma.transport.link.ethernet;
 
+import org.urdma.transport.link.Ecn;
 import org.urdma.transport.port.ArpResolver;
 import org.urdma.transport.port.PortIdentity;
 import org.urdma.transport.wire.FramingKind;
@@ -16,9 +17,10 @@ import org.urdma.transport.wire.FramingKind;
  * @param maxPayloadCeiling    largest path MTU offered (256..4096; the interface MTU may lower it)
  * @param flushBatch           AF_PACKET: frames committed to the TX ring before a flush is forced (one syscall each)
  * @param arp                  neighbour cache timing
+ * @param ecn                  ECN codepoint of RoCEv2 / PAXI Standard frames (default ECT(0), as a NIC with ECN on)
  */
 public record EthernetLinkConfig(FramingKind framing, PortIdentity port, int vlanId, int pcp, boolean pcpFromTrafficClass,
-                                 int maxPayloadCeiling, int flushBatch, ArpResolver.Config arp) {
+                                 int maxPayloadCeiling, int flushBatch, ArpResolver.Config arp, Ecn ecn) {
     public EthernetLinkConfig {
         if (framing == null) throw new IllegalArgumentException("framing: must not be null");
         if (port == null) throw new IllegalArgumentException("port: must not be null");
@@ -29,33 +31,38 @@ public record EthernetLinkConfig(FramingKind framing, PortIdentity port, int vla
         }
         if (flushBatch < 1) throw new IllegalArgumentException("flushBatch: must be >= 1, was " + flushBatch);
         if (arp == null) throw new IllegalArgumentException("arp: must not be null");
+        if (ecn == null) throw new IllegalArgumentException("ecn: must not be null");
         if ((framing == FramingKind.ROCE2 || framing == FramingKind.PAXI_STANDARD) && !port.hasIpv4()) {
             throw new IllegalArgumentException("port: framing " + framing.cliName() + " needs an IPv4 address (--ip A.B.C.D/NN)");
         }
     }
 
     public static EthernetLinkConfig of(FramingKind framing, PortIdentity port) {
-        return new EthernetLinkConfig(framing, port, -1, 0, false, 4096, 64, ArpResolver.Config.defaults());
+        return new EthernetLinkConfig(framing, port, -1, 0, false, 4096, 64, ArpResolver.Config.defaults(), Ecn.ECT0);
     }
 
     public EthernetLinkConfig withVlan(int vid, int priority) {
-        return new EthernetLinkConfig(framing, port, vid, priority, pcpFromTrafficClass, maxPayloadCeiling, flushBatch, arp);
+        return new EthernetLinkConfig(framing, port, vid, priority, pcpFromTrafficClass, maxPayloadCeiling, flushBatch, arp, ecn);
     }
 
     public EthernetLinkConfig withPcpFromTrafficClass(boolean on) {
-        return new EthernetLinkConfig(framing, port, vlanId, pcp, on, maxPayloadCeiling, flushBatch, arp);
+        return new EthernetLinkConfig(framing, port, vlanId, pcp, on, maxPayloadCeiling, flushBatch, arp, ecn);
     }
 
     public EthernetLinkConfig withMaxPayload(int ceiling) {
-        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, ceiling, flushBatch, arp);
+        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, ceiling, flushBatch, arp, ecn);
     }
 
     public EthernetLinkConfig withFlushBatch(int n) {
-        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, maxPayloadCeiling, n, arp);
+        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, maxPayloadCeiling, n, arp, ecn);
     }
 
     public EthernetLinkConfig withArp(ArpResolver.Config c) {
-        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, maxPayloadCeiling, flushBatch, c);
+        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, maxPayloadCeiling, flushBatch, c, ecn);
+    }
+
+    public EthernetLinkConfig withEcn(Ecn e) {
+        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, maxPayloadCeiling, flushBatch, arp, e);
     }
 
     public boolean tagged() {

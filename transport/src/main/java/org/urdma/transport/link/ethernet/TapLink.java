@@ -6,15 +6,16 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.nativeio.Errno;
 import org.urdma.nativeio.TapDevice;
-import org.urdma.transport.engine.TransportPacket;
-import org.urdma.transport.link.Link;
-import org.urdma.transport.link.PacketSink;
+import org.urdma.transport.packet.Link;
+import org.urdma.transport.packet.PacketSink;
+import org.urdma.transport.packet.Route;
+import org.urdma.transport.packet.TxPacket;
 
 /**
  * A device's port on a TAP device, like a virtual machine's NIC: what the engine writes arrives on the
  * kernel's tapN interface (e.g. enslaved to a bridge), what the kernel sends out of tapN the engine reads.
  * The port has its own MAC (not tapN's). TAP takes one frame per read/write syscall, so there is no batching;
- * each packet is encoded into one reusable native buffer and written. Engine thread only.
+ * each packet is built in one reusable native buffer and written. Engine thread only.
  */
 public final class TapLink implements Link, AutoCloseable {
     private static final int BUFFER = 65536;
@@ -30,6 +31,8 @@ public final class TapLink implements Link, AutoCloseable {
     private final int maxFrame;
     private final int maxPayload;
     private long now;
+    /** A frame the kernel refused for now (EAGAIN/ENOBUFS): written again before anything else is built. */
+    private int unsent;
 
     /**
      * @param tap          an open TAP device (its MTU already set)
@@ -69,23 +72,48 @@ public final class TapLink implements Link, AutoCloseable {
     }
 
     @Override
-    public boolean send(TransportPacket packet, long now) {
-        int len = datapath.encode(packet, txView, 0, maxFrame, now);
-        if (len < 0) return true; // counted and dropped
-        int rc = tap.write(txSeg, 0, len);
-        if (rc == -Errno.EAGAIN || rc == -Errno.ENOBUFS) {
-            counters.txFrames--; // not sent after all: the engine offers it again
-            counters.txBytes -= len;
+    public TxPacket claim(int opcode, int payloadLength, long now) {
+        if (unsent > 0 && !write(unsent)) {
             counters.txBackPressure++;
+            return null;
+        }
+        TxPacket t = datapath.begin(txView, 0);
+        return datapath.fit(opcode, payloadLength, maxFrame) < 0 ? t.discard() : t; // too long: counted, dropped on commit
+    }
+
+    @Override
+    public void commit(TxPacket packet, Route route, long now) {
+        if (packet.discarded()) return;
+        int len = datapath.end(packet, route, now);
+        // tap.write straight from here, the rest out of line: kept small so C2 inlines the downcall and its errno
+        // capture does not allocate (LinkAllocationTest)
+        int rc = tap.write(txSeg, 0, len);
+        if (rc < 0) writeFailed(rc, len);
+        else counters.txFlushes++;
+    }
+
+    /** Writes the frame the kernel refused before; false when it still cannot take it. */
+    private boolean write(int len) {
+        int rc = tap.write(txSeg, 0, len);
+        if (rc < 0) return writeFailed(rc, len);
+        unsent = 0;
+        counters.txFlushes++;
+        return true;
+    }
+
+    /** EAGAIN/ENOBUFS: kept for the next claim or flush (false); anything else: dropped as on a dead wire (true). */
+    private boolean writeFailed(int rc, int len) {
+        if (rc == -Errno.EAGAIN || rc == -Errno.ENOBUFS) {
+            unsent = len;
             return false;
         }
-        if (rc < 0) counters.txErrors++; // e.g. EIO while the interface is down: dropped, as on a dead wire
-        else counters.txFlushes++;
+        unsent = 0;
+        counters.txErrors++; // e.g. EIO while the interface is down
         return true;
     }
 
     private boolean sendRaw(DirectBuffer frame, int offset, int length) {
-        if (length > maxFrame) return false;
+        if (length > maxFrame || (unsent > 0 && !write(unsent))) return false;
         txView.putBytes(0, frame, offset, length);
         int rc = tap.write(txSeg, 0, length);
         if (rc >= 0) datapath.sentRaw(txView, 0, length, now);
@@ -95,7 +123,8 @@ public final class TapLink implements Link, AutoCloseable {
     @Override
     public int flush(long now) {
         this.now = now;
-        return datapath.arp().poll(now);
+        int work = unsent > 0 && write(unsent) ? 1 : 0;
+        return work + datapath.arp().poll(now);
     }
 
     @Override

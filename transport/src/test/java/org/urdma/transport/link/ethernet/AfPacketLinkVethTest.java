@@ -271,21 +271,13 @@ class AfPacketLinkVethTest {
 
     /** A well-formed RoCEv2 RDMA WRITE ONLY frame from A to B, encoded by A's own datapath codec. */
     private static byte[] sampleWriteFrame(Veth v) {
-        var codec = new org.urdma.transport.link.WireFrameCodec(FramingKind.ROCE2, MAC_A,
+        var framing = new org.urdma.transport.link.LinkFraming(FramingKind.ROCE2, MAC_A,
                 v.a.datapath.gids().gid(GidTable.ROCE_V2_INDEX).toBytes());
-        var p = new org.urdma.transport.engine.TransportPacket();
-        p.opcode = 0x0A; // RC RDMA_WRITE_ONLY
-        p.destQp = v.b.qp.qpNum();
-        p.psn = 5;
-        System.arraycopy(v.b.datapath.gids().gid(GidTable.ROCE_V2_INDEX).toBytes(), 0, p.dstGid, 0, 16);
-        System.arraycopy(MAC_B, 0, p.dstMac, 0, 6);
-        p.rethVa = v.b.mr.address();
-        p.rethRkey = v.b.mr.rkey();
-        p.rethLength = 64;
-        p.payload = new UnsafeBuffer(new byte[64]);
-        p.payloadLength = 64;
+        var route = new org.urdma.transport.packet.Route().set(MAC_B, v.b.datapath.gids().gid(GidTable.ROCE_V2_INDEX).toBytes());
         UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
-        int len = codec.encode(p, out, 0);
+        var t = framing.begin(out, 0).start(0x0A, v.b.qp.qpNum(), 5, false, false) // RC RDMA_WRITE_ONLY
+                .reth(v.b.mr.address(), v.b.mr.rkey(), 64).payload(new UnsafeBuffer(new byte[64]), 0, 64);
+        int len = framing.end(t, route);
         byte[] f = new byte[len];
         out.getBytes(0, f);
         return f;

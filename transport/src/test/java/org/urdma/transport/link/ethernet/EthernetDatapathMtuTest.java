@@ -38,23 +38,22 @@ class EthernetDatapathMtuTest {
     @Test
     void aFull4096BytePacketIsEncodedForAnInterfaceOfMtu4200() {
         EthernetDatapath d = datapath(FramingKind.ROCE2);
-        org.urdma.transport.engine.TransportPacket p = new org.urdma.transport.engine.TransportPacket();
-        p.opcode = 0x00; // RC SEND FIRST
-        p.destQp = 0x11;
-        p.dstMac[0] = 2;
-        p.dstGid[10] = (byte) 0xff;
-        p.dstGid[11] = (byte) 0xff;
-        p.dstGid[12] = 10;
-        p.dstGid[13] = 9;
-        p.dstGid[15] = 2;
-        p.payload = new org.agrona.concurrent.UnsafeBuffer(new byte[4096]);
-        p.payloadLength = 4096;
+        byte[] dgid = new byte[16];
+        dgid[10] = (byte) 0xff;
+        dgid[11] = (byte) 0xff;
+        dgid[12] = 10;
+        dgid[13] = 9;
+        dgid[15] = 2;
+        org.urdma.transport.packet.Route route = new org.urdma.transport.packet.Route().set(new byte[] {2, 0, 0, 0, 0, 0}, dgid);
+        org.agrona.concurrent.UnsafeBuffer payload = new org.agrona.concurrent.UnsafeBuffer(new byte[4096]);
         org.agrona.concurrent.UnsafeBuffer frame = new org.agrona.concurrent.UnsafeBuffer(new byte[65536]);
         // the TAP link's limit for MTU 4200: MTU + 18; the frame: 14 + 20 + 8 + 12 + 4096 + 4 (it was refused as too long)
-        assertEquals(4154, d.encode(p, frame, 0, 4200 + 18, 0));
+        assertEquals(4154, d.fit(0x00, 4096, 4200 + 18)); // RC SEND FIRST
+        var t = d.begin(frame, 0).start(0x00, 0x11, 0, false, false).payload(payload, 0, 4096);
+        assertEquals(4154, d.end(t, route, 0));
         assertEquals(0, d.counters().txTooLong);
         // a frame that does not fit is still refused and counted
-        assertEquals(-1, d.encode(p, frame, 0, 4150, 0));
+        assertEquals(-1, d.fit(0x00, 4096, 4150));
         assertEquals(1, d.counters().txTooLong);
     }
 }

@@ -14,9 +14,11 @@ import org.urdma.nativeio.TapDevice;
 import org.urdma.nativeio.netns.Netns;
 import org.urdma.nativeio.netns.Topology;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
-import org.urdma.transport.engine.TransportPacket;
-import org.urdma.transport.link.Link;
-import org.urdma.transport.link.PacketSink;
+import org.urdma.transport.packet.Link;
+import org.urdma.transport.packet.PacketSink;
+import org.urdma.transport.packet.Route;
+import org.urdma.transport.packet.RxPacket;
+import org.urdma.transport.packet.TxPacket;
 import org.urdma.transport.port.GidTable;
 import org.urdma.transport.port.PortIdentity;
 import org.urdma.transport.wire.FramingKind;
@@ -35,9 +37,9 @@ class LinkAllocationTest {
         long packets, bytes;
 
         @Override
-        public void onPacket(TransportPacket p, long now) {
+        public void onPacket(RxPacket p, long now) {
             packets++;
-            bytes += p.payloadLength;
+            bytes += p.payloadLength();
         }
     }
 
@@ -51,16 +53,9 @@ class LinkAllocationTest {
                                 org.agrona.concurrent.IdleStrategy idle) {
         Arena arena = Arena.ofShared();
         MemorySegment payload = arena.allocate(4096, 64);
-        TransportPacket p = new TransportPacket();
-        p.opcode = 0x0A; // RDMA WRITE ONLY
-        p.destQp = 0x123;
-        p.rethVa = 0x1000;
-        p.rethRkey = 7;
-        p.rethLength = 1024;
-        p.payload = new UnsafeBuffer(payload.address(), 4096);
-        p.payloadLength = 1024;
-        System.arraycopy(db.gids().gidFor(db.config().framing()).toBytes(), 0, p.dstGid, 0, 16);
-        System.arraycopy(db.config().port().mac(), 0, p.dstMac, 0, 6);
+        UnsafeBuffer data = new UnsafeBuffer(payload.address(), 4096);
+        Route route = new Route().set(db.config().port().mac(), db.gids().gidFor(db.config().framing()).toBytes());
+        int psn = 0;
         Counting sink = new Counting();
         var mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         long tid = Thread.currentThread().threadId();
@@ -73,8 +68,11 @@ class LinkAllocationTest {
                 long now = System.nanoTime();
                 long want = sink.packets + 16;
                 for (int i = 0; i < 16; i++) {
-                    p.psn = (p.psn + 1) & 0xFFFFFF;
-                    while (!a.send(p, now)) a.flush(now);
+                    psn = (psn + 1) & 0xFFFFFF;
+                    TxPacket t;
+                    while ((t = a.claim(0x0A, 1024, now)) == null) a.flush(now); // RDMA WRITE ONLY
+                    t.start(0x0A, 0x123, psn, false, false).reth(0x1000, 7, 1024).payload(data, 0, 1024);
+                    a.commit(t, route, now);
                 }
                 a.flush(now);
                 long end = System.nanoTime() + 1_000_000_000L;

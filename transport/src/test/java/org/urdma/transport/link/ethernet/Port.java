@@ -10,7 +10,7 @@ import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.RealTimeDriver;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
-import org.urdma.transport.link.Link;
+import org.urdma.transport.packet.Link;
 import org.urdma.transport.reliability.Reliability;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.CompletionQueue;

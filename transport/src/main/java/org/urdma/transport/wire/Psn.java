@@ -1,4 +1,4 @@
-package org.urdma.transport.engine;
+package org.urdma.transport.wire;
 
 /** 24-bit packet sequence number arithmetic (modulo 2^24). */
 public final class Psn {

@@ -1,0 +1,222 @@
+package org.urdma.transport.packet;
+
+import org.agrona.DirectBuffer;
+import org.urdma.transport.wire.Aeth;
+import org.urdma.transport.wire.AtomicAckEth;
+import org.urdma.transport.wire.AtomicEth;
+import org.urdma.transport.wire.Bth;
+import org.urdma.transport.wire.Deth;
+import org.urdma.transport.wire.FramingKind;
+import org.urdma.transport.wire.Ieth;
+import org.urdma.transport.wire.ImmDt;
+import org.urdma.transport.wire.OpcodeTable;
+import org.urdma.transport.wire.Packet;
+import org.urdma.transport.wire.Reth;
+import org.urdma.transport.wire.Rh;
+
+/**
+ * A received packet, read in place: the framing checked the frame (lengths, checksums, ICRC) and recorded where the
+ * transport header, each extended header and the payload sit; every transport field is read from the frame when the
+ * engine asks for it (rxe's {@code rxe_pkt_info} and its {@code bth_psn(pkt)}-style accessors). An extended header
+ * the packet does not carry reads as 0. Valid only during {@link PacketSink#onPacket}.
+ */
+public final class RxPacket {
+    private static final int RETH = OpcodeTable.index(OpcodeTable.HDR_RETH);
+    private static final int AETH = OpcodeTable.index(OpcodeTable.HDR_AETH);
+    private static final int ATOMIC = OpcodeTable.index(OpcodeTable.HDR_ATOMIC_ETH);
+    private static final int ATOMIC_ACK = OpcodeTable.index(OpcodeTable.HDR_ATOMIC_ACK_ETH);
+    private static final int IMM = OpcodeTable.index(OpcodeTable.HDR_IMMDT);
+    private static final int IETH = OpcodeTable.index(OpcodeTable.HDR_IETH);
+    private static final int DETH = OpcodeTable.index(OpcodeTable.HDR_DETH);
+
+    /** What the framing decodes into: link and network fields, opcode, mask, header offsets, payload bounds. */
+    private final Packet frame = new Packet();
+    private DirectBuffer b;
+    private int th;
+    private boolean rh;
+    private int mask;
+
+    public RxPacket() {
+        frame.inPlace = true;
+    }
+
+    /** The holder a framing decodes into (in-place mode); call {@link #ready()} after a successful decode. */
+    public Packet frame() {
+        return frame;
+    }
+
+    /** Takes the positions the decode recorded. */
+    public RxPacket ready() {
+        b = frame.payloadBuffer;
+        th = frame.transportOffset;
+        rh = !frame.framing.usesBth();
+        mask = frame.headerMask;
+        return this;
+    }
+
+    private boolean has(int hdr) {
+        return (mask & hdr) != 0;
+    }
+
+    private int at(int index) {
+        return frame.headerOffsets[index];
+    }
+
+    // ---------------------------------------------------------------- BTH / RH
+
+    public int opcode() {
+        return frame.opcode;
+    }
+
+    public int psn() {
+        return rh ? Rh.psn(b, th) : Bth.psn(b, th);
+    }
+
+    public int destQp() {
+        return rh ? Rh.destQp(b, th) : Bth.destQp(b, th);
+    }
+
+    /** P_Key; PAXI's RH has none (the default partition). */
+    public int pkey() {
+        return rh ? 0xFFFF : Bth.pkey(b, th);
+    }
+
+    public boolean ackReq() {
+        return rh ? Rh.ackReq(b, th) : Bth.ackReq(b, th);
+    }
+
+    public boolean solicited() {
+        return rh ? Rh.se(b, th) : Bth.se(b, th);
+    }
+
+    public boolean fecn() {
+        return !rh && Bth.fecn(b, th);
+    }
+
+    public boolean becn() {
+        return !rh && Bth.becn(b, th);
+    }
+
+    // ---------------------------------------------------------------- extended headers
+
+    public long rethVa() {
+        return has(OpcodeTable.HDR_RETH) ? Reth.va(b, at(RETH)) : 0;
+    }
+
+    public int rethRkey() {
+        return has(OpcodeTable.HDR_RETH) ? Reth.rkey(b, at(RETH)) : 0;
+    }
+
+    public int rethLength() {
+        return has(OpcodeTable.HDR_RETH) ? Reth.dmaLength(b, at(RETH)) : 0;
+    }
+
+    public int aethSyndrome() {
+        return has(OpcodeTable.HDR_AETH) ? Aeth.syndrome(b, at(AETH)) : 0;
+    }
+
+    public int aethMsn() {
+        return has(OpcodeTable.HDR_AETH) ? Aeth.msn(b, at(AETH)) : 0;
+    }
+
+    public long atomicVa() {
+        return has(OpcodeTable.HDR_ATOMIC_ETH) ? AtomicEth.va(b, at(ATOMIC)) : 0;
+    }
+
+    public int atomicRkey() {
+        return has(OpcodeTable.HDR_ATOMIC_ETH) ? AtomicEth.rkey(b, at(ATOMIC)) : 0;
+    }
+
+    public long atomicSwapAdd() {
+        return has(OpcodeTable.HDR_ATOMIC_ETH) ? AtomicEth.swapAdd(b, at(ATOMIC)) : 0;
+    }
+
+    public long atomicCompare() {
+        return has(OpcodeTable.HDR_ATOMIC_ETH) ? AtomicEth.compare(b, at(ATOMIC)) : 0;
+    }
+
+    public long atomicOrig() {
+        return has(OpcodeTable.HDR_ATOMIC_ACK_ETH) ? AtomicAckEth.originalData(b, at(ATOMIC_ACK)) : 0;
+    }
+
+    public int immData() {
+        return has(OpcodeTable.HDR_IMMDT) ? ImmDt.imm(b, at(IMM)) : 0;
+    }
+
+    public int invalidateRkey() {
+        return has(OpcodeTable.HDR_IETH) ? Ieth.rkey(b, at(IETH)) : 0;
+    }
+
+    public int qkey() {
+        return has(OpcodeTable.HDR_DETH) ? Deth.qkey(b, at(DETH)) : 0;
+    }
+
+    public int srcQp() {
+        return has(OpcodeTable.HDR_DETH) ? Deth.srcQp(b, at(DETH)) : 0;
+    }
+
+    // ---------------------------------------------------------------- payload
+
+    public DirectBuffer payload() {
+        return b;
+    }
+
+    public int payloadOffset() {
+        return frame.payloadOffset;
+    }
+
+    public int payloadLength() {
+        return frame.payloadLength;
+    }
+
+    // ---------------------------------------------------------------- link and network
+
+    public long srcMac() {
+        return frame.srcMac;
+    }
+
+    /** The 2-bit ECN field of the IPv4 TOS or IPv6 traffic class (0, Not-ECT, where the framing has no IP header). */
+    public int ecn() {
+        FramingKind k = frame.framing;
+        if (k != FramingKind.ROCE2 && k != FramingKind.PAXI_STANDARD) return 0;
+        return (frame.ipv6 ? frame.trafficClass : frame.tos) & 3;
+    }
+
+    /** The source GID: the GRH's or IPv6 source, or the IPv4-mapped GID of the IPv4 source. */
+    public long srcGidHi() {
+        return carriesGid() ? frame.sgidHi : 0;
+    }
+
+    public long srcGidLo() {
+        return carriesGid() ? frame.sgidLo : 0xFFFF_0000_0000L | (frame.ipSrc & 0xFFFF_FFFFL);
+    }
+
+    public long dstGidHi() {
+        return carriesGid() ? frame.dgidHi : 0;
+    }
+
+    public long dstGidLo() {
+        return carriesGid() ? frame.dgidLo : 0xFFFF_0000_0000L | (frame.ipDst & 0xFFFF_FFFFL);
+    }
+
+    private boolean carriesGid() {
+        return frame.framing == FramingKind.ROCE1 || frame.ipv6;
+    }
+
+    public int trafficClass() {
+        return frame.trafficClass;
+    }
+
+    public int flowLabel() {
+        return frame.flowLabel;
+    }
+
+    public int hopLimit() {
+        return frame.hopLimit;
+    }
+
+    @Override
+    public String toString() {
+        return "rx[op=0x" + Integer.toHexString(opcode()) + " qp=" + destQp() + " psn=" + psn() + " len=" + payloadLength() + "]";
+    }
+}

@@ -1,0 +1,178 @@
+package org.urdma.transport.packet;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.urdma.transport.wire.Aeth;
+import org.urdma.transport.wire.AtomicAckEth;
+import org.urdma.transport.wire.AtomicEth;
+import org.urdma.transport.wire.Bth;
+import org.urdma.transport.wire.Cnp;
+import org.urdma.transport.wire.Deth;
+import org.urdma.transport.wire.Ieth;
+import org.urdma.transport.wire.ImmDt;
+import org.urdma.transport.wire.OpcodeTable;
+import org.urdma.transport.wire.Reth;
+import org.urdma.transport.wire.Rh;
+
+/**
+ * Writes one packet's transport section straight into a link's frame slot: the BTH (or PAXI RH), the extended headers
+ * at the offsets the opcode table gives, the payload and its pad. The link positions it ({@link #wrap}) on
+ * {@link Link#claim} and frames it on {@link Link#commit}. Call {@link #start} first, then the opcode's headers in any
+ * order, then the payload. One instance per link, reused for every packet.
+ */
+public final class TxPacket {
+    /** Offset of each extended header from the BTH start, by opcode and {@link OpcodeTable#index(int)}. */
+    private static final int[] OFFSET = new int[256 * OpcodeTable.HEADER_KINDS];
+    /** BTH plus the opcode's extended headers: where the payload starts. */
+    private static final int[] HEADERS = new int[256];
+
+    static {
+        for (int op = 0; op < 256; op++) {
+            int mask = OpcodeTable.mask(op);
+            for (int hdr : OpcodeTable.HEADER_ORDER) {
+                OFFSET[op * OpcodeTable.HEADER_KINDS + OpcodeTable.index(hdr)] = OpcodeTable.offset(op, hdr);
+            }
+            HEADERS[op] = OpcodeTable.headerLengthWithBth(op);
+        }
+    }
+
+    private MutableDirectBuffer buffer;
+    private int frameOffset;
+    private int th;
+    /** BTH bytes minus RH bytes when the framing uses the PAXI RH, else 0. */
+    private int rhShrink;
+    private boolean discard;
+    private int opcode;
+    private int destQp;
+    private int payloadAt;
+    private int payloadLength;
+
+    /** Positions the writer in a frame slot (link side): the transport header starts at {@code transportOffset}. */
+    public TxPacket wrap(MutableDirectBuffer buffer, int frameOffset, int transportOffset, boolean rh) {
+        this.buffer = buffer;
+        this.frameOffset = frameOffset;
+        this.th = transportOffset;
+        this.rhShrink = rh ? Bth.LENGTH - Rh.LENGTH : 0;
+        this.discard = false;
+        return this;
+    }
+
+    /** Marks a slot whose packet the link will count and drop on commit (it cannot carry it). */
+    public TxPacket discard() {
+        discard = true;
+        return this;
+    }
+
+    public boolean discarded() {
+        return discard;
+    }
+
+    /** Bytes a transport section of {@code opcode} with {@code payloadLength} bytes takes (BTH, headers, payload, pad). */
+    public static int sectionLength(int opcode, int payloadLength) {
+        return HEADERS[opcode & 0xFF] + payloadLength + ((-payloadLength) & 3);
+    }
+
+    /** Writes the BTH (PadCnt follows from the payload, see {@link #finish}). */
+    public TxPacket start(int opcode, int destQp, int psn, boolean ackReq, boolean solicited) {
+        this.opcode = opcode;
+        this.destQp = destQp;
+        this.payloadLength = 0;
+        this.payloadAt = th + HEADERS[opcode] - rhShrink;
+        if (rhShrink == 0) {
+            Bth.put(buffer, th, opcode, solicited, false, 0, 0, 0xFFFF, false, false, 0, destQp, ackReq, 0, psn);
+        } else {
+            Rh.put(buffer, th, opcode, solicited, ackReq, 0, 0, destQp, psn);
+        }
+        return this;
+    }
+
+    private int at(int hdr) {
+        return th + OFFSET[opcode * OpcodeTable.HEADER_KINDS + OpcodeTable.index(hdr)] - rhShrink;
+    }
+
+    public TxPacket reth(long va, int rkey, int length) {
+        Reth.put(buffer, at(OpcodeTable.HDR_RETH), va, rkey, length);
+        return this;
+    }
+
+    public TxPacket aeth(int syndrome, int msn) {
+        Aeth.put(buffer, at(OpcodeTable.HDR_AETH), syndrome, msn);
+        return this;
+    }
+
+    public TxPacket atomicEth(long va, int rkey, long swapAdd, long compare) {
+        AtomicEth.put(buffer, at(OpcodeTable.HDR_ATOMIC_ETH), va, rkey, swapAdd, compare);
+        return this;
+    }
+
+    public TxPacket atomicAck(long originalData) {
+        AtomicAckEth.put(buffer, at(OpcodeTable.HDR_ATOMIC_ACK_ETH), originalData);
+        return this;
+    }
+
+    public TxPacket immData(int imm) {
+        ImmDt.put(buffer, at(OpcodeTable.HDR_IMMDT), imm);
+        return this;
+    }
+
+    public TxPacket invalidateRkey(int rkey) {
+        Ieth.put(buffer, at(OpcodeTable.HDR_IETH), rkey);
+        return this;
+    }
+
+    public TxPacket deth(int qkey, int srcQp) {
+        Deth.put(buffer, at(OpcodeTable.HDR_DETH), qkey, srcQp);
+        return this;
+    }
+
+    /** The 16 reserved bytes of a CNP. */
+    public TxPacket cnp() {
+        Cnp.put(buffer, at(OpcodeTable.HDR_CNP));
+        return this;
+    }
+
+    /** Appends {@code length} payload bytes from {@code src} (the one copy from registered memory into the frame). */
+    public TxPacket payload(DirectBuffer src, int offset, int length) {
+        if (length > 0) buffer.putBytes(payloadAt + payloadLength, src, offset, length);
+        payloadLength += length;
+        return this;
+    }
+
+    /** Writes the pad and PadCnt; returns the end of the section (link side, before framing). */
+    public int finish() {
+        int end = payloadAt + payloadLength;
+        int pad = (-payloadLength) & 3;
+        if (pad != 0) {
+            for (int i = 0; i < pad; i++) buffer.putByte(end + i, (byte) 0);
+            int flags = buffer.getByte(th + 1);
+            // BTH byte 1 keeps PadCnt in bits 5-4, the RH flags byte in bits 1-0
+            buffer.putByte(th + 1, (byte) (rhShrink == 0 ? (flags & ~0x30) | pad << 4 : (flags & ~0x03) | pad));
+        }
+        return end + pad;
+    }
+
+    public int opcode() {
+        return opcode;
+    }
+
+    public int destQp() {
+        return destQp;
+    }
+
+    public int payloadLength() {
+        return payloadLength;
+    }
+
+    public MutableDirectBuffer buffer() {
+        return buffer;
+    }
+
+    public int frameOffset() {
+        return frameOffset;
+    }
+
+    /** Where the transport header starts in {@link #buffer()}. */
+    public int transportOffset() {
+        return th;
+    }
+}

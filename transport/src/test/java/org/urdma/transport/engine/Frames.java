@@ -1,0 +1,45 @@
+package org.urdma.transport.engine;
+
+import java.nio.ByteBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.urdma.transport.driver.MemoryFabric;
+import org.urdma.transport.wire.Framing;
+import org.urdma.transport.wire.FramingKind;
+import org.urdma.transport.wire.Framings;
+import org.urdma.transport.wire.Packet;
+
+/** Hand-made RoCEv2 frames from device a to device b of a {@link MemoryFabric}, as a foreign host would send them. */
+final class Frames {
+    private final Framing framing = Framings.of(FramingKind.ROCE2);
+    private final UnsafeBuffer frame = new UnsafeBuffer(ByteBuffer.allocateDirect(16384));
+    private final MemoryFabric fabric;
+
+    Frames(MemoryFabric fabric) {
+        this.fabric = fabric;
+    }
+
+    /** A packet addressed from a to b (Ethernet and IPv4 as the in-memory link's framing does); set the rest. */
+    Packet packet() {
+        Packet p = new Packet();
+        p.srcMac = mac(fabric.a.mac());
+        p.dstMac = mac(fabric.b.mac());
+        p.ipSrc = 0x0A000000 | (fabric.a.mac()[5] & 0xFF);
+        p.ipDst = 0x0A000000 | (fabric.b.mac()[5] & 0xFF);
+        return p;
+    }
+
+    /**
+     * Encodes {@code p} and sends it on a's link end; false when the ring is full. Throws IllegalArgumentException for
+     * field combinations no frame can carry.
+     */
+    boolean send(Packet p, long now) {
+        int len = framing.encode(p, frame, 0);
+        return fabric.linkA.inject(frame, 0, len, now);
+    }
+
+    private static long mac(byte[] m) {
+        long v = 0;
+        for (byte b : m) v = (v << 8) | (b & 0xFF);
+        return v;
+    }
+}
