@@ -32,7 +32,7 @@ import org.urdma.transport.link.ethernet.EthernetLinkConfig;
 import org.urdma.transport.link.ethernet.TapLink;
 import org.urdma.transport.pcap.PcapWriter;
 import org.urdma.transport.port.PortIdentity;
-import org.urdma.transport.reliability.Reliability;
+import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.CompletionQueue;
@@ -132,7 +132,7 @@ final class NetPerfSession implements AutoCloseable {
             }
         }
         DeviceConfig dc = new DeviceConfig("urdma0", dp.config().port().mac(), 64, Math.max(4096, depth * 2), 16,
-                Math.max(8192, depth * 4), 1024, 16, 256, 512, 64, Reliability.named(o.reliability));
+                Math.max(8192, depth * 4), 1024, 16, 256, 512, 64, LossRecovery.named(o.reliability));
         long seed = System.nanoTime();
         this.device = new SoftDevice(dc, l, new SplittableRandom(seed), System.nanoTime());
         RealTimeDriver.Idle idle = o.idle.toLowerCase(Locale.ROOT).startsWith("busy") || o.idle.equalsIgnoreCase("spin")

@@ -7,7 +7,7 @@ import org.urdma.transport.driver.RealTimeDriver;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.link.Impairment;
 import org.urdma.transport.link.MemoryLink;
-import org.urdma.transport.reliability.Reliability;
+import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.CompletionQueue;
@@ -46,13 +46,13 @@ final class PerfSession implements AutoCloseable {
             throw new IllegalArgumentException("--link: only 'memory' is available in this build, was '" + o.link + "'");
         }
         type = QpType.valueOf(o.connection.toUpperCase(java.util.Locale.ROOT));
-        Reliability rel = Reliability.named(o.reliability);
+        LossRecovery.Factory rel = LossRecovery.named(o.reliability);
         FramingKind kind = FramingKind.parse(o.framing);
         PathMtu mtu = PathMtu.ofBytes(o.mtu);
         MemoryLink.Config link = MemoryLink.Config.defaults().withLatency(0).withSlots(o.linkSlots);
         Impairment loss = o.loss > 0 ? Impairment.random(o.loss, 0, 0, 1) : Impairment.NONE;
-        fabric = new MemoryFabric(DeviceConfig.named("urdma0", 1).withReliability(rel),
-                DeviceConfig.named("urdma1", 2).withReliability(rel), link, MemoryFabric.CodecFactory.wire(kind, o.paxiIcrc),
+        fabric = new MemoryFabric(DeviceConfig.named("urdma0", 1).withLossRecovery(rel),
+                DeviceConfig.named("urdma1", 2).withLossRecovery(rel), link, MemoryFabric.CodecFactory.wire(kind, o.paxiIcrc),
                 loss, Impairment.NONE, System.nanoTime(), System.nanoTime());
         boolean agents = org.urdma.transport.driver.EngineDriver.Mode.parse(o.driver)
                 == org.urdma.transport.driver.EngineDriver.Mode.THREAD;

@@ -28,7 +28,7 @@ import org.urdma.transport.link.ethernet.TapLink;
 import org.urdma.transport.pcap.PcapWriter;
 import org.urdma.transport.port.GidTable;
 import org.urdma.transport.port.PortIdentity;
-import org.urdma.transport.reliability.Reliability;
+import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.AddressHandle;
@@ -115,7 +115,7 @@ final class Pingpong {
         }
         int depth = Math.max(o.rxDepth, 16);
         DeviceConfig dc = new DeviceConfig("urdma0", dp.config().port().mac(), 64, Math.max(4096, depth * 2), 16,
-                Math.max(8192, depth * 4), 1024, 16, 256, 512, 64, Reliability.named("gbn"));
+                Math.max(8192, depth * 4), 1024, 16, 256, 512, 64, LossRecovery.named("gbn"));
         long seed = System.nanoTime();
         SoftDevice device = new SoftDevice(dc, link, new SplittableRandom(seed), System.nanoTime());
         RealTimeDriver driver = new RealTimeDriver(device, RealTimeDriver.Idle.BACKOFF);

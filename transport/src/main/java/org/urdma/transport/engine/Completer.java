@@ -1,6 +1,7 @@
 package org.urdma.transport.engine;
 
 import org.urdma.transport.packet.RxPacket;
+import org.urdma.transport.recovery.LossCause;
 import org.urdma.transport.wire.Aeth;
 import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.Psn;
@@ -10,8 +11,9 @@ import org.urdma.verbs.WrOpcode;
 
 /**
  * The completer: consumes ACKs, NAKs, READ responses and atomic ACKs for an RC requester, retires WQEs in
- * order into the send CQ, and drives retransmission: NAK sequence errors and the local ACK timeout
- * (retry_cnt, 7 = unlimited as in Linux rxe) and RNR NAKs (rnr_retry, 7 = unlimited). Engine thread only.
+ * order into the send CQ, and drives retransmission through the QP's loss recovery: NAK sequence errors and the local
+ * ACK timeout (retry_cnt retries, as the IB specification counts them) and RNR NAKs (rnr_retry, 7 = unlimited).
+ * Engine thread only.
  */
 final class Completer {
     private static final WcStatus[] STATUS = WcStatus.values();
@@ -149,7 +151,7 @@ final class Completer {
             if (op.writesLocalMemory()) {
                 if (implicitNak && Psn.atOrAfter(a, first)) {
                     implicitNaks++;
-                    startRetry(Psn.add(first, readReceived), now, false);
+                    startRetry(Psn.add(first, readReceived), LossCause.IMPLICIT_NAK, now);
                 }
                 break;
             }
@@ -189,7 +191,7 @@ final class Completer {
         ackThrough(Psn.add(psn, -1), false, now);
         if (qp.state() == org.urdma.verbs.QpState.ERR) return;
         if (code == Aeth.NAK_PSN_SEQUENCE_ERROR) {
-            startRetry(psn, now, false);
+            startRetry(psn, LossCause.NAK, now);
             return;
         }
         WcStatus status = switch (code) {
@@ -234,12 +236,14 @@ final class Completer {
         int d = Psn.diff(r, expected);
         if (d < 0) return; // duplicate
         if (d > 0) { // a response was lost
-            // PSNs going backwards while still missing one: the responder restarted for our retry and the
-            // restart's first packet was lost too, so retry again now rather than wait for the ACK timeout
-            if (retrying && Psn.before(r, lastOutOfSequence)) retrying = false;
+            // the packet right after the missing one, and PSNs went backwards: the responder restarted for our retry
+            // and the restart's first packet was lost too, so retry again now rather than wait for the ACK timeout.
+            // Any other backward step is a late or duplicated response of an earlier round: retrying for each of
+            // those would spend retry_cnt in one burst.
+            if (retrying && Psn.before(r, lastOutOfSequence) && d == 1) retrying = false;
             lastOutOfSequence = r;
             readGaps++;
-            startRetry(expected, now, false);
+            startRetry(expected, LossCause.READ_GAP, now);
             return;
         }
         int total = sq.length[s];
@@ -286,23 +290,27 @@ final class Completer {
         onProgress(now);
     }
 
-    /** Go back to {@code psn} (through the reliability strategy), counting against retry_cnt. */
-    private void startRetry(int psn, long now, boolean timeout) {
-        if (retrying && !timeout) return; // one retry per loss episode, unless the timer fires again
+    /**
+     * The loss recovery decides what to send again after {@code psn} went missing. Counts against retry_cnt as the
+     * IB specification says (7 is seven retries; only rnr_retry 7 is unlimited), so a dead peer always ends in
+     * RETRY_EXC_ERR.
+     */
+    private void startRetry(int psn, LossCause cause, long now) {
+        if (retrying && cause != LossCause.TIMEOUT) return; // one retry per loss episode, unless the timer fires again
         long head = sq.retired.get();
         if (head >= req().startedIndex) return;
         if (retryLeft == 0) {
             retire(head, WcStatus.RETRY_EXC_ERR, 0, now);
             return;
         }
-        if (retryLeft != 7) retryLeft--;
+        retryLeft--;
         retries++;
-        int from = qp.reliability.restartPsn(psn, req().messageFirstPsn(psn));
-        if (qp.reliability.discardsPartialMessage()) {
+        qp.recovery.onLoss(psn, cause, req(), now);
+        if (qp.recovery.discardsPartialMessage()) {
             readReceived = 0;
+            int from = req().txPsn;
             if (Psn.before(from, compPsn)) compPsn = from;
         }
-        req().rewind(from);
         retrying = true;
         lastProgress = now;
     }
@@ -315,7 +323,7 @@ final class Completer {
             return;
         }
         timeouts++;
-        startRetry(compPsn, now, true);
+        startRetry(compPsn, LossCause.TIMEOUT, now);
         if (qp.state() != org.urdma.verbs.QpState.ERR) qp.armRetryTimer(now + qp.ackTimeoutNanos);
     }
 

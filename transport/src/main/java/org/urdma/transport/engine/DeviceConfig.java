@@ -1,34 +1,52 @@
 package org.urdma.transport.engine;
 
-import org.urdma.transport.reliability.Reliability;
+import org.urdma.transport.rate.RateControl;
+import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.Gid;
 
 /**
  * A soft device's identity and limits. {@code window} bounds unacknowledged packets per QP;
- * {@code txBurst} bounds packets one QP sends per engine pass (fairness between QPs).
+ * {@code txBurst} bounds packets one QP sends per engine pass (fairness between QPs). {@code lossRecovery} and
+ * {@code rateControl} make each new QP's policies (a connection may choose others before it leaves INIT).
  */
 public record DeviceConfig(String name, byte[] mac, int maxQp, int maxQpWr, int maxSge, int maxCqe, int maxMr,
-                           int maxRdAtomic, int maxInline, int window, int txBurst, Reliability reliability) {
+                           int maxRdAtomic, int maxInline, int window, int txBurst, LossRecovery.Factory lossRecovery,
+                           RateControl.Factory rateControl) {
     public DeviceConfig {
         if (name == null || name.isEmpty()) throw new IllegalArgumentException("name: must not be empty");
         if (mac == null || mac.length != 6) throw new IllegalArgumentException("mac: must be 6 bytes");
         if (window < 1 || window > (1 << 22)) throw new IllegalArgumentException("window: must be 1..2^22 packets, was " + window);
         if (txBurst < 1) throw new IllegalArgumentException("txBurst: must be >= 1");
-        if (reliability == null) throw new IllegalArgumentException("reliability: must not be null");
+        if (lossRecovery == null) throw new IllegalArgumentException("lossRecovery: must not be null");
+        if (rateControl == null) throw new IllegalArgumentException("rateControl: must not be null");
         mac = mac.clone();
+    }
+
+    /** No rate control. */
+    public DeviceConfig(String name, byte[] mac, int maxQp, int maxQpWr, int maxSge, int maxCqe, int maxMr,
+                        int maxRdAtomic, int maxInline, int window, int txBurst, LossRecovery.Factory lossRecovery) {
+        this(name, mac, maxQp, maxQpWr, maxSge, maxCqe, maxMr, maxRdAtomic, maxInline, window, txBurst, lossRecovery,
+                RateControl.none());
     }
 
     public static DeviceConfig named(String name, int macLastByte) {
         return new DeviceConfig(name, new byte[] {0x02, 0x00, 0x00, 0x00, 0x00, (byte) macLastByte},
-                1024, 16384, 16, 65536, 65536, 16, 256, 512, 64, Reliability.goBackN());
+                1024, 16384, 16, 65536, 65536, 16, 256, 512, 64, LossRecovery.goBackN());
     }
 
-    public DeviceConfig withReliability(Reliability r) {
-        return new DeviceConfig(name, mac, maxQp, maxQpWr, maxSge, maxCqe, maxMr, maxRdAtomic, maxInline, window, txBurst, r);
+    public DeviceConfig withLossRecovery(LossRecovery.Factory r) {
+        return new DeviceConfig(name, mac, maxQp, maxQpWr, maxSge, maxCqe, maxMr, maxRdAtomic, maxInline, window, txBurst, r,
+                rateControl);
+    }
+
+    public DeviceConfig withRateControl(RateControl.Factory r) {
+        return new DeviceConfig(name, mac, maxQp, maxQpWr, maxSge, maxCqe, maxMr, maxRdAtomic, maxInline, window, txBurst,
+                lossRecovery, r);
     }
 
     public DeviceConfig withWindow(int w) {
-        return new DeviceConfig(name, mac, maxQp, maxQpWr, maxSge, maxCqe, maxMr, maxRdAtomic, maxInline, w, txBurst, reliability);
+        return new DeviceConfig(name, mac, maxQp, maxQpWr, maxSge, maxCqe, maxMr, maxRdAtomic, maxInline, w, txBurst,
+                lossRecovery, rateControl);
     }
 
     public Gid gid() {

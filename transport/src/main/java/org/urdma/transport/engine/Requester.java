@@ -4,6 +4,7 @@ import org.urdma.transport.memory.MemoryKeyTable;
 import org.urdma.transport.memory.RegisteredMemory;
 import org.urdma.transport.packet.Route;
 import org.urdma.transport.packet.TxPacket;
+import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.transport.wire.Psn;
@@ -17,7 +18,7 @@ import org.urdma.verbs.WrOpcode;
  * The requester: turns send WQEs into packets — segmentation by path MTU, PSN assignment, AckReq — and
  * resends from a PSN when the completer asks (go-back-N or go-back-0). Engine thread only.
  */
-final class Requester {
+final class Requester implements LossRecovery.Retransmitter {
     private final SoftQp qp;
     private final SendQueue sq;
     private final MemoryKeyTable keys;
@@ -109,6 +110,12 @@ final class Requester {
             } else if (qp.type == QpType.RC && windowFull(window)) {
                 break;
             }
+            long at = qp.rate.nextSendTime(now);
+            if (at > now) { // paced: the device's next event time includes this deadline
+                qp.pacedUntil = at;
+                break;
+            }
+            qp.pacedUntil = Long.MIN_VALUE;
             if (!sendPacket(s, op, now)) break;
             sent++;
         }
@@ -224,7 +231,7 @@ final class Requester {
                             : Opcode.SEND_MIDDLE;
                 }
                 int opcode = service | o;
-                int interval = qp.reliability.ackReqInterval();
+                int interval = qp.recovery.ackReqInterval();
                 ackReq = qp.type == QpType.RC && (last || (interval > 0 && sinceAckReq + 1 >= interval));
                 t = qp.device.claim(opcode, len, now);
                 if (t == null) return false;
@@ -247,6 +254,7 @@ final class Requester {
             }
         }
         qp.device.commit(t, route, now);
+        qp.rate.onSent(payload, now);
         packetsSent++;
         if (everSent && Psn.before(txPsn, highestSentPlusOne)) {
             retransmittedPackets++;
@@ -304,7 +312,8 @@ final class Requester {
     }
 
     /** Resend from {@code psn}: find the WQE holding it and restart transmission there. */
-    void rewind(int psn) {
+    @Override
+    public void rewind(int psn) {
         for (long i = sq.retired.get(); i < startedIndex; i++) {
             int s = sq.slot(i);
             int n = sq.packets[s];
@@ -324,7 +333,8 @@ final class Requester {
     }
 
     /** First PSN of the WQE holding {@code psn}, or {@code psn} itself when none does. */
-    int messageFirstPsn(int psn) {
+    @Override
+    public int messageFirstPsn(int psn) {
         for (long i = sq.retired.get(); i < startedIndex; i++) {
             int s = sq.slot(i);
             int n = sq.packets[s];

@@ -135,8 +135,8 @@ final class Responder {
         if (d > 0) {
             outOfSequence++;
             if (!nakSent) {
-                if (qp.reliability.discardsPartialMessage() && inMessage()) {
-                    ePsn = qp.reliability.expectedAfterGap(ePsn, msgStartPsn);
+                if (qp.recovery.discardsPartialMessage() && inMessage()) {
+                    ePsn = qp.recovery.expectedAfterGap(ePsn, msgStartPsn);
                     abortPartial();
                 }
                 sendAckOrNak(Aeth.SYNDROME_NAK | Aeth.NAK_PSN_SEQUENCE_ERROR, ePsn, now);

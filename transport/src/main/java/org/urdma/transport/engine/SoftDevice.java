@@ -63,6 +63,8 @@ public final class SoftDevice implements Device, PacketSink {
         }
     }
     private int nextQpn;
+    /** Index of the QP the next pass serves first. */
+    private int nextFirst;
     private long now;
     /** Engine passes so far (doWork calls); a coalesced ACK waits for the next one. */
     private long passes;
@@ -97,9 +99,14 @@ public final class SoftDevice implements Device, PacketSink {
         // arrivals first: an ACK already waiting must count before a timer judges the QP silent
         work += link.receive(now, this, 256);
         work += pollTimers(now);
+        // round robin: each pass starts one QP further on, so with a burst per QP no QP is always served last
         SoftQp[] list = qps;
-        for (SoftQp qp : list) {
-            work += qp.progress(now);
+        int n = list.length;
+        if (n > 0) {
+            int first = nextFirst < n ? nextFirst : 0;
+            nextFirst = first + 1;
+            for (int i = first; i < n; i++) work += list[i].progress(now);
+            for (int i = 0; i < first; i++) work += list[i].progress(now);
         }
         // what this pass produced leaves in this pass: one kernel send for the requests and ACKs together
         work += link.flush(now);
@@ -146,14 +153,18 @@ public final class SoftDevice implements Device, PacketSink {
         if (id != DeadlineTimerWheel.NULL_DEADLINE && timerOwners.remove(id) != null) timers.cancelTimer(id);
     }
 
-    /** Earliest time this device has something to do (link arrival or timer), for a discrete-event driver. */
+    /** Earliest time this device has something to do (link arrival, timer, end of a QP's pacing), for a discrete-event driver. */
     public long nextEventTime() {
-        long t = link.nextEventTime();
-        for (SoftQp qp : qps) t = Math.min(t, qp.nextDeadline());
-        if (t != Long.MAX_VALUE && t < Long.MAX_VALUE - TICK_NANOS) {
-            t += TICK_NANOS; // the wheel fires on the tick after the deadline
+        long timer = Long.MAX_VALUE;
+        long paced = Long.MAX_VALUE;
+        for (SoftQp qp : qps) {
+            timer = Math.min(timer, qp.nextDeadline());
+            paced = Math.min(paced, qp.pacingDeadline());
         }
-        return t;
+        if (timer != Long.MAX_VALUE && timer < Long.MAX_VALUE - TICK_NANOS) {
+            timer += TICK_NANOS; // the wheel fires on the tick after the deadline
+        }
+        return Math.min(link.nextEventTime(), Math.min(timer, paced));
     }
 
     /** Whether any QP has work it could do right now without time passing. */

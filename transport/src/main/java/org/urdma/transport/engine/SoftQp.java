@@ -3,7 +3,8 @@ package org.urdma.transport.engine;
 import org.agrona.DeadlineTimerWheel;
 import org.urdma.transport.packet.Route;
 import org.urdma.transport.packet.RxPacket;
-import org.urdma.transport.reliability.Reliability;
+import org.urdma.transport.rate.RateControl;
+import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.verbs.AsyncEventType;
@@ -39,7 +40,11 @@ public final class SoftQp implements QueuePair {
     final boolean sqSigAll;
     final int maxSendSge;
     final int maxInline;
-    final Reliability reliability;
+    /** Per-QP policies, made when the QP is created; a connection may choose others while the QP is in RESET or INIT. */
+    LossRecovery recovery;
+    RateControl rate;
+    /** The rate control holds the requester back until this time (Long.MIN_VALUE: not paced). */
+    long pacedUntil = Long.MIN_VALUE;
     private volatile QpState state = QpState.RESET;
     final QpAttributes attrs = new QpAttributes();
     // connection parameters (engine copy of attrs)
@@ -79,7 +84,8 @@ public final class SoftQp implements QueuePair {
         this.maxInline = init.maxInlineData();
         this.sq = new SendQueue(init.maxSendWr(), init.maxSendSge(), init.maxInlineData());
         this.rq = srq == null ? new RecvQueue(init.maxRecvWr(), init.maxRecvSge()) : null;
-        this.reliability = device.config().reliability();
+        this.recovery = device.config().lossRecovery().create();
+        this.rate = device.config().rateControl().create();
         this.requester = new Requester(this);
         this.completer = new Completer(this);
         this.responder = new Responder(this);
@@ -115,6 +121,27 @@ public final class SoftQp implements QueuePair {
             applyModify(copy, mask);
             return null;
         });
+    }
+
+    /**
+     * Chooses this QP's loss recovery and rate control (urdma's connection setup negotiates them by name); only
+     * before the QP reaches RTR, as a NIC takes its congestion-control profile at connection time.
+     */
+    public void policies(LossRecovery.Factory lossRecovery, RateControl.Factory rateControl) {
+        if (lossRecovery == null || rateControl == null) throw new IllegalArgumentException("policies: must not be null");
+        device.control(() -> {
+            if (state != QpState.RESET && state != QpState.INIT) {
+                throw new IllegalStateException("qp_state: policies are chosen in RESET or INIT; QP " + qpn + " is " + state);
+            }
+            recovery = lossRecovery.create();
+            rate = rateControl.create();
+            return null;
+        });
+    }
+
+    /** Names of this QP's loss recovery and rate control. */
+    public String policyNames() {
+        return recovery.name() + ", " + rate.name();
     }
 
     @Override
@@ -289,7 +316,8 @@ public final class SoftQp implements QueuePair {
     boolean hasPendingWork() {
         QpState s = state;
         if (s == QpState.ERR) return sq.producer.get() != sq.retired.get() || (rq != null && rq.posted() > 0);
-        return responder.hasPendingWork() || ((s == QpState.RTS || s == QpState.SQD) && requester.hasPendingWork());
+        return responder.hasPendingWork()
+                || ((s == QpState.RTS || s == QpState.SQD) && requester.hasPendingWork() && pacedUntil == Long.MIN_VALUE);
     }
 
     void onPacket(RxPacket p, long now) {
@@ -306,8 +334,14 @@ public final class SoftQp implements QueuePair {
         }
     }
 
+    /** The earliest timer (ACK timeout, RNR wait) of this QP; the wheel fires it on the tick after. */
     long nextDeadline() {
         return Math.min(retryDeadline, rnrDeadline);
+    }
+
+    /** When the rate control lets this QP send what it has waiting, or Long.MAX_VALUE when it is not held back. */
+    long pacingDeadline() {
+        return pacedUntil != Long.MIN_VALUE && requester.hasPendingWork() ? pacedUntil : Long.MAX_VALUE;
     }
 
     void armRetryTimer(long deadline) {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.link.Impairment;
 import org.urdma.transport.link.MemoryLink;
-import org.urdma.transport.reliability.Reliability;
+import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.MemoryRegion;
 import org.urdma.verbs.PathMtu;
@@ -41,7 +41,7 @@ class LossRecoveryTest {
     void thousandMixedMessagesSurviveLossReorderAndDuplication() {
         Impairment ab = new Impairment(0.01, 0.01, 0, 0.01, 3, 50_000, 0, 11);
         Impairment ba = new Impairment(0.01, 0.01, 0, 0.01, 3, 50_000, 0, 12);
-        try (Rig r = new Rig(ab, ba, Reliability.goBackN(), MemoryLink.Config.defaults().withLatency(2_000), 64)) {
+        try (Rig r = new Rig(ab, ba, LossRecovery.goBackN(), MemoryLink.Config.defaults().withLatency(2_000), 64)) {
             QueuePair[] qp = r.connect(QpType.RC, MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_4096).withTimeout(8), 1024);
             SplittableRandom rnd = new SplittableRandom(2016);
             MemoryRegion src = r.mrA(MAX, AccessFlags.LOCAL_WRITE);

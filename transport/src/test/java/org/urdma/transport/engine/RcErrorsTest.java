@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.link.Impairment;
 import org.urdma.transport.link.MemoryLink;
-import org.urdma.transport.reliability.Reliability;
+import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.MemoryRegion;
 import org.urdma.verbs.QpAttrMask;
@@ -231,7 +231,7 @@ class RcErrorsTest {
     @Test
     void deadPeerGivesRetryExceededAfterRetryCntRetriesSpacedByTheAckTimeout() {
         Impairment blackHole = new Impairment(1.0, 0, 0, 0, 1, 0, 0, 1);
-        try (Rig r = new Rig(blackHole, Impairment.NONE, Reliability.goBackN(), MemoryLink.Config.defaults())) {
+        try (Rig r = new Rig(blackHole, Impairment.NONE, LossRecovery.goBackN(), MemoryLink.Config.defaults())) {
             int timeoutCode = 14; // 4.096 us * 2^14 = 67.1 ms
             long timeout = 4096L << timeoutCode;
             QueuePair[] qp = r.connect(QpType.RC, MemoryFabric.Connection.defaults().withTimeout(timeoutCode).withRetryCnt(3));

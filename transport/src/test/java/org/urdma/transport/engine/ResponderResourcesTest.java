@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.link.Impairment;
 import org.urdma.transport.link.MemoryLink;
-import org.urdma.transport.reliability.Reliability;
+import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.MemoryRegion;
 import org.urdma.verbs.QpType;
@@ -25,7 +25,7 @@ class ResponderResourcesTest {
     @Test
     void everyRequestDuplicatedStillExecutesAtomicsOnceAndReadsCorrectly() {
         Impairment allDup = new Impairment(0, 1.0, 0, 0, 1, 0, 0, 3);
-        try (Rig r = new Rig(allDup, allDup, Reliability.goBackN(), MemoryLink.Config.defaults())) {
+        try (Rig r = new Rig(allDup, allDup, LossRecovery.goBackN(), MemoryLink.Config.defaults())) {
             QueuePair[] qp = r.rc();
             MemoryRegion local = r.mrA(1 << 16, AccessFlags.LOCAL_WRITE);
             MemoryRegion remote = r.mrB(1 << 16, AccessFlags.ALL);
@@ -140,7 +140,7 @@ class ResponderResourcesTest {
     @Test
     void aBigReadDoesNotHoldBackTheWritesBehindIt() {
         try (Rig r = new Rig(org.urdma.transport.link.Impairment.NONE, org.urdma.transport.link.Impairment.NONE,
-                Reliability.goBackN(), MemoryLink.Config.defaults().withLatency(50_000).withGbps(10), 64)) {
+                LossRecovery.goBackN(), MemoryLink.Config.defaults().withLatency(50_000).withGbps(10), 64)) {
             QueuePair[] qp = r.rc();
             MemoryRegion local = r.mrA(4 << 20, AccessFlags.LOCAL_WRITE);
             MemoryRegion remote = r.mrB(4 << 20, AccessFlags.ALL);

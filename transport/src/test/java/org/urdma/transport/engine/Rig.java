@@ -9,7 +9,7 @@ import org.urdma.transport.driver.SimulatedDriver;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.transport.link.Impairment;
 import org.urdma.transport.link.MemoryLink;
-import org.urdma.transport.reliability.Reliability;
+import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.CompletionQueue;
 import org.urdma.verbs.MemoryRegion;
 import org.urdma.verbs.ProtectionDomain;
@@ -29,20 +29,20 @@ final class Rig implements AutoCloseable {
     private final WorkCompletion[] buf = new WorkCompletion[64];
 
     Rig() {
-        this(Impairment.NONE, Impairment.NONE, Reliability.goBackN(), MemoryLink.Config.defaults());
+        this(Impairment.NONE, Impairment.NONE, LossRecovery.goBackN(), MemoryLink.Config.defaults());
     }
 
-    Rig(Impairment aToB, Impairment bToA, Reliability rel, MemoryLink.Config link) {
+    Rig(Impairment aToB, Impairment bToA, LossRecovery.Factory rel, MemoryLink.Config link) {
         this(aToB, bToA, rel, link, 512);
     }
 
-    Rig(Impairment aToB, Impairment bToA, Reliability rel, MemoryLink.Config link, int window) {
+    Rig(Impairment aToB, Impairment bToA, LossRecovery.Factory rel, MemoryLink.Config link, int window) {
         this(aToB, bToA, rel, link, window, MemoryFabric.CodecFactory.wire(FramingKind.ROCE2));
     }
 
-    Rig(Impairment aToB, Impairment bToA, Reliability rel, MemoryLink.Config link, int window, MemoryFabric.CodecFactory codec) {
-        fabric = new MemoryFabric(DeviceConfig.named("a", 1).withReliability(rel).withWindow(window),
-                DeviceConfig.named("b", 2).withReliability(rel).withWindow(window), link, codec, aToB, bToA, 42, START);
+    Rig(Impairment aToB, Impairment bToA, LossRecovery.Factory rel, MemoryLink.Config link, int window, MemoryFabric.CodecFactory codec) {
+        fabric = new MemoryFabric(DeviceConfig.named("a", 1).withLossRecovery(rel).withWindow(window),
+                DeviceConfig.named("b", 2).withLossRecovery(rel).withWindow(window), link, codec, aToB, bToA, 42, START);
         sim = new SimulatedDriver(START, fabric.a, fabric.b);
         pdA = fabric.a.allocPd();
         pdB = fabric.b.allocPd();

@@ -11,7 +11,7 @@ import org.urdma.transport.driver.RealTimeDriver;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
 import org.urdma.transport.packet.Link;
-import org.urdma.transport.reliability.Reliability;
+import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.CompletionQueue;
 import org.urdma.verbs.MemoryRegion;
@@ -39,7 +39,7 @@ final class Port implements AutoCloseable {
         this.link = link;
         this.datapath = datapath;
         DeviceConfig c = new DeviceConfig(name, datapath.config().port().mac(), 64, 4096, 16, 8192, 1024, 16, 256, 512, 64,
-                Reliability.goBackN());
+                LossRecovery.goBackN());
         SplittableRandom r = new SplittableRandom(seed);
         this.device = new SoftDevice(c, link, r.split(), System.nanoTime());
         this.driver = new RealTimeDriver(device, RealTimeDriver.Idle.BACKOFF);

@@ -1,0 +1,61 @@
+package org.urdma.transport.rate;
+
+import java.util.Locale;
+
+/**
+ * When one queue pair may send its next packet. The requester asks {@link #nextSendTime} before each packet and tells
+ * {@link #onSent} after it; the completer passes ACKs (with an RTT sample when it has one) and CNPs. Engine thread
+ * only; takes {@code now} and never reads a clock.
+ */
+public interface RateControl {
+    /** Makes one policy per QP; chosen by name when a connection is set up. */
+    interface Factory {
+        RateControl create();
+
+        String name();
+    }
+
+    /** Earliest time the next packet may leave; at or before {@code now} means at once. */
+    long nextSendTime(long now);
+
+    /** A packet carrying {@code payloadBytes} of payload left at {@code now}. */
+    void onSent(int payloadBytes, long now);
+
+    /** An acknowledgement arrived; {@code rttNanos} is -1 when the packet carried no timestamp. */
+    default void onAck(long rttNanos, long now) {
+    }
+
+    /** A congestion signal for this QP. */
+    default void onCongestion(CongestionSignal signal, long now) {
+    }
+
+    String name();
+
+    static Factory none() {
+        return NoRateControl.FACTORY;
+    }
+
+    /** PAXI's per-QP limit: at most {@code lengthThr} payload bytes per {@code ccWindowNanos}. */
+    static Factory windowLimit(long lengthThr, long ccWindowNanos) {
+        return WindowLimit.factory(lengthThr, ccWindowNanos);
+    }
+
+    /**
+     * A factory from its name: {@code none}, or {@code window:BYTES/NANOS} (PAXI's length_thr per CC_WINDOW, e.g.
+     * {@code window:4096/8192}). Throws IllegalArgumentException naming what is wrong.
+     */
+    static Factory named(String spec) {
+        String s = spec.trim().toLowerCase(Locale.ROOT);
+        if (s.equals("none")) return none();
+        if (s.startsWith("window:")) {
+            String[] p = s.substring(7).split("/");
+            if (p.length != 2) throw new IllegalArgumentException("cc: window needs BYTES/NANOS, was '" + spec + "'");
+            try {
+                return windowLimit(Long.parseLong(p[0]), Long.parseLong(p[1]));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("cc: window needs whole numbers BYTES/NANOS, was '" + spec + "'");
+            }
+        }
+        throw new IllegalArgumentException("cc: unknown '" + spec + "', expected none or window:BYTES/NANOS");
+    }
+}

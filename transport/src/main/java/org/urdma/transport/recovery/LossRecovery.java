@@ -1,0 +1,66 @@
+package org.urdma.transport.recovery;
+
+import java.util.Locale;
+
+/**
+ * How one RC queue pair recovers lost packets. The requester reports what it sent and what the peer acknowledged,
+ * the completer reports losses (NAK, implicit NAK, READ gap, timeout), and the policy answers through a
+ * {@link Retransmitter}: go back and send everything again from a PSN, or send chosen PSNs again. The responder asks
+ * what a sequence gap means. Engine thread only; takes {@code now} and never reads a clock.
+ */
+public interface LossRecovery {
+    /** What the requester does on a retransmission decision. */
+    interface Retransmitter {
+        /** Resume sending at {@code psn}: every packet from there on goes out again (go-back). */
+        void rewind(int psn);
+
+        /** First PSN of the message (WQE) that holds {@code psn}, or {@code psn} when none does. */
+        int messageFirstPsn(int psn);
+    }
+
+    /** Makes one policy per QP; chosen by name when a connection is set up. */
+    interface Factory {
+        LossRecovery create();
+
+        String name();
+    }
+
+    /** The peer reported, or the timer implied, that {@code psn} is missing: decide what to resend. */
+    void onLoss(int psn, LossCause cause, Retransmitter requester, long now);
+
+    /** Every PSN before {@code psn} is acknowledged. */
+    default void onAcknowledged(int psn, long now) {
+    }
+
+    /**
+     * Responder: a request arrived after a gap while {@code expectedPsn} was expected and the message in progress
+     * began at {@code messageStartPsn} (equal to expectedPsn between messages). Returns the PSN to ask for again (the
+     * NAK carries it).
+     */
+    int expectedAfterGap(int expectedPsn, int messageStartPsn);
+
+    /** Responder: whether a gap throws away the partly received message (go-back-0). */
+    boolean discardsPartialMessage();
+
+    /** Request an ACK every this many packets inside a message (0 = only on the last packet). */
+    int ackReqInterval();
+
+    String name();
+
+    static Factory goBackN() {
+        return GoBackN.FACTORY;
+    }
+
+    static Factory goBack0() {
+        return GoBack0.FACTORY;
+    }
+
+    /** The factory named {@code name} (go-back-n / gbn, go-back-0 / gb0), or IllegalArgumentException naming it. */
+    static Factory named(String name) {
+        return switch (name.toLowerCase(Locale.ROOT).replace("-", "").replace("_", "")) {
+            case "gobackn", "gbn" -> goBackN();
+            case "goback0", "gb0" -> goBack0();
+            default -> throw new IllegalArgumentException("reliability: unknown '" + name + "', expected go-back-n or go-back-0");
+        };
+    }
+}
