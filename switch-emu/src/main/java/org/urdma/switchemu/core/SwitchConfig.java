@@ -120,8 +120,9 @@ public final class SwitchConfig {
 
     /**
      * VOQ + iSLIP crossbar: frames wait in virtual output queues (input, output, priority); every
-     * {@code slotNs} (0 = one 1518-byte frame at the fastest port) each matched input→output pair moves
-     * a slot's worth of bytes at the fastest port rate (at least one frame), matched by {@code iterations} rounds of iSLIP (priority-aware: the highest
+     * {@code slotNs} (0 = exactly one 1518-byte frame's wire time at the fastest port) each matched input→output
+     * pair moves up to a slot's worth of wire bytes at the fastest port rate (speedup 1; a longer frame holds the
+     * pair for the slots it needs), matched by {@code iterations} rounds of iSLIP (priority-aware: the highest
      * priority request wins, round-robin among equals). An output queue accepts a crossing frame while
      * it holds less than {@code egressBytes} (0 = two largest frames) for that priority.
      */

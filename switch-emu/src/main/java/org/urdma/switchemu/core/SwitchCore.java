@@ -145,10 +145,14 @@ public final class SwitchCore {
             for (PortConfig p : ports) {
                 fastest = Math.max(fastest, p.rateBps);
             }
-            // default slot: one 1518-byte frame at the fastest port; a match moves that many bytes
-            long slot = config.crossbarSlotNs > 0 ? config.crossbarSlotNs : serializationNs(1518, fastest);
-            long slotBytes = Math.max(1, slot * fastest / 8_000_000_000L);
-            this.crossbar = new Crossbar(portCount, config.crossbarIterations, slot, slotBytes, pool);
+            // default slot: exactly one 1518-byte frame's wire time at the fastest port; a match moves
+            // that many wire bytes (speedup 1)
+            long slotNum = config.crossbarSlotNs > 0 ? config.crossbarSlotNs : wireBits(1518) * 1_000_000_000L;
+            long slotDen = config.crossbarSlotNs > 0 ? 1 : fastest;
+            long slotBytes = config.crossbarSlotNs > 0
+                ? Math.max(1, config.crossbarSlotNs * fastest / 8_000_000_000L) : wireBits(1518) / 8;
+            this.crossbar = new Crossbar(portCount, config.crossbarIterations, slotNum, slotDen, slotBytes,
+                config.wireOverheadBytes, pool);
             this.crossbarEgressBytes = config.crossbarEgressBytes > 0 ? config.crossbarEgressBytes : 2L * config.maxFrameBytes;
             this.outputs = new Crossbar.Outputs() {
                 @Override
