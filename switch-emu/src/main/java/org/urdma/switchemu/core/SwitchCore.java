@@ -203,7 +203,7 @@ public final class SwitchCore {
         return crossbar == null ? 0 : crossbar.transfers();
     }
 
-    /** Bytes held for an ingress (port, priority) in the MMU (reserve + shared + headroom). */
+    /** Lossless bytes held for an ingress (port, priority) in the MMU (reserve + shared + headroom). */
     public long ingressBytes(int port, int priority) {
         int idx = port * 8 + priority;
         return mmu.ingressBytes[idx] + mmu.headroomBytes[idx];
@@ -363,7 +363,7 @@ public final class SwitchCore {
             return;
         }
         boolean lossless = (ports[inPort].pfcMask & (1 << priority)) != 0;
-        DropReason reason = mmu.admit(inIdx, inPort, length, lossless);
+        DropReason reason = mmu.admit(inIdx, idx, inPort, length, lossless);
         if (reason != null) {
             c.drops[reason.ordinal()]++;
             return;
@@ -373,7 +373,7 @@ public final class SwitchCore {
             c.drops[DropReason.BUFFER_FULL.ordinal()]++;
             return;
         }
-        mmu.add(inIdx, length);
+        mmu.add(inIdx, idx, length, lossless);
         pool.frameInPort[handle] = inPort;
         pool.framePriority[handle] = priority;
         pool.frameIpv4[handle] = ipv4;
@@ -559,18 +559,18 @@ public final class SwitchCore {
 
     private void flush(int idx) {
         while (queueFrames[idx] > 0) {
-            dropWatchdog(dequeue(idx));
+            dropWatchdog(dequeue(idx), idx);
         }
         if (crossbar != null) {
             for (int h = crossbar.takeAny(idx >> 3, idx & 7); h != NONE; h = crossbar.takeAny(idx >> 3, idx & 7)) {
-                dropWatchdog(h);
+                dropWatchdog(h, idx);
             }
         }
     }
 
-    private void dropWatchdog(int handle) {
+    private void dropWatchdog(int handle, int outIdx) {
         counters[pool.frameInPort[handle]].drops[DropReason.WATCHDOG.ordinal()]++;
-        released(handle);
+        released(handle, outIdx);
         pool.free(handle);
     }
 
@@ -629,11 +629,12 @@ public final class SwitchCore {
     }
 
     /** MMU release of a dequeued frame, and XON upstream if its ingress queue may resume. */
-    private void released(int handle) {
+    private void released(int handle, int outIdx) {
         int inPort = pool.frameInPort[handle];
         int priority = pool.framePriority[handle];
         int inIdx = inPort * 8 + priority;
-        mmu.remove(inIdx, pool.frameLength[handle]);
+        boolean lossless = (ports[inPort].pfcMask & (1 << priority)) != 0;
+        mmu.remove(inIdx, outIdx, pool.frameLength[handle], lossless);
         if (mmu.shouldResume(inIdx)) {
             resume(inPort, priority, inIdx);
         }
@@ -684,7 +685,7 @@ public final class SwitchCore {
             start = now;
             startRem = 0;
         }
-        released(handle);
+        released(handle, idx);
         MutableDirectBuffer out = slots == null ? null : slots.claim(port, pool.frameLength[handle]);
         int at = out == null ? 0 : slots.claimedOffset();
         if (out == null) {
