@@ -10,8 +10,9 @@ public final class SwitchConfig {
     int cellBytes = 128;
     int maxFrameBytes = 9216;
     long reserveBytes = 1_500;
-    double dtAlpha = 1.0;
-    long resumeOffsetBytes = 3_000;
+    // a real switch's profile: α = 1/8 (HPCC's switch-mmu; SONiC Broadcom profiles with xon_offset 2496 B)
+    double dtAlpha = 0.125;
+    long resumeOffsetBytes = 2_496;
     int pauseQuanta = 0xFFFF;
     long macAgingNs = 300_000_000_000L;
     int macTableSize = 4096;
@@ -59,13 +60,13 @@ public final class SwitchConfig {
         return this;
     }
 
-    /** Dynamic Threshold α: a queue may use α × (free shared buffer). */
+    /** Dynamic Threshold α: a queue may use α × (free shared buffer). Default 1/8. */
     public SwitchConfig dtAlpha(double alpha) {
         this.dtAlpha = alpha;
         return this;
     }
 
-    /** XON once shared use + this offset is at or below the threshold (hysteresis). */
+    /** XON once shared use + this offset is at or below the threshold (hysteresis). Default 2496 B. */
     public SwitchConfig resumeOffsetBytes(long bytes) {
         this.resumeOffsetBytes = bytes;
         return this;

@@ -656,6 +656,7 @@ public final class SwitchCore {
                 }
             }
             int length = MacControlFrame.putPfc(txBuffer, 0, pc.mac, xoff | xon, pfcTimes);
+            c.pfcFramesTx++;
             pendingXoff[port] = 0;
             pendingXon[port] = 0;
             send(port, length, now);
