@@ -98,7 +98,7 @@ public final class SwitchConfig {
         return this;
     }
 
-    /** Bytes a cut-through switch waits for before it may start transmitting. */
+    /** Frame bytes (after the 8 B preamble+SFD) a cut-through switch waits for before it may start transmitting. */
     public SwitchConfig cutThroughBytes(int bytes) {
         this.cutThroughBytes = bytes;
         return this;

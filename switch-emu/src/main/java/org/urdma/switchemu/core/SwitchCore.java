@@ -424,9 +424,11 @@ public final class SwitchCore {
             return rxEnd + config.pipelineDelayNs;
         }
         // rxEnd is the end of the frame's wire time (overhead included, as serialization counts it), so its
-        // first bit came in wireBits earlier. Both bounds are rounded up from their exact times.
+        // first bit came in wireBits earlier, and its header after preamble+SFD (8 B) + cutThroughBytes.
+        // Both bounds are rounded up from their exact times.
         long inRate = ports[in].rateBps;
-        long beforeEnd = Math.max(0, wireBits(length) - config.cutThroughBytes * 8L) * 1_000_000_000L / inRate;
+        long header = (8L + config.cutThroughBytes) * 8L;
+        long beforeEnd = Math.max(0, wireBits(length) - header) * 1_000_000_000L / inRate;
         long noUnderrun = rxEnd + config.pipelineDelayNs - wireBits(length) * 1_000_000_000L / ports[out].rateBps;
         return Math.max(rxEnd + config.pipelineDelayNs - beforeEnd, noUnderrun);
     }
@@ -463,9 +465,11 @@ public final class SwitchCore {
     }
 
     private void pause(int idx, int quanta, long rate, long now) {
-        // XON: paused until now, so nothing queued behind it can claim an earlier start
-        pausedUntil[idx] = quanta == 0 ? now : now + MacControlFrame.quantaToNanos(quanta, rate);
-        pausedRem[idx] = 0;
+        // XON: paused until now, so nothing queued behind it can claim an earlier start. Exact: a quantum
+        // is 512 bit times, 1.28 ns at 400 Gbit/s
+        long t = quanta * 512L * 1_000_000_000L;
+        pausedUntil[idx] = now + t / rate;
+        pausedRem[idx] = t % rate;
         if (quanta != 0) {
             lastPauseRx[idx] = now;
         }
