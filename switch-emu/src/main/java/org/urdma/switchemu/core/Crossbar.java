@@ -6,6 +6,12 @@ package org.urdma.switchemu.core;
  * round-robin from their accept pointer, pointers move one past the match only when a grant is
  * accepted in the first iteration. Priority-aware: a request carries the highest priority the input
  * has ready for that output, outputs and inputs prefer the highest priority, round-robin among equals.
+ * Speedup 1: a matched pair moves at most a slot's worth of wire bytes (frame + preamble, FCS, IFG),
+ * checking the budget before each frame. The frame that does not fit in what is left of a slot starts
+ * crossing and keeps its pair connected (packet mode) until it is through, so frames of any size cross
+ * at the line rate without a speedup; in the slot it completes, whole frames that fit may follow but
+ * none starts crossing, so the pair is matched again by iSLIP in the next slot. Slots run at exact times
+ * (1542 B at 100 Gbit/s = 123.36 ns), so the fabric keeps the line rate exactly.
  * Frames are cell-pool handles linked through {@link CellPool#frameNext}; nothing is allocated.
  */
 final class Crossbar {
@@ -20,9 +26,16 @@ final class Crossbar {
 
     private final int n;
     private final int iterations;
-    private final long slotNs;
+    private final long slotQ;
+    private final long slotR;
+    private final long slotDen;
     private final long slotBytes;
+    private final int overheadBytes;
     private final CellPool pool;
+    /** The output (or -1) an input is held connected to while a frame crosses, its priority and bytes crossed. */
+    private final int[] heldOut;
+    private final int[] heldPriority;
+    private final long[] crossed;
     private final int[] head;
     private final int[] tail;
     private final int[] frames;
@@ -35,16 +48,29 @@ final class Crossbar {
     private final int[] matchPriority;
     private final boolean[] outMatched;
     private int total;
+    /** The next slot starts at nextSlot + nextSlotRem / slotDen ns. */
     private long nextSlot = NEVER;
+    private long nextSlotRem;
     private long slots;
     private long transfers;
 
-    Crossbar(int ports, int iterations, long slotNs, long slotBytes, CellPool pool) {
+    /**
+     * A slot lasts {@code slotNum / slotDen} ns and carries {@code slotBytes} wire bytes per matched pair; a
+     * frame of L bytes takes max(L, 60) + {@code overheadBytes} of them.
+     */
+    Crossbar(int ports, int iterations, long slotNum, long slotDen, long slotBytes, int overheadBytes, CellPool pool) {
         this.n = ports;
         this.iterations = iterations;
-        this.slotNs = slotNs;
+        this.slotQ = slotNum / slotDen;
+        this.slotR = slotNum % slotDen;
+        this.slotDen = slotDen;
         this.slotBytes = slotBytes;
+        this.overheadBytes = overheadBytes;
         this.pool = pool;
+        heldOut = new int[ports];
+        heldPriority = new int[ports];
+        crossed = new long[ports];
+        java.util.Arrays.fill(heldOut, -1);
         int voqs = ports * ports * 8;
         head = new int[voqs];
         tail = new int[voqs];
@@ -117,12 +143,18 @@ final class Crossbar {
             nextSlot = NEVER;
             return;
         }
-        if (nextSlot == NEVER || nextSlot < now - 16 * slotNs) {
+        if (nextSlot == NEVER || nextSlot < now - 16 * (slotQ + 1)) {
             nextSlot = now;
+            nextSlotRem = 0;
         }
-        while (nextSlot <= now && total > 0) {
-            slot(nextSlot, outputs);
-            nextSlot += slotNs;
+        while (slotStart() <= now && total > 0) {
+            slot(slotStart(), outputs);
+            nextSlot += slotQ;
+            nextSlotRem += slotR;
+            if (nextSlotRem >= slotDen) {
+                nextSlotRem -= slotDen;
+                nextSlot++;
+            }
         }
         if (total == 0) {
             nextSlot = NEVER;
@@ -131,7 +163,16 @@ final class Crossbar {
 
     /** When the next slot is due, or Long.MAX_VALUE if the VOQs are empty. */
     long deadline() {
-        return total == 0 || nextSlot == NEVER ? Long.MAX_VALUE : nextSlot;
+        return total == 0 || nextSlot == NEVER ? Long.MAX_VALUE : slotStart();
+    }
+
+    /** The next slot's start, rounded up to a whole ns. */
+    private long slotStart() {
+        return nextSlotRem == 0 ? nextSlot : nextSlot + 1;
+    }
+
+    private long wireBytes(int handle) {
+        return Math.max(pool.frameLength[handle], 60) + overheadBytes;
     }
 
     long slots() {
@@ -157,6 +198,14 @@ final class Crossbar {
         for (int i = 0; i < n; i++) {
             matchOut[i] = -1;
             outMatched[i] = false;
+        }
+        for (int i = 0; i < n; i++) {
+            // a pair with a frame half across stays connected; it takes no part in matching
+            if (heldOut[i] >= 0) {
+                matchOut[i] = heldOut[i];
+                matchPriority[i] = heldPriority[i];
+                outMatched[heldOut[i]] = true;
+            }
         }
         for (int iteration = 0; iteration < iterations; iteration++) {
             boolean any = false;
@@ -210,19 +259,44 @@ final class Crossbar {
         for (int in = 0; in < n; in++) {
             int out = matchOut[in];
             if (out >= 0) {
-                int p = matchPriority[in];
-                // a matched pair moves a slot's worth of bytes (at least one frame) from the granted VOQ
-                int q = voq(in, out, p);
-                long moved = 0;
-                do {
-                    transfers++;
-                    int handle = remove(q, out, p);
-                    moved += pool.frameLength[handle];
-                    // it cannot leave the output before it crossed
-                    pool.frameEligible[handle] = Math.max(pool.frameEligible[handle], t);
-                    outputs.accept(out, p, handle);
-                } while (moved < slotBytes && frames[q] > 0 && pool.frameEligible[head[q]] <= t && outputs.hasRoom(out, p));
+                transfer(in, out, matchPriority[in], t, outputs);
             }
         }
+    }
+
+    /** A matched pair's slot: whole frames while the budget lasts, then the next one starts crossing. */
+    private void transfer(int in, int out, int p, long t, Outputs outputs) {
+        int q = voq(in, out, p);
+        boolean held = heldOut[in] >= 0;
+        long budget = slotBytes + crossed[in];
+        heldOut[in] = -1;
+        crossed[in] = 0;
+        long moved = 0;
+        while (frames[q] > 0 && pool.frameEligible[head[q]] <= t) {
+            long wire = wireBytes(head[q]);
+            boolean room = outputs.hasRoom(out, p);
+            if (moved + wire <= budget && room) {
+                moved += wire;
+                move(q, out, p, t, outputs);
+                continue;
+            }
+            // the frame that does not fit crosses partly and holds the pair (a held frame not yet
+            // through stays held); after a held frame is through, none starts: the pair goes back to iSLIP
+            long left = budget - moved;
+            if (held ? moved == 0 : left > 0 && room) {
+                heldOut[in] = out;
+                heldPriority[in] = p;
+                crossed[in] = Math.min(left, wire);
+            }
+            break;
+        }
+    }
+
+    private void move(int q, int out, int p, long at, Outputs outputs) {
+        transfers++;
+        int handle = remove(q, out, p);
+        // it cannot leave the output before it crossed
+        pool.frameEligible[handle] = Math.max(pool.frameEligible[handle], at);
+        outputs.accept(out, p, handle);
     }
 }

@@ -1,11 +1,13 @@
 package org.urdma.switchemu.core;
 
 /**
- * Ingress buffer accounting after HPCC's switch-mmu: every ingress (port, priority) has a reserve; above
- * it, bytes come from a shared pool whose per-queue limit is the Dynamic Threshold
- * α × (buffer − total headroom − total reserve − shared in use); a lossless queue above the threshold
- * goes into its headroom (and sends XOFF), and is dropped only when the headroom is exhausted.
- * XON once the headroom is empty and shared use + resume offset is at or below the threshold.
+ * Shared-buffer accounting after HPCC's switch-mmu and Choudhury–Hahne: every queue has a reserve;
+ * above it, bytes come from a shared pool whose per-queue limit is the Dynamic Threshold
+ * α × (buffer − total headroom − total reserve − shared in use). Lossless traffic is accounted per
+ * ingress (port, priority), as PFC needs: above the threshold it goes into its headroom (and sends
+ * XOFF) and is dropped only when the headroom is exhausted; XON once the headroom is empty and shared
+ * use + resume offset is at or below the threshold. Lossy traffic is admitted per egress (port,
+ * priority), as shared-memory switches apply DT, so S senders into one port share one threshold.
  */
 final class Mmu {
     private final long bufferBytes;
@@ -15,6 +17,8 @@ final class Mmu {
     private final long totalFixed;
     private final long[] headroom;
     final long[] ingressBytes;
+    /** Lossy bytes per egress (port, priority). */
+    final long[] egressBytes;
     final long[] headroomBytes;
     final boolean[] paused;
     private long sharedUsed;
@@ -35,6 +39,7 @@ final class Mmu {
         }
         this.totalFixed = totalHeadroom + reserve * 8L * ports;
         this.ingressBytes = new long[ports * 8];
+        this.egressBytes = new long[ports * 8];
         this.headroomBytes = new long[ports * 8];
         this.paused = new boolean[ports * 8];
     }
@@ -57,8 +62,16 @@ final class Mmu {
         return totalUsed;
     }
 
-    /** Null if a frame of {@code length} may enter ingress queue {@code idx} (= port × 8 + priority). */
-    DropReason admit(int idx, int port, int length, boolean lossless) {
+    private long egressShared(int outIdx) {
+        long used = egressBytes[outIdx];
+        return used > reserve ? used - reserve : 0;
+    }
+
+    /**
+     * Null if a frame of {@code length} from ingress queue {@code idx} (= port × 8 + priority) may enter
+     * egress queue {@code outIdx}: lossless ones by their ingress queue, lossy ones by their egress queue.
+     */
+    DropReason admit(int idx, int outIdx, int port, int length, boolean lossless) {
         if (totalUsed + length > bufferBytes) {
             return DropReason.BUFFER_FULL;
         }
@@ -66,15 +79,23 @@ final class Mmu {
             if (length + headroomBytes[idx] > headroom[port] && length + sharedUsed(idx) > threshold()) {
                 return DropReason.HEADROOM_EXHAUSTED;
             }
-        } else if (ingressBytes[idx] + length > reserve && sharedUsed(idx) + length > threshold()) {
+        } else if (egressBytes[outIdx] + length > reserve && egressShared(outIdx) + length > threshold()) {
             return DropReason.SHARED_THRESHOLD;
         }
         return null;
     }
 
-    void add(int idx, int length) {
-        long newBytes = ingressBytes[idx] + length;
+    void add(int idx, int outIdx, int length, boolean lossless) {
         totalUsed += length;
+        if (!lossless) {
+            long newBytes = egressBytes[outIdx] + length;
+            if (newBytes > reserve) {
+                sharedUsed += Math.min(length, newBytes - reserve);
+            }
+            egressBytes[outIdx] = newBytes;
+            return;
+        }
+        long newBytes = ingressBytes[idx] + length;
         if (newBytes <= reserve) {
             ingressBytes[idx] = newBytes;
         } else if (newBytes - reserve > threshold()) {
@@ -85,7 +106,13 @@ final class Mmu {
         }
     }
 
-    void remove(int idx, int length) {
+    void remove(int idx, int outIdx, int length, boolean lossless) {
+        if (!lossless) {
+            sharedUsed -= Math.min(length, egressShared(outIdx));
+            egressBytes[outIdx] -= length;
+            totalUsed -= length;
+            return;
+        }
         long fromHeadroom = Math.min(headroomBytes[idx], length);
         long inShared = ingressBytes[idx] > reserve ? ingressBytes[idx] - reserve : 0;
         long fromShared = Math.min(length - fromHeadroom, inShared);

@@ -12,6 +12,8 @@ public final class PortCounters {
     public final long[] drops = new long[DropReason.VALUES.length];
     /** PFC frames sent with the priority's class-enable bit set (XOFF and XON). */
     public final long[] pfcTx = new long[8];
+    /** PFC frames sent (one per frame, whatever its class-enable vector). */
+    public long pfcFramesTx;
     /** Of those, XON (time 0). */
     public final long[] pfcXonTx = new long[8];
     /** PFC frames received with the priority's class-enable bit set. */
@@ -42,7 +44,7 @@ public final class PortCounters {
     public String toString() {
         StringBuilder sb = new StringBuilder();
         sb.append("rx=").append(rxFrames).append('/').append(rxBytes).append("B tx=").append(txFrames).append('/')
-            .append(txBytes).append("B ecn=").append(ecnMarked).append(" pauseRx=").append(pauseRx);
+            .append(txBytes).append("B ecn=").append(ecnMarked).append(" pfcFramesTx=").append(pfcFramesTx).append(" pauseRx=").append(pauseRx);
         for (DropReason r : DropReason.VALUES) {
             if (drops[r.ordinal()] != 0) {
                 sb.append(" drop.").append(r).append('=').append(drops[r.ordinal()]);

@@ -10,8 +10,9 @@ public final class SwitchConfig {
     int cellBytes = 128;
     int maxFrameBytes = 9216;
     long reserveBytes = 1_500;
-    double dtAlpha = 1.0;
-    long resumeOffsetBytes = 3_000;
+    // a real switch's profile: α = 1/8 (HPCC's switch-mmu; SONiC Broadcom profiles with xon_offset 2496 B)
+    double dtAlpha = 0.125;
+    long resumeOffsetBytes = 2_496;
     int pauseQuanta = 0xFFFF;
     long macAgingNs = 300_000_000_000L;
     int macTableSize = 4096;
@@ -59,13 +60,13 @@ public final class SwitchConfig {
         return this;
     }
 
-    /** Dynamic Threshold α: a queue may use α × (free shared buffer). */
+    /** Dynamic Threshold α: a queue may use α × (free shared buffer). Default 1/8. */
     public SwitchConfig dtAlpha(double alpha) {
         this.dtAlpha = alpha;
         return this;
     }
 
-    /** XON once shared use + this offset is at or below the threshold (hysteresis). */
+    /** XON once shared use + this offset is at or below the threshold (hysteresis). Default 2496 B. */
     public SwitchConfig resumeOffsetBytes(long bytes) {
         this.resumeOffsetBytes = bytes;
         return this;
@@ -97,7 +98,7 @@ public final class SwitchConfig {
         return this;
     }
 
-    /** Bytes a cut-through switch waits for before it may start transmitting. */
+    /** Frame bytes (after the 8 B preamble+SFD) a cut-through switch waits for before it may start transmitting. */
     public SwitchConfig cutThroughBytes(int bytes) {
         this.cutThroughBytes = bytes;
         return this;
@@ -120,8 +121,9 @@ public final class SwitchConfig {
 
     /**
      * VOQ + iSLIP crossbar: frames wait in virtual output queues (input, output, priority); every
-     * {@code slotNs} (0 = one 1518-byte frame at the fastest port) each matched input→output pair moves
-     * a slot's worth of bytes at the fastest port rate (at least one frame), matched by {@code iterations} rounds of iSLIP (priority-aware: the highest
+     * {@code slotNs} (0 = exactly one 1518-byte frame's wire time at the fastest port) each matched input→output
+     * pair moves up to a slot's worth of wire bytes at the fastest port rate (speedup 1; a longer frame holds the
+     * pair for the slots it needs), matched by {@code iterations} rounds of iSLIP (priority-aware: the highest
      * priority request wins, round-robin among equals). An output queue accepts a crossing frame while
      * it holds less than {@code egressBytes} (0 = two largest frames) for that priority.
      */

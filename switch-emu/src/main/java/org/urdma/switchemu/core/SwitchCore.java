@@ -66,11 +66,14 @@ public final class SwitchCore {
     private final int[] queueTail;
     private final int[] queueFrames;
     private final long[] queueBytes;
+    // exact times are ns + rem/rate of the port's rate (0 <= rem < rate): no rounding error accumulates
     private final long[] pausedUntil;
+    private final long[] pausedRem;
     private final long[] xoffRefreshAt;
     private final long[] refreshNs;
 
     private final long[] busyUntil;
+    private final long[] busyRem;
     private final int[] pendingXoff;
     private final int[] pendingXon;
 
@@ -109,9 +112,11 @@ public final class SwitchCore {
         queueFrames = new int[queues];
         queueBytes = new long[queues];
         pausedUntil = new long[queues];
+        pausedRem = new long[queues];
         xoffRefreshAt = new long[queues];
         refreshNs = new long[portCount];
         busyUntil = new long[portCount];
+        busyRem = new long[portCount];
         pendingXoff = new int[portCount];
         pendingXon = new int[portCount];
         dwrrCurrent = new int[portCount];
@@ -140,10 +145,14 @@ public final class SwitchCore {
             for (PortConfig p : ports) {
                 fastest = Math.max(fastest, p.rateBps);
             }
-            // default slot: one 1518-byte frame at the fastest port; a match moves that many bytes
-            long slot = config.crossbarSlotNs > 0 ? config.crossbarSlotNs : serializationNs(1518, fastest);
-            long slotBytes = Math.max(1, slot * fastest / 8_000_000_000L);
-            this.crossbar = new Crossbar(portCount, config.crossbarIterations, slot, slotBytes, pool);
+            // default slot: exactly one 1518-byte frame's wire time at the fastest port; a match moves
+            // that many wire bytes (speedup 1)
+            long slotNum = config.crossbarSlotNs > 0 ? config.crossbarSlotNs : wireBits(1518) * 1_000_000_000L;
+            long slotDen = config.crossbarSlotNs > 0 ? 1 : fastest;
+            long slotBytes = config.crossbarSlotNs > 0
+                ? Math.max(1, config.crossbarSlotNs * fastest / 8_000_000_000L) : wireBits(1518) / 8;
+            this.crossbar = new Crossbar(portCount, config.crossbarIterations, slotNum, slotDen, slotBytes,
+                config.wireOverheadBytes, pool);
             this.crossbarEgressBytes = config.crossbarEgressBytes > 0 ? config.crossbarEgressBytes : 2L * config.maxFrameBytes;
             this.outputs = new Crossbar.Outputs() {
                 @Override
@@ -194,7 +203,7 @@ public final class SwitchCore {
         return crossbar == null ? 0 : crossbar.transfers();
     }
 
-    /** Bytes held for an ingress (port, priority) in the MMU (reserve + shared + headroom). */
+    /** Lossless bytes held for an ingress (port, priority) in the MMU (reserve + shared + headroom). */
     public long ingressBytes(int port, int priority) {
         int idx = port * 8 + priority;
         return mmu.ingressBytes[idx] + mmu.headroomBytes[idx];
@@ -223,8 +232,30 @@ public final class SwitchCore {
 
     /** Serialization time of a frame at a rate, wire overhead included, in ns (rounded up). */
     public long serializationNs(int frameBytes, long rateBps) {
-        long bits = (long) (Math.max(frameBytes, 60) + config.wireOverheadBytes) * 8L;
-        return (bits * 1_000_000_000L + rateBps - 1) / rateBps;
+        return Math.ceilDiv(wireBits(frameBytes) * 1_000_000_000L, rateBps);
+    }
+
+    private long wireBits(int frameBytes) {
+        return (long) (Math.max(frameBytes, 60) + config.wireOverheadBytes) * 8L;
+    }
+
+    /** First whole ns at or after the exact port time ns + rem/rate. */
+    private static long ceil(long ns, long rem) {
+        return rem == 0 ? ns : ns + 1;
+    }
+
+    /** Port busy from exact (startNs + startRem/rate) for the frame: busy-until exact, in ns + remainder. */
+    private void serialize(int port, long startNs, long startRem, int frameBytes) {
+        long rate = ports[port].rateBps;
+        long t = wireBits(frameBytes) * 1_000_000_000L;
+        long rem = startRem + t % rate;
+        long ns = startNs + t / rate;
+        if (rem >= rate) {
+            rem -= rate;
+            ns++;
+        }
+        busyUntil[port] = ns;
+        busyRem[port] = rem;
     }
 
     // ---------------------------------------------------------------- ingress
@@ -332,7 +363,7 @@ public final class SwitchCore {
             return;
         }
         boolean lossless = (ports[inPort].pfcMask & (1 << priority)) != 0;
-        DropReason reason = mmu.admit(inIdx, inPort, length, lossless);
+        DropReason reason = mmu.admit(inIdx, idx, inPort, length, lossless);
         if (reason != null) {
             c.drops[reason.ordinal()]++;
             return;
@@ -342,7 +373,7 @@ public final class SwitchCore {
             c.drops[DropReason.BUFFER_FULL.ordinal()]++;
             return;
         }
-        mmu.add(inIdx, length);
+        mmu.add(inIdx, idx, length, lossless);
         pool.frameInPort[handle] = inPort;
         pool.framePriority[handle] = priority;
         pool.frameIpv4[handle] = ipv4;
@@ -392,11 +423,14 @@ public final class SwitchCore {
         if (config.forwarding == ForwardingMode.STORE_AND_FORWARD) {
             return rxEnd + config.pipelineDelayNs;
         }
+        // rxEnd is the end of the frame's wire time (overhead included, as serialization counts it), so its
+        // first bit came in wireBits earlier, and its header after preamble+SFD (8 B) + cutThroughBytes.
+        // Both bounds are rounded up from their exact times.
         long inRate = ports[in].rateBps;
-        long rxStart = rxEnd - serializationNs(length, inRate);
-        long header = (config.cutThroughBytes * 8L * 1_000_000_000L + inRate - 1) / inRate;
-        long noUnderrun = rxEnd - serializationNs(length, ports[out].rateBps) + config.pipelineDelayNs;
-        return Math.max(rxStart + header + config.pipelineDelayNs, noUnderrun);
+        long header = (8L + config.cutThroughBytes) * 8L;
+        long beforeEnd = Math.max(0, wireBits(length) - header) * 1_000_000_000L / inRate;
+        long noUnderrun = rxEnd + config.pipelineDelayNs - wireBits(length) * 1_000_000_000L / ports[out].rateBps;
+        return Math.max(rxEnd + config.pipelineDelayNs - beforeEnd, noUnderrun);
     }
 
     private void onMacControl(int inPort, DirectBuffer buffer, int offset, int length, long now) {
@@ -431,8 +465,11 @@ public final class SwitchCore {
     }
 
     private void pause(int idx, int quanta, long rate, long now) {
-        // XON: paused until now, so nothing queued behind it can claim an earlier start
-        pausedUntil[idx] = quanta == 0 ? now : now + MacControlFrame.quantaToNanos(quanta, rate);
+        // XON: paused until now, so nothing queued behind it can claim an earlier start. Exact: a quantum
+        // is 512 bit times, 1.28 ns at 400 Gbit/s
+        long t = quanta * 512L * 1_000_000_000L;
+        pausedUntil[idx] = now + t / rate;
+        pausedRem[idx] = t % rate;
         if (quanta != 0) {
             lastPauseRx[idx] = now;
         }
@@ -460,7 +497,7 @@ public final class SwitchCore {
         do {
             progress = false;
             for (int port = 0; port < portCount; port++) {
-                if (busyUntil[port] <= now && transmitOne(port, now)) {
+                if (ceil(busyUntil[port], busyRem[port]) <= now && transmitOne(port, now)) {
                     progress = true;
                 }
             }
@@ -503,7 +540,7 @@ public final class SwitchCore {
             }
             int idx = port * 8 + p;
             if (!storm[idx]) {
-                boolean stalled = queueFrames[idx] > 0 && pausedUntil[idx] > now;
+                boolean stalled = queueFrames[idx] > 0 && ceil(pausedUntil[idx], pausedRem[idx]) > now;
                 if (!stalled) {
                     stallSince[idx] = NEVER;
                 } else if (stallSince[idx] == NEVER) {
@@ -526,23 +563,23 @@ public final class SwitchCore {
 
     private void flush(int idx) {
         while (queueFrames[idx] > 0) {
-            dropWatchdog(dequeue(idx));
+            dropWatchdog(dequeue(idx), idx);
         }
         if (crossbar != null) {
             for (int h = crossbar.takeAny(idx >> 3, idx & 7); h != NONE; h = crossbar.takeAny(idx >> 3, idx & 7)) {
-                dropWatchdog(h);
+                dropWatchdog(h, idx);
             }
         }
     }
 
-    private void dropWatchdog(int handle) {
+    private void dropWatchdog(int handle, int outIdx) {
         counters[pool.frameInPort[handle]].drops[DropReason.WATCHDOG.ordinal()]++;
-        released(handle);
+        released(handle, outIdx);
         pool.free(handle);
     }
 
     private boolean paused(int idx, long now) {
-        return pausedUntil[idx] > now && !(storm[idx] && config.watchdogAction != WatchdogAction.ALERT);
+        return ceil(pausedUntil[idx], pausedRem[idx]) > now && !(storm[idx] && config.watchdogAction != WatchdogAction.ALERT);
     }
 
     private boolean ready(int idx, long now) {
@@ -596,11 +633,12 @@ public final class SwitchCore {
     }
 
     /** MMU release of a dequeued frame, and XON upstream if its ingress queue may resume. */
-    private void released(int handle) {
+    private void released(int handle, int outIdx) {
         int inPort = pool.frameInPort[handle];
         int priority = pool.framePriority[handle];
         int inIdx = inPort * 8 + priority;
-        mmu.remove(inIdx, pool.frameLength[handle]);
+        boolean lossless = (ports[inPort].pfcMask & (1 << priority)) != 0;
+        mmu.remove(inIdx, outIdx, pool.frameLength[handle], lossless);
         if (mmu.shouldResume(inIdx)) {
             resume(inPort, priority, inIdx);
         }
@@ -622,6 +660,7 @@ public final class SwitchCore {
                 }
             }
             int length = MacControlFrame.putPfc(txBuffer, 0, pc.mac, xoff | xon, pfcTimes);
+            c.pfcFramesTx++;
             pendingXoff[port] = 0;
             pendingXon[port] = 0;
             send(port, length, now);
@@ -634,10 +673,24 @@ public final class SwitchCore {
         int idx = port * 8 + priority;
         int handle = dequeue(idx);
         // a cut-through frame may have started leaving before its last bit came in (the driver
-        // reports arrival at the last bit); never before the port was free or the queue unpaused
-        long start = Math.max(Math.max(busyUntil[port], pool.frameEligible[handle]), pausedUntil[idx]);
-        start = Math.min(start, now);
-        released(handle);
+        // reports arrival at the last bit); never before the port was free or the queue unpaused.
+        // The start is exact: a frame sent back to back starts where the last one ended, to the bit.
+        long start = busyUntil[port];
+        long startRem = busyRem[port];
+        long eligible = pool.frameEligible[handle];
+        if (eligible > start) {
+            start = eligible;
+            startRem = 0;
+        }
+        if (pausedUntil[idx] > start || pausedUntil[idx] == start && pausedRem[idx] > startRem) {
+            start = pausedUntil[idx];
+            startRem = pausedRem[idx];
+        }
+        if (start > now || start == now && startRem > 0) {
+            start = now;
+            startRem = 0;
+        }
+        released(handle, idx);
         MutableDirectBuffer out = slots == null ? null : slots.claim(port, pool.frameLength[handle]);
         int at = out == null ? 0 : slots.claimedOffset();
         if (out == null) {
@@ -651,15 +704,16 @@ public final class SwitchCore {
             Ipv4Header.ecn(out, at + ipv4, Ipv4Header.ECN_CE);
             c.ecnMarked++;
         }
+        serialize(port, start, startRem, length);
+        long txStart = ceil(start, startRem);
+        long txEnd = ceil(busyUntil[port], busyRem[port]);
+        c.txFrames++;
+        c.txBytes += length;
         if (out != txBuffer) {
-            long end = start + serializationNs(length, ports[port].rateBps);
-            busyUntil[port] = end;
-            c.txFrames++;
-            c.txBytes += length;
-            slots.commit(port, length, start, end);
-            return true;
+            slots.commit(port, length, txStart, txEnd);
+        } else {
+            transmitter.transmit(port, txBuffer, 0, length, txStart, txEnd);
         }
-        send(port, length, start);
         return true;
     }
 
@@ -676,8 +730,8 @@ public final class SwitchCore {
     }
 
     private void send(int port, int length, long now) {
-        long end = now + serializationNs(length, ports[port].rateBps);
-        busyUntil[port] = end;
+        serialize(port, now, 0, length);
+        long end = ceil(busyUntil[port], busyRem[port]);
         PortCounters c = counters[port];
         c.txFrames++;
         c.txBytes += length;
@@ -692,15 +746,16 @@ public final class SwitchCore {
             work = queueFrames[base + p] > 0;
         }
         if (work) {
-            if (busyUntil[port] > now) {
-                next = busyUntil[port];
+            long busy = ceil(busyUntil[port], busyRem[port]);
+            if (busy > now) {
+                next = busy;
             } else {
                 for (int p = 0; p < 8; p++) {
                     int idx = base + p;
                     if (queueFrames[idx] > 0) {
                         long t = pool.frameEligible[queueHead[idx]];
                         if (paused(idx, now)) {
-                            t = Math.max(t, pausedUntil[idx]);
+                            t = Math.max(t, ceil(pausedUntil[idx], pausedRem[idx]));
                         }
                         next = Math.min(next, Math.max(t, now + 1));
                     }

@@ -20,7 +20,8 @@ public final class SwitchCounters implements AutoCloseable {
     private final AtomicCounter[][] scalar;
     private final AtomicCounter[][] drops;
     private final AtomicCounter[][][] perPriority;
-    private static final String[] SCALARS = {"rx-frames", "rx-bytes", "tx-frames", "tx-bytes", "pause-rx", "ecn-marked"};
+    private static final String[] SCALARS = {"rx-frames", "rx-bytes", "tx-frames", "tx-bytes", "pause-rx", "ecn-marked",
+        "pfc-frames-tx"};
     private static final String[] PER_PRIORITY = {"pfc-tx", "pfc-xon-tx", "pfc-rx", "queue-high-water", "watchdog-storms",
         "watchdog-restores"};
 
@@ -62,6 +63,7 @@ public final class SwitchCounters implements AutoCloseable {
             s[3].setRelease(c.txBytes);
             s[4].setRelease(c.pauseRx);
             s[5].setRelease(c.ecnMarked);
+            s[6].setRelease(c.pfcFramesTx);
             for (int r = 0; r < drops[p].length; r++) {
                 drops[p][r].setRelease(c.drops[r]);
             }

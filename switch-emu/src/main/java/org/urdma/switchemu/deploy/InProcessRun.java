@@ -296,7 +296,7 @@ public final class InProcessRun {
             sb.append(String.format(Locale.ROOT, "switch %s: %d ports, ran %.3f s (simulated, in-process), impairment: %s%n",
                 s.name(), s.core().portCount(), sim.now() / 1e9, impairmentNote(topology)));
             for (int i = 0; i < s.core().portCount(); i++) {
-                CounterReport.appendPort(sb, i, "p" + i, peers.get(i), s.core().counters(i));
+                CounterReport.appendPort(sb, i, "p" + i, peers.get(i), s.core().counters(i), sim.now());
                 if (s.ingressImpairment(i) != null || s.egressImpairment(i) != null) {
                     CounterReport.appendImpairment(sb, s.ingressImpairment(i), s.egressImpairment(i));
                 }

@@ -18,7 +18,7 @@ public final class CounterReport {
         for (int i = 0; i < sw.portCount(); i++) {
             RtPort p = sw.port(i);
             PortCounters c = sw.core().counters(i);
-            appendPort(sb, i, p.name(), p.peer() == null ? "?" : p.peer(), c);
+            appendPort(sb, i, p.name(), p.peer() == null ? "?" : p.peer(), c, sw.runNanos());
             String io = p.io().describeCounters();
             sb.append(String.format(Locale.ROOT, "  driver: tx-refused %d, delay-full %d%s%n", p.txRefused(), p.delayFull(),
                 io.isEmpty() ? "" : "; " + io));
@@ -33,9 +33,10 @@ public final class CounterReport {
 
     /**
      * A port's switch counters (frames, bytes, drops by reason, PFC, ECN, queue high-water, watchdog), in the layout
-     * every switch report uses: the real-time switch's and the in-process run's.
+     * every switch report uses: the real-time switch's and the in-process run's. PFC frames per second are
+     * averaged over {@code elapsedNs} (the run's time; 0 = not shown).
      */
-    public static void appendPort(StringBuilder sb, int i, String name, String peer, PortCounters c) {
+    public static void appendPort(StringBuilder sb, int i, String name, String peer, PortCounters c, long elapsedNs) {
         sb.append(String.format(Locale.ROOT, "port %d %s -> %s: rx %d frames %d B, tx %d frames %d B%n", i,
             name, peer, c.rxFrames, c.rxBytes, c.txFrames, c.txBytes));
         sb.append("  drops:");
@@ -51,6 +52,13 @@ public final class CounterReport {
         sb.append("  pfc tx (of which xon):").append(perPriority(c.pfcTx, c.pfcXonTx))
             .append("  pfc rx:").append(perPriority(c.pfcRx, null))
             .append("  pause rx: ").append(c.pauseRx).append('\n');
+        if (c.pfcFramesTx != 0) {
+            sb.append("  pfc frames tx: ").append(c.pfcFramesTx);
+            if (elapsedNs > 0) {
+                sb.append(String.format(Locale.ROOT, " (%.0f/s)", c.pfcFramesTx / (elapsedNs / 1e9)));
+            }
+            sb.append('\n');
+        }
         sb.append("  ecn marked: ").append(c.ecnMarked).append("  queue high-water B:")
             .append(perPriority(c.queueHighWater, null)).append('\n');
         if (nonZero(c.watchdogStorms) || nonZero(c.watchdogRestores)) {

@@ -26,7 +26,9 @@ public final class SimHost implements SimNode {
     private SimLink link;
     private final List<Flow> flows = new ArrayList<>();
     private final long[] pausedUntil = new long[8];
+    /** The port is busy until busyUntil + busyRem / rate ns, exactly (rounding per frame would add up). */
     private long busyUntil;
+    private long busyRem;
     private long pendingWake = Long.MAX_VALUE;
     private int roundRobin;
     private final FrameView view = new FrameView();
@@ -62,11 +64,13 @@ public final class SimHost implements SimNode {
     /** Puts a raw frame on the wire at {@code at} (ignores flow control: for control frames and odd input). */
     public void sendRaw(byte[] frame, long at) {
         sim.schedule(at, () -> {
-            long bits = (long) (Math.max(frame.length, 60) + WIRE_OVERHEAD) * 8L;
-            long start = Math.max(sim.now(), busyUntil);
-            busyUntil = start + (bits * 1_000_000_000L + link.rateBps() - 1) / link.rateBps();
+            if (sim.now() > busyUntil) {
+                serialize(sim.now(), 0, frame.length);
+            } else {
+                serialize(busyUntil, busyRem, frame.length);
+            }
             txFrames++;
-            link.carry(this, frame, busyUntil);
+            link.carry(this, frame, busyEnd());
         });
     }
 
@@ -105,9 +109,25 @@ public final class SimHost implements SimNode {
         return pausedUntil[priority] > now;
     }
 
+    /** First whole ns at or after the end of the current transmission. */
+    private long busyEnd() {
+        return busyRem == 0 ? busyUntil : busyUntil + 1;
+    }
+
+    private void serialize(long startNs, long startRem, int frameBytes) {
+        long rate = link.rateBps();
+        long t = (long) (Math.max(frameBytes, 60) + WIRE_OVERHEAD) * 8L * 1_000_000_000L;
+        busyRem = startRem + t % rate;
+        busyUntil = startNs + t / rate;
+        if (busyRem >= rate) {
+            busyRem -= rate;
+            busyUntil++;
+        }
+    }
+
     private void trySend(long now) {
-        if (busyUntil > now) {
-            wakeAt(busyUntil);
+        if (busyEnd() > now) {
+            wakeAt(busyEnd());
             return;
         }
         int n = flows.size();
@@ -122,9 +142,9 @@ public final class SimHost implements SimNode {
                 earliest = Math.min(earliest, ready);
                 continue;
             }
-            transmit(f, now);
+            transmit(f, ready, now);
             roundRobin = (roundRobin + i + 1) % n;
-            wakeAt(busyUntil);
+            wakeAt(busyEnd());
             return;
         }
         if (earliest != Long.MAX_VALUE) {
@@ -132,7 +152,8 @@ public final class SimHost implements SimNode {
         }
     }
 
-    private void transmit(Flow f, long now) {
+    /** Sends the flow's next frame; it became ready at {@code ready} (<= now) and starts when the port is free. */
+    private void transmit(Flow f, long ready, long now) {
         int pcp = f.tagged ? f.priority : -1;
         byte[] frame = f.ipv4
             ? Frames.ipv4Udp(f.destination, mac, pcp, f.dscp, f.ecn, f.frameBytes)
@@ -140,12 +161,15 @@ public final class SimHost implements SimNode {
         Frames.stamp(frame, f.id, f.sent, now);
         f.sent++;
         f.nextNs = now + f.gapNs;
-        long bits = (long) (Math.max(frame.length, 60) + WIRE_OVERHEAD) * 8L;
-        long rate = link.rateBps();
-        busyUntil = now + (bits * 1_000_000_000L + rate - 1) / rate;
+        // back to back (ready while the port was busy): start exactly where the last frame ended
+        if (ready > busyUntil) {
+            serialize(ready, 0, frame.length);
+        } else {
+            serialize(busyUntil, busyRem, frame.length);
+        }
         txFrames++;
         observer.sent(this, f, now);
-        link.carry(this, frame, busyUntil);
+        link.carry(this, frame, busyEnd());
     }
 
     private void wakeAt(long t) {
@@ -183,6 +207,11 @@ public final class SimHost implements SimNode {
         stats(Frames.flow(frame)).record(Frames.seq(frame), now - Frames.sendTime(frame), ce, now);
     }
 
+    /** Pause time rounded up (a NIC never resumes early; a quantum at 400 Gbit/s is 1.28 ns). */
+    private static long quantaNs(int quanta, long rate) {
+        return Math.ceilDiv(quanta * 512L * 1_000_000_000L, rate);
+    }
+
     private void onMacControl(UnsafeBuffer b, int length, long now) {
         long rate = link.rateBps();
         if (MacControlFrame.isPfc(b, 0, length)) {
@@ -193,7 +222,7 @@ public final class SimHost implements SimNode {
                     pfcRx[p]++;
                     int q = MacControlFrame.pfcQuanta(b, 0, p);
                     quantaScratch[p] = q;
-                    pausedUntil[p] = q == 0 ? 0 : now + MacControlFrame.quantaToNanos(q, rate);
+                    pausedUntil[p] = q == 0 ? now : now + quantaNs(q, rate);
                 }
             }
             observer.flowControl(this, enable, quantaScratch, now);
@@ -202,7 +231,7 @@ public final class SimHost implements SimNode {
             pauseRx++;
             for (int p = 0; p < 8; p++) {
                 quantaScratch[p] = Math.max(q, 0);
-                pausedUntil[p] = q <= 0 ? 0 : now + MacControlFrame.quantaToNanos(q, rate);
+                pausedUntil[p] = q <= 0 ? now : now + quantaNs(q, rate);
             }
             observer.flowControl(this, 0xFF, quantaScratch, now);
         }

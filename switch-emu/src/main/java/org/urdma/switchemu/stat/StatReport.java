@@ -83,14 +83,15 @@ public final class StatReport {
             for (Map.Entry<Integer, Map<String, Long>> p : s.getValue().entrySet()) {
                 String[] pp = peers.get(sw);
                 String peer = pp != null && p.getKey() < pp.length ? pp[p.getKey()] : "?";
-                port(sb, sw, p.getKey(), peer, p.getValue(), previous, intervalNs);
+                port(sb, sw, p.getKey(), peer, p.getValue(), previous, intervalNs,
+                    (file.heartbeatEpochMs() - file.startEpochMs()) * 1_000_000L);
             }
         }
         return sb.toString();
     }
 
     private static void port(StringBuilder sb, String sw, int port, String peer, Map<String, Long> m,
-                             Map<String, Long> previous, long intervalNs) {
+                             Map<String, Long> previous, long intervalNs, long upNs) {
         String key = sw + " p" + port + " ";
         sb.append(String.format(Locale.ROOT, "switch %s port %d -> %s: rx %d frames %d B%s, tx %d frames %d B%s%n", sw, port,
             peer, get(m, "rx-frames"), get(m, "rx-bytes"), rate(key, "rx", m, previous, intervalNs), get(m, "tx-frames"),
@@ -107,6 +108,15 @@ public final class StatReport {
         sb.append("  pfc tx (of which xon):").append(perPriority(m, "pfc-tx", "pfc-xon-tx"))
             .append("  pfc rx:").append(perPriority(m, "pfc-rx", null))
             .append("  pause rx: ").append(get(m, "pause-rx")).append('\n');
+        long pfcFrames = get(m, "pfc-frames-tx");
+        if (pfcFrames != 0) {
+            // per second over the last interval when watching, else averaged since the switch started
+            boolean watching = previous != null && intervalNs > 0;
+            double perSecond = watching ? (pfcFrames - previous.getOrDefault(key + "pfc-frames-tx", 0L)) / (intervalNs / 1e9)
+                : upNs > 0 ? pfcFrames / (upNs / 1e9) : 0;
+            sb.append(String.format(Locale.ROOT, "  pfc frames tx: %d (%.0f/s%s)%n", pfcFrames, perSecond,
+                watching ? "" : " since start"));
+        }
         sb.append("  ecn marked: ").append(get(m, "ecn-marked")).append("  queue high-water B:")
             .append(perPriority(m, "queue-high-water", null)).append('\n');
         String storms = perPriority(m, "watchdog-storms", null);
