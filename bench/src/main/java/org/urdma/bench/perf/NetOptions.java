@@ -33,7 +33,9 @@ public final class NetOptions {
     @Option(names = "--pcp", description = "802.1Q priority with --vlan (default: ${DEFAULT-VALUE})")
     int pcp = 0;
 
-    @Option(names = "--cm-timeout", description = "Seconds to wait for the peer at each out-of-band step (default: ${DEFAULT-VALUE})")
+    @Option(names = "--cm-timeout", description = "Seconds to wait for the peer at each out-of-band step (default: ${DEFAULT-VALUE}); "
+            + "at a barrier, for the peer's run, up to 1 h (or this if longer); a peer gone without closing TCP (link cut, "
+            + "host down) ends the run 10 s after its last answer (TCP keepalive: idle 5 s, 5 probes 1 s apart)")
     int cmTimeoutSeconds = 30;
 
     @Option(names = "--exchange", description = "Out-of-band exchange: perftest (perftest 6.06's, so the stock ib_*_bw/lat tools are peers) or urdma (urdma's own, with MAC and features) (default: ${DEFAULT-VALUE})")
