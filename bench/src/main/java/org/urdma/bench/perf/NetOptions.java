@@ -15,7 +15,7 @@ public final class NetOptions {
     @Option(names = {"-p", "--port"}, description = "TCP port of the out-of-band exchange (default: ${DEFAULT-VALUE})")
     int port = 18515;
 
-    @Option(names = "--ip", paramLabel = "A.B.C.D/NN", description = "This port's own IPv4 address (RoCEv2; not one the kernel owns on the interface)")
+    @Option(names = "--ip", paramLabel = "A.B.C.D/NN", description = "This port's own IPv4 address (RoCEv2); one the kernel owns is refused (the kernel would answer RoCEv2 with ICMP port unreachable)")
     String ip;
 
     @Option(names = "--mac", description = "This port's MAC (default: the interface's for afpacket, a fixed local one for tap)")

@@ -31,6 +31,7 @@ import org.urdma.transport.link.ethernet.EthernetDatapath;
 import org.urdma.transport.link.ethernet.EthernetLinkConfig;
 import org.urdma.transport.link.ethernet.TapLink;
 import org.urdma.transport.pcap.PcapWriter;
+import org.urdma.transport.port.InterfaceCheck;
 import org.urdma.transport.port.PortIdentity;
 import org.urdma.transport.reliability.Reliability;
 import org.urdma.transport.wire.FramingKind;
@@ -101,6 +102,8 @@ final class NetPerfSession implements AutoCloseable {
         String ifname = spec.substring(spec.indexOf(':') + 1);
         if (ifname.isEmpty()) throw new IllegalArgumentException("--link: give an interface, e.g. afpacket:eth0 or tap:tap0");
         boolean tap = spec.startsWith("tap:");
+        InterfaceCheck.portAddressNotKernels(ifname, n.ip);
+        if (!tap) InterfaceCheck.interfaceUp(ifname); // a TAP is ours and set up below
         Link l;
         EthernetDatapath dp;
         if (tap) {
