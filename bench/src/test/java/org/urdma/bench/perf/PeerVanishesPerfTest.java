@@ -2,7 +2,6 @@ package org.urdma.bench.perf;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.urdma.nativeio.netns.Topology;
@@ -15,14 +14,20 @@ import org.urdma.transport.cm.Keepalive;
  * keepalive bound with a one-line message and exit 1, instead of waiting out the barrier timeout.
  */
 class PeerVanishesPerfTest {
-    @BeforeAll
-    static void root() {
-        RootAssumptions.assumeRoot();
+    /** --help states the bound the code has. */
+    @Test
+    void helpStatesTheKeepaliveAndBarrierBounds() {
+        String help = new picocli.CommandLine(new PerfTestCommand(PerfTest.WRITE_BW) {
+        }).getUsageMessage(picocli.CommandLine.Help.Ansi.OFF).replaceAll("\\s+", " ");
+        assertTrue(help.contains("up to " + NetPerfSession.BARRIER_TIMEOUT_SECONDS / 3600 + " h (or this if longer)"), help);
+        assertTrue(help.contains("ends the run " + Keepalive.BOUND_SECONDS + " s after its last answer (TCP keepalive: idle "
+                + Keepalive.IDLE_SECONDS + " s, " + Keepalive.COUNT + " probes " + Keepalive.INTERVAL_SECONDS + " s apart)"), help);
     }
 
     @Test
     @Timeout(90)
     void aServerWhoseClientsLinkIsCutEndsWithinTheKeepaliveBound() throws Exception {
+        RootAssumptions.assumeRoot();
         try (Topology t = Topology.create()) {
             String c = t.namespace("c"), s = t.namespace("s");
             t.veth(c, "eth0", s, "eth0", Topology.LinkOptions.mtu(9000));
