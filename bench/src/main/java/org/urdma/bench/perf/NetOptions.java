@@ -15,7 +15,7 @@ public final class NetOptions {
     @Option(names = {"-p", "--port"}, description = "TCP port of the out-of-band exchange (default: ${DEFAULT-VALUE})")
     int port = 18515;
 
-    @Option(names = "--ip", paramLabel = "A.B.C.D/NN", description = "This port's own IPv4 address (RoCEv2; not one the kernel owns on the interface)")
+    @Option(names = "--ip", paramLabel = "A.B.C.D/NN", description = "This port's own IPv4 address (RoCEv2); one the kernel owns is refused (the kernel would answer RoCEv2 with ICMP port unreachable)")
     String ip;
 
     @Option(names = "--mac", description = "This port's MAC (default: the interface's for afpacket, a fixed local one for tap)")
@@ -33,7 +33,9 @@ public final class NetOptions {
     @Option(names = "--pcp", description = "802.1Q priority with --vlan (default: ${DEFAULT-VALUE})")
     int pcp = 0;
 
-    @Option(names = "--cm-timeout", description = "Seconds to wait for the peer at each out-of-band step (default: ${DEFAULT-VALUE})")
+    @Option(names = "--cm-timeout", description = "Seconds to wait for the peer at each out-of-band step (default: ${DEFAULT-VALUE}); "
+            + "at a barrier, for the peer's run, up to 1 h (or this if longer); a peer gone without closing TCP (link cut, "
+            + "host down) ends the run 10 s after its last answer (TCP keepalive: idle 5 s, 5 probes 1 s apart)")
     int cmTimeoutSeconds = 30;
 
     @Option(names = "--exchange", description = "Out-of-band exchange: perftest (perftest 6.06's, so the stock ib_*_bw/lat tools are peers) or urdma (urdma's own, with MAC and features) (default: ${DEFAULT-VALUE})")

@@ -31,6 +31,7 @@ import org.urdma.transport.link.ethernet.EthernetDatapath;
 import org.urdma.transport.link.ethernet.EthernetLinkConfig;
 import org.urdma.transport.link.ethernet.TapLink;
 import org.urdma.transport.pcap.PcapWriter;
+import org.urdma.transport.port.InterfaceCheck;
 import org.urdma.transport.port.PortIdentity;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.FramingKind;
@@ -56,6 +57,11 @@ final class NetPerfSession implements AutoCloseable {
     final SoftDevice device;
     /** The engine's agent thread during connection setup; with --driver inline then the benchmark thread (InlineDriver). */
     private EngineDriver driver;
+    /**
+     * Longest wait at a barrier, for the peer's run between two barriers (unless --cm-timeout is longer): bounded, so
+     * a peer that is alive but stuck ends the run too; one that vanished is noticed sooner, by TCP keepalive.
+     */
+    static final int BARRIER_TIMEOUT_SECONDS = 3600;
     /** Empty engine passes before --idle poll sleeps in poll(2) on the socket. */
     static final int POLL_SPINS = Integer.getInteger("urdma.pollSpins", 200);
     /** --idle poll on an AF_PACKET link: spin, then sleep in poll(2) on the socket until a frame arrives. */
@@ -96,6 +102,8 @@ final class NetPerfSession implements AutoCloseable {
         String ifname = spec.substring(spec.indexOf(':') + 1);
         if (ifname.isEmpty()) throw new IllegalArgumentException("--link: give an interface, e.g. afpacket:eth0 or tap:tap0");
         boolean tap = spec.startsWith("tap:");
+        InterfaceCheck.portAddressNotKernels(ifname, n.ip);
+        if (!tap) InterfaceCheck.interfaceUp(ifname); // a TAP is ours and set up below
         Link l;
         EthernetDatapath dp;
         if (tap) {
@@ -164,6 +172,11 @@ final class NetPerfSession implements AutoCloseable {
         this.local = locals[0];
         this.cm = new ConnectionManager(new ConnectionManager.Config(Duration.ofSeconds(n.cmTimeoutSeconds),
                 Duration.ofSeconds(n.cmTimeoutSeconds)));
+    }
+
+    /** How long a barrier waits for the peer: {@link #BARRIER_TIMEOUT_SECONDS}, or --cm-timeout if longer. */
+    Duration barrierTimeout() {
+        return Duration.ofSeconds(Math.max(n.cmTimeoutSeconds, BARRIER_TIMEOUT_SECONDS));
     }
 
     private EthernetLinkConfig config(FramingKind kind, byte[] mac) {

@@ -18,9 +18,9 @@ final class NetPerfSide extends PerfSide {
             byte[] mac = NeighborResolver.resolve(s.device, s.datapath, s.remote.gid(), 2_000_000_000L);
             this.ah = s.pd.createAh(new AddressHandleAttributes().dgid(s.remote.gid()).dmac(mac));
         }
-        // the peer's whole run may pass between two barriers; a vanished peer closes the socket
-        if (s.perftest != null) s.perftest.readTimeout(Duration.ofHours(24));
-        else s.channel.readTimeout(Duration.ofHours(24));
+        // the peer's whole run may pass between two barriers; keepalive notices a peer that vanished meanwhile
+        if (s.perftest != null) s.perftest.readTimeout(s.barrierTimeout());
+        else s.channel.readTimeout(s.barrierTimeout());
     }
 
     /** One side's QPs (-q). */

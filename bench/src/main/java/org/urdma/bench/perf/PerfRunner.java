@@ -105,6 +105,7 @@ final class PerfRunner {
                 out.printf(" packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d%n", q.packetsSent(),
                         q.retransmittedPackets(), q.retries(), q.timeouts());
             }
+            out.printf(" client %s%n server %s%n", rxDrops(s.fabric.a), rxDrops(s.fabric.b));
             out.flush();
         }
         return 0;
@@ -153,6 +154,7 @@ final class PerfRunner {
                         q.retransmittedPackets(), q.retries(), q.timeouts());
             }
             if (s.qp instanceof org.urdma.transport.engine.SoftQp q) out.printf(" responder: %s%n", q.responderStats());
+            out.printf(" %s%n", rxDrops(s.device));
             out.printf(" link: %s%s%n", s.datapath.counters(), s.link instanceof org.urdma.transport.link.ethernet.AfPacketLink a
                     ? "; kernel " + a.kernelStatistics() : "");
             s.format.barrier(s.channel, s.local, "end of the run");
@@ -196,6 +198,12 @@ final class PerfRunner {
         }
         out.printf(" qp: packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d, RNR NAKs received %d, RNR NAKs sent %d%n",
                 sent, resent, rounds, timeouts, rnrIn, rnrOut);
+        out.printf(" %s%n", rxDrops(s.device));
+    }
+
+    /** Frames the device dropped on receive: for a QP it does not have, with a foreign P_Key, or for another reason. */
+    static String rxDrops(org.urdma.transport.engine.SoftDevice d) {
+        return String.format("device rx drops: unknown QP %d, bad P_Key %d, other %d", d.rxUnknownQp(), d.rxBadPkey(), d.rxDropped());
     }
 
     /** The per-size sequence one side runs; the client prints perftest's rows, the server what it verified. */

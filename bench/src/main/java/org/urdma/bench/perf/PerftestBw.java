@@ -127,7 +127,7 @@ final class PerftestBw {
         }
         NetPerf.header(out, test.title(o), s);
         PerftestLink link = s.perftest;
-        link.readTimeout(Duration.ofHours(24)); // the peer's whole run may pass between two barriers
+        link.readTimeout(s.barrierTimeout()); // the peer's whole run may pass between two barriers
         int cycle = link.sysData().cycleBuffer(), line = link.sysData().cacheLineSize();
         long step = size <= cycle / 2 ? inc(size, line) : 0;
         int period = step == 0 ? 1 : (int) (cycle / step);

@@ -3,7 +3,6 @@ package org.urdma.bench.perf;
 import java.io.PrintStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.time.Duration;
 import org.HdrHistogram.Histogram;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.WrOpcode;
@@ -65,7 +64,7 @@ final class PerftestLat {
         PerfSide side = NetPerfSide.sides(s, size)[0];
         side.remoteVaIsTarget = true;
         PerftestLink link = s.perftest;
-        link.readTimeout(Duration.ofHours(24)); // the peer's whole run may pass between two barriers
+        link.readTimeout(s.barrierTimeout()); // the peer's whole run may pass between two barriers
         int n = (int) iters;
         if (op == WrOpcode.SEND) side.postRecvs(PerfPatterns.latRecvDepth(n)); // before the barrier: no RNR, no UD loss
         link.barrier(op == WrOpcode.SEND ? "receives posted" : "before the run");

@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import org.urdma.transport.cm.ConnectionException;
+import org.urdma.transport.cm.Keepalive;
 import org.urdma.transport.cm.perftest.PerftestBwReport;
 import org.urdma.transport.cm.perftest.PerftestDest;
 import org.urdma.transport.cm.perftest.PerftestExchange;
@@ -40,6 +41,7 @@ final class PerftestLink implements AutoCloseable {
     private PerftestLink(Socket socket, Role role) throws IOException {
         this.socket = socket;
         socket.setTcpNoDelay(true);
+        Keepalive.apply(socket); // a peer that vanishes between two barriers is noticed within Keepalive.BOUND_SECONDS
         this.x = new PerftestExchange(role, socket.getInputStream(), socket.getOutputStream());
     }
 
@@ -153,6 +155,18 @@ final class PerftestLink implements AutoCloseable {
         }
     }
 
+    private long timeoutMillis() {
+        try {
+            return socket.getSoTimeout();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    private String peerName() {
+        return socket.getInetAddress() == null ? "?" : socket.getInetAddress().getHostAddress();
+    }
+
     Transcript transcript() {
         return x.transcript();
     }
@@ -165,8 +179,11 @@ final class PerftestLink implements AutoCloseable {
         try {
             return s.run();
         } catch (SocketTimeoutException e) {
-            throw new ConnectionException("perftest exchange: the peer sent nothing during '" + what + "' within the timeout");
+            throw new ConnectionException("perftest exchange: the peer sent nothing during '" + what + "' within " + timeoutMillis() + " ms");
         } catch (IOException e) {
+            if (Keepalive.peerVanished(e)) {
+                throw new ConnectionException("perftest exchange, " + what + ": " + Keepalive.vanished(peerName()), e);
+            }
             throw new ConnectionException("perftest exchange, " + what + ": " + e.getMessage(), e);
         }
     }

@@ -27,6 +27,7 @@ import org.urdma.transport.link.ethernet.EthernetLinkConfig;
 import org.urdma.transport.link.ethernet.TapLink;
 import org.urdma.transport.pcap.PcapWriter;
 import org.urdma.transport.port.GidTable;
+import org.urdma.transport.port.InterfaceCheck;
 import org.urdma.transport.port.PortIdentity;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.FramingKind;
@@ -89,6 +90,13 @@ final class Pingpong {
         String ifname = o.link.substring(o.link.indexOf(':') + 1);
         if (!(o.link.startsWith("tap:") || o.link.startsWith("afpacket:")) || ifname.isEmpty()) {
             throw new IllegalArgumentException("--link: tap:IF or afpacket:IF, was '" + o.link + "'");
+        }
+        try { // a TAP is ours and set up below; an AF_PACKET interface must be up already
+            InterfaceCheck.portAddressNotKernels(ifname, o.ip);
+            if (o.link.startsWith("afpacket:")) InterfaceCheck.interfaceUp(ifname);
+        } catch (IllegalArgumentException e) {
+            System.err.println("urdma pingpong: " + e.getMessage());
+            return 1;
         }
         Link link;
         EthernetDatapath dp;

@@ -11,22 +11,27 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import jdk.net.ExtendedSocketOptions;
 
 /**
  * The out-of-band TCP side of connection setup on Netty: io_uring when its native library loads, else epoll,
  * else NIO. Gives blocking, time-bounded {@link ExchangeChannel}s to run an {@link ExchangeFormat} over.
  * Sockets are created on the calling thread, so a thread inside a network namespace (Netns.run) listens or
- * connects inside it. Control path only.
+ * connects inside it. Every connection has TCP keepalive ({@link Keepalive}): a peer that vanishes without closing
+ * it fails the next (or current) read within {@link Keepalive#BOUND_SECONDS} s. Control path only.
  */
 public final class ConnectionManager implements AutoCloseable {
     /** perftest's default port. */
@@ -53,6 +58,8 @@ public final class ConnectionManager implements AutoCloseable {
     private final String transport;
     private final Supplier<Channel> clientChannels;
     private final Supplier<ServerChannel> serverChannels;
+    /** Keepalive (Keepalive's settings) and, where the transport has it, TCP_USER_TIMEOUT for unacknowledged data. */
+    private final Map<ChannelOption<?>, Object> liveness = new LinkedHashMap<>();
 
     public ConnectionManager(Config config) {
         this.config = config;
@@ -65,17 +72,29 @@ public final class ConnectionManager implements AutoCloseable {
             f = io.netty.channel.uring.IoUringIoHandler.newFactory();
             cc = io.netty.channel.uring.IoUringSocketChannel::new;
             sc = io.netty.channel.uring.IoUringServerSocketChannel::new;
+            liveness.put(io.netty.channel.uring.IoUringChannelOption.TCP_KEEPIDLE, Keepalive.IDLE_SECONDS);
+            liveness.put(io.netty.channel.uring.IoUringChannelOption.TCP_KEEPINTVL, Keepalive.INTERVAL_SECONDS);
+            liveness.put(io.netty.channel.uring.IoUringChannelOption.TCP_KEEPCNT, Keepalive.COUNT);
+            liveness.put(io.netty.channel.uring.IoUringChannelOption.TCP_USER_TIMEOUT, Keepalive.BOUND_SECONDS * 1000);
         } else if (available("io.netty.channel.epoll.Epoll")) {
             t = "epoll";
             f = io.netty.channel.epoll.EpollIoHandler.newFactory();
             cc = io.netty.channel.epoll.EpollSocketChannel::new;
             sc = io.netty.channel.epoll.EpollServerSocketChannel::new;
+            liveness.put(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPIDLE, Keepalive.IDLE_SECONDS);
+            liveness.put(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPINTVL, Keepalive.INTERVAL_SECONDS);
+            liveness.put(io.netty.channel.epoll.EpollChannelOption.TCP_KEEPCNT, Keepalive.COUNT);
+            liveness.put(io.netty.channel.epoll.EpollChannelOption.TCP_USER_TIMEOUT, Keepalive.BOUND_SECONDS * 1000);
         } else {
             t = "nio";
             f = NioIoHandler.newFactory();
             cc = NioSocketChannel::new;
             sc = NioServerSocketChannel::new;
+            liveness.put(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPIDLE), Keepalive.IDLE_SECONDS);
+            liveness.put(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPINTERVAL), Keepalive.INTERVAL_SECONDS);
+            liveness.put(NioChannelOption.of(ExtendedSocketOptions.TCP_KEEPCOUNT), Keepalive.COUNT);
         }
+        liveness.put(ChannelOption.SO_KEEPALIVE, true);
         this.transport = t;
         this.clientChannels = cc;
         this.serverChannels = sc;
@@ -115,6 +134,7 @@ public final class ConnectionManager implements AutoCloseable {
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, left))
                     .option(ChannelOption.TCP_NODELAY, true)
                     .handler(h);
+            liveness.forEach((k, v) -> b.option(option(k), v));
             ChannelFuture f = b.connect(peer);
             boolean done = f.awaitUninterruptibly(left + 100, TimeUnit.MILLISECONDS);
             if (done && f.isSuccess()) return h;
@@ -142,6 +162,7 @@ public final class ConnectionManager implements AutoCloseable {
                         l.accepted.add(h);
                     }
                 });
+        liveness.forEach((k, v) -> b.childOption(option(k), v));
         ChannelFuture f = b.bind(bind).awaitUninterruptibly();
         if (!f.isSuccess()) {
             throw new ConnectionException("listen: cannot bind " + bind + " (" + rootCause(f.cause()).getMessage() + ")", f.cause());
@@ -180,6 +201,11 @@ public final class ConnectionManager implements AutoCloseable {
             ExchangeChannel c;
             while ((c = accepted.poll()) != null) c.close();
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ChannelOption<Object> option(ChannelOption<?> o) {
+        return (ChannelOption<Object>) o;
     }
 
     static Throwable rootCause(Throwable t) {

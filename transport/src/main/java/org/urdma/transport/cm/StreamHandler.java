@@ -127,6 +127,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter implements Exchan
             while (unread.readableBytes() < length) {
                 if (error != null) {
                     if (error instanceof ConnectionException ce) throw ce;
+                    if (Keepalive.peerVanished(error)) throw new ConnectionException(step + ": " + Keepalive.vanished(peer), error);
                     throw new ConnectionException(step + ": connection to " + peer + " failed: " + ConnectionManager.rootCause(error).getMessage(), error);
                 }
                 if (closed) {
