@@ -120,9 +120,10 @@ public final class LatVsTcpCommand implements Callable<Integer> {
             t.addAddress(b, "eth0", "10.94.0.2/24");
             String peerMac = PortIdentity.macString(t.call(b, () -> NetInterface.lookup("eth0").mac()));
             out.printf(Locale.ROOT, "veth pair %s/eth0 <-> %s/eth0, MTU %d; %d B messages, %d iterations per run (+%d warm-up), "
-                    + "%d rounds; urdma: %s %s, --driver %s --idle %s, port MAC %s; %d cores; ICRC: %s%n", a, b, mtu, size, iters,
+                    + "%d rounds; urdma: %s %s, --driver %s --idle %s, port MAC %s; %d cores; ICRC: %s; Netty: %s%n", a, b, mtu, size, iters,
                     iters / 2, rounds, connection, framing, driver, idle, portMac,
-                    Runtime.getRuntime().availableProcessors(), org.urdma.transport.wire.Icrc.implementation());
+                    Runtime.getRuntime().availableProcessors(), org.urdma.transport.wire.Icrc.implementation(),
+                    org.urdma.transport.cm.ConnectionManager.nettyTransport());
             out.printf("%-6s %-18s %-20s %-20s %-14s %s%n", "round", "TCP half-RTT p50", "urdma send-lat p50", "raw AF_PACKET p50",
                     "urdma/TCP", "load avg (1 min)");
             Process tcpServer = start(b, TcpBaseline.class, "server", "18999");

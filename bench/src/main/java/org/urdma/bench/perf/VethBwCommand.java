@@ -99,9 +99,10 @@ public final class VethBwCommand implements Callable<Integer> {
         int frame = fullFrameLength(FramingKind.parse(framing), Math.min(mtu, size));
         int packets = (size + mtu - 1) / mtu;
         out.printf(Locale.ROOT, "veth-bw: RC write-bw %d B messages (%d frames of up to %d B each, %s, path MTU %d) vs raw AF_PACKET "
-                + "blast of %d-byte frames; veth MTU %d; %d s each, %d rounds; RX ring %s, TX ring %d slots (both), port MAC %s, idle %s; ICRC: %s%n",
+                + "blast of %d-byte frames; veth MTU %d; %d s each, %d rounds; RX ring %s, TX ring %d slots (both), port MAC %s, idle %s; ICRC: %s; Netty: %s%n",
                 size, packets, frame, framing, mtu, frame, linkMtu, seconds, rounds, rxRing,
-                org.urdma.transport.link.ethernet.AfPacketLink.TX_SLOTS, portMac, idle, org.urdma.transport.wire.Icrc.implementation());
+                org.urdma.transport.link.ethernet.AfPacketLink.TX_SLOTS, portMac, idle, org.urdma.transport.wire.Icrc.implementation(),
+                org.urdma.transport.cm.ConnectionManager.nettyTransport());
         List<Double> ratios = new ArrayList<>(), cpuRatios = new ArrayList<>();
         try (Topology t = Topology.create()) {
             String a = t.namespace("a"), b = t.namespace("b");
