@@ -1,6 +1,7 @@
 package org.urdma.bench.perf;
 
 import java.io.ByteArrayOutputStream;
+import org.urdma.cli.Range;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -36,21 +37,27 @@ import picocli.CommandLine.Option;
 @Command(name = "veth-bw", mixinStandardHelpOptions = true,
         description = "RC write-bw over a fresh veth pair beside a raw AF_PACKET blast of same-size frames (needs root)")
 public final class VethBwCommand implements Callable<Integer> {
+    @Range(min = 1, max = Integer.MAX_VALUE)
     @Option(names = {"-s", "--size"}, description = "write-bw message size (default: ${DEFAULT-VALUE})")
     int size = 65536;
 
+    @Range(oneOf = {256, 512, 1024, 2048, 4096})
     @Option(names = {"-m", "--mtu"}, description = "Path MTU (default: ${DEFAULT-VALUE})")
     int mtu = 4096;
 
+    @Range(min = 68, max = 65535)
     @Option(names = "--if-mtu", description = "veth MTU (default: path MTU + 104, as rxe needs for RoCE headers)")
     int ifMtu = -1;
 
+    @Range(min = 1)
     @Option(names = {"-D", "--duration"}, description = "Seconds per measurement (default: ${DEFAULT-VALUE})")
     int seconds = 3;
 
+    @Range(min = 1)
     @Option(names = "--rounds", description = "Interleaved rounds of blast then write-bw (default: ${DEFAULT-VALUE})")
     int rounds = 3;
 
+    @Range(min = 1, max = 16384)
     @Option(names = {"-t", "--tx-depth"}, description = "write-bw outstanding requests (default: ${DEFAULT-VALUE})")
     int txDepth = 128;
 
