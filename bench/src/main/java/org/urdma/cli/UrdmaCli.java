@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         description = "User-space software RDMA: RoCEv1/RoCEv2/PAXI frames, verbs, perftest-style benchmarks.",
         subcommands = {CommandLine.HelpCommand.class, org.urdma.cli.wire.WireCommand.class, JmhCommand.class, org.urdma.bench.perf.PerfCommand.class,
             org.urdma.bench.pingpong.PingpongCommand.class, org.urdma.cli.topo.TopoCommand.class,
-            org.urdma.cli.sw.SwitchCommand.class, org.urdma.cli.stat.StatCommand.class})
+            org.urdma.cli.sw.SwitchCommand.class, org.urdma.cli.stat.StatCommand.class, org.urdma.cli.devinfo.DevinfoCommand.class})
 public final class UrdmaCli implements Runnable {
 
     @CommandLine.Spec
@@ -27,23 +27,52 @@ public final class UrdmaCli implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new UrdmaCli());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
-        // a wrong topology file or switch name is the user's to fix: the message (FILE:LINE: ...), no stack trace
+        for (CommandLine c : OptionChecks.all(cl)) {
+            // every command takes --verbose (stack traces of errors) unless it has its own or hands its arguments on (jmh)
+            CommandLine.Model.CommandSpec spec = c.getCommandSpec();
+            if (spec.findOption("--verbose") == null && spec.unmatchedArgsBindings().isEmpty()) {
+                spec.addOption(CommandLine.Model.OptionSpec.builder("--verbose").description("On an error, also print its stack trace")
+                        .arity("0").type(boolean.class).build());
+            }
+        }
+        // every value the user gave is checked against its option's @Range before the command runs
+        cl.setExecutionStrategy(parsed -> {
+            OptionChecks.check(parsed);
+            return new CommandLine.RunLast().execute(parsed);
+        });
+        // a bad option or value: one line naming it, exit 2, no usage screen
+        cl.setParameterExceptionHandler((e, args) -> {
+            CommandLine line = e.getCommandLine();
+            if (java.util.Arrays.asList(args).contains("--verbose")) e.printStackTrace(line.getErr());
+            line.getErr().println(line.getCommandSpec().qualifiedName() + ": " + e.getMessage());
+            return line.getCommandSpec().exitCodeOnInvalidInput();
+        });
+        // an error while running: one line (the user's to fix, or an internal error saying so); --verbose adds the trace
         cl.setExecutionExceptionHandler((e, line, parsed) -> {
-            Object command = line.getCommand();
-            boolean fabric = command instanceof org.urdma.cli.sw.SwitchCommand || command instanceof org.urdma.cli.stat.StatCommand
-                || command.getClass().getPackageName().equals("org.urdma.cli.topo");
-            if (e instanceof org.urdma.switchemu.topo.TopologyException
-                || (fabric && (e instanceof IllegalArgumentException || e instanceof IllegalStateException))) {
-                line.getErr().println("urdma " + line.getCommandName() + ": " + e.getMessage());
-                return 2;
-            }
-            if (fabric && e instanceof java.nio.file.NoSuchFileException) {
-                line.getErr().println("urdma " + line.getCommandName() + ": no such file: " + e.getMessage());
-                return 2;
-            }
-            throw e;
+            if (parsed.originalArgs().contains("--verbose")) e.printStackTrace(line.getErr());
+            line.getErr().println(line.getCommandSpec().qualifiedName() + ": " + describe(e));
+            return userError(e) ? 2 : 1;
         });
         return cl;
+    }
+
+    /** Errors that a user's input or environment causes (a file, an interface, a peer, a value): no trace needed. */
+    static boolean userError(Throwable e) {
+        return e instanceof IllegalArgumentException || e instanceof IllegalStateException || e instanceof java.io.IOException
+            || e instanceof java.io.UncheckedIOException || e instanceof org.urdma.nativeio.NativeException
+            || e instanceof org.urdma.nativeio.netns.IpCommandException || e instanceof org.urdma.transport.cm.ConnectionException
+            || e instanceof org.urdma.switchemu.topo.TopologyException || e instanceof UnsupportedOperationException;
+    }
+
+    /** The one line an error prints. */
+    static String describe(Throwable e) {
+        if (e instanceof java.io.UncheckedIOException u && u.getCause() != null) return describe(u.getCause());
+        String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        if (e instanceof java.nio.file.NoSuchFileException) return "no such file: " + msg;
+        if (e instanceof java.nio.file.AccessDeniedException) return "permission denied: " + msg;
+        if (e instanceof java.nio.file.FileSystemException) return e.getClass().getSimpleName() + ": " + msg;
+        if (userError(e)) return msg;
+        return "internal error: " + e + " (--verbose shows the stack trace)";
     }
 
     public static void main(String[] args) {

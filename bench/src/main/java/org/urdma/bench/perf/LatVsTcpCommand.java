@@ -1,6 +1,7 @@
 package org.urdma.bench.perf;
 
 import java.io.BufferedReader;
+import org.urdma.cli.Range;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -33,14 +34,17 @@ import picocli.CommandLine.Option;
 @Command(name = "lat-vs-tcp", mixinStandardHelpOptions = true,
         description = "send-lat p50 beside a TCP_NODELAY ping-pong and a raw AF_PACKET ping-pong on one veth pair, in one run (root)")
 public final class LatVsTcpCommand implements Callable<Integer> {
+    @Range(min = 1, max = 4096, why = "one frame")
     @Option(names = {"-s", "--size"}, description = "message size in bytes (default: ${DEFAULT-VALUE})")
     int size = 8;
 
+    @Range(min = 5, max = 100_000_000)
     @Option(names = {"-n", "--iters"}, description = "measured ping-pongs per run, after a warm-up of half as many for TCP and raw "
             + "(urdma's perftest loop has none, as ib_send_lat: at 20000 the JIT still compiles during much of the run) "
             + "(default: ${DEFAULT-VALUE})")
     int iters = 100_000;
 
+    @Range(min = 1)
     @Option(names = "--rounds", description = "rounds of TCP, urdma, raw, interleaved (default: ${DEFAULT-VALUE})")
     int rounds = 3;
 
@@ -63,12 +67,14 @@ public final class LatVsTcpCommand implements Callable<Integer> {
             + "~0.5 us per hop here) (default: ${DEFAULT-VALUE})")
     String portMac = "own";
 
+    @Range(min = 1280, max = 65535)
     @Option(names = "--mtu", description = "veth MTU (default: ${DEFAULT-VALUE})")
     int mtu = 1500;
 
     @Option(names = "--no-raw", description = "skip the raw AF_PACKET floor")
     boolean noRaw;
 
+    @Range(min = 1)
     @Option(names = "--timeout", description = "seconds one process may take before the run fails (default: ${DEFAULT-VALUE})")
     int timeoutSeconds = 180;
 
@@ -120,9 +126,10 @@ public final class LatVsTcpCommand implements Callable<Integer> {
             t.addAddress(b, "eth0", "10.94.0.2/24");
             String peerMac = PortIdentity.macString(t.call(b, () -> NetInterface.lookup("eth0").mac()));
             out.printf(Locale.ROOT, "veth pair %s/eth0 <-> %s/eth0, MTU %d; %d B messages, %d iterations per run (+%d warm-up), "
-                    + "%d rounds; urdma: %s %s, --driver %s --idle %s, port MAC %s; %d cores; ICRC: %s%n", a, b, mtu, size, iters,
+                    + "%d rounds; urdma: %s %s, --driver %s --idle %s, port MAC %s; %d cores; ICRC: %s; Netty: %s%n", a, b, mtu, size, iters,
                     iters / 2, rounds, connection, framing, driver, idle, portMac,
-                    Runtime.getRuntime().availableProcessors(), org.urdma.transport.wire.Icrc.implementation());
+                    Runtime.getRuntime().availableProcessors(), org.urdma.transport.wire.Icrc.implementation(),
+                    org.urdma.transport.cm.ConnectionManager.nettyTransport());
             out.printf("%-6s %-18s %-20s %-20s %-14s %s%n", "round", "TCP half-RTT p50", "urdma send-lat p50", "raw AF_PACKET p50",
                     "urdma/TCP", "load avg (1 min)");
             Process tcpServer = start(b, TcpBaseline.class, "server", "18999");

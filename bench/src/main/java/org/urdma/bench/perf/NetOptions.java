@@ -1,6 +1,7 @@
 package org.urdma.bench.perf;
 
 import picocli.CommandLine.Option;
+import org.urdma.cli.Range;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -12,6 +13,7 @@ public final class NetOptions {
     @Parameters(arity = "0..1", paramLabel = "PEER", description = "Server's address for the out-of-band exchange; none = act as the server")
     String peer;
 
+    @Range(min = 1, max = 65535)
     @Option(names = {"-p", "--port"}, description = "TCP port of the out-of-band exchange (default: ${DEFAULT-VALUE})")
     int port = 18515;
 
@@ -21,18 +23,25 @@ public final class NetOptions {
     @Option(names = "--mac", description = "This port's MAC (default: the interface's for afpacket, a fixed local one for tap)")
     String mac;
 
-    @Option(names = "--pcap", paramLabel = "FILE", description = "Capture every frame this side sends and receives")
+    @Option(names = "--pcap", paramLabel = "FILE", description = "Capture every frame this side sends and receives (libpcap; "
+            + "on --link memory every frame either device sends)")
     String pcap;
+
+    @Option(names = "--pcapng", paramLabel = "FILE", description = "As --pcap, in pcapng (Wireshark's default; nanosecond timestamps)")
+    String pcapng;
 
     @Option(names = "--rx-ring", description = "AF_PACKET RX ring: v2 (per-frame, latency) or v3 (per-block, throughput); default: v2")
     String rxRing;
 
+    @Range(min = 0, max = 4094)
     @Option(names = "--vlan", description = "802.1Q VLAN id for every frame (0 = priority tag only); default untagged")
     int vlan = -1;
 
+    @Range(min = 0, max = 7)
     @Option(names = "--pcp", description = "802.1Q priority with --vlan (default: ${DEFAULT-VALUE})")
     int pcp = 0;
 
+    @Range(min = 1, max = 3600)
     @Option(names = "--cm-timeout", description = "Seconds to wait for the peer at each out-of-band step (default: ${DEFAULT-VALUE}); "
             + "at a barrier, for the peer's run, up to 1 h (or this if longer); a peer gone without closing TCP (link cut, "
             + "host down) ends the run 10 s after its last answer (TCP keepalive: idle 5 s, 5 probes 1 s apart)")
@@ -41,11 +50,18 @@ public final class NetOptions {
     @Option(names = "--exchange", description = "Out-of-band exchange: perftest (perftest 6.06's, so the stock ib_*_bw/lat tools are peers) or urdma (urdma's own, with MAC and features) (default: ${DEFAULT-VALUE})")
     String exchange = "perftest";
 
+    @Range(min = 0, max = 31, why = "a 5-bit code")
     @Option(names = "--timeout", description = "Local ACK timeout code: 4.096 us x 2^code (default: ${DEFAULT-VALUE})")
     int ackTimeout = 14;
 
+    @Range(min = 0, max = 7)
     @Option(names = "--retry", description = "Retry count before RETRY_EXC_ERR; 7 retries forever, as rxe does (default: ${DEFAULT-VALUE})")
     int retryCnt = 7;
+
+    /** Opens the capture file of --pcap or --pcapng; null when neither is given. */
+    org.urdma.transport.pcap.PcapWriter openCapture() {
+        return org.urdma.cli.CaptureFiles.open(pcap, pcapng);
+    }
 
     /** Whether the run uses perftest 6.06's exchange (else urdma's own). */
     boolean perftestExchange() {

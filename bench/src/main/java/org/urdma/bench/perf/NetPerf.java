@@ -77,6 +77,8 @@ final class NetPerf {
             out.printf(" CM              : %s exchange over TCP (%s), port %d%n", s.format.name(), s.cm.transport(), s.n.port);
         }
         out.printf(" Engine driver   : %s%n", s.driverName());
+        out.printf(" ICRC            : %s\t\tNetty transport: %s%n", org.urdma.transport.wire.Icrc.implementation(),
+                s.cm != null ? s.cm.transport() : org.urdma.transport.cm.ConnectionManager.nettyTransport());
         out.println(PerfCommand.LINE);
         out.printf(" local address: QPN 0x%04x PSN 0x%06x RKey 0x%08x VAddr 0x%014x%n", s.local.qpn(), s.local.psn(),
                 s.local.rkey(), s.local.va());

@@ -1,9 +1,7 @@
 package org.urdma.bench.perf;
 
-import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -132,13 +130,8 @@ final class NetPerfSession implements AutoCloseable {
         }
         this.link = l;
         this.datapath = dp;
-        if (n.pcap != null) {
-            try {
-                dp.capture(new PcapWriter(Path.of(n.pcap)), System.currentTimeMillis() * 1_000_000 - System.nanoTime());
-            } catch (IOException e) {
-                throw new IllegalArgumentException("--pcap: cannot write " + n.pcap + ": " + e.getMessage());
-            }
-        }
+        PcapWriter capture = n.openCapture();
+        if (capture != null) dp.capture(capture, System.currentTimeMillis() * 1_000_000 - System.nanoTime());
         DeviceConfig dc = new DeviceConfig("urdma0", dp.config().port().mac(), 64, Math.max(4096, depth * 2), 16,
                 Math.max(8192, depth * 4), 1024, 16, 256, 512, 64, LossRecovery.named(o.reliability));
         long seed = System.nanoTime();

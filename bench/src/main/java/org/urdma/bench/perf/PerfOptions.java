@@ -1,45 +1,54 @@
 package org.urdma.bench.perf;
 
 import picocli.CommandLine.Option;
+import org.urdma.cli.Range;
 
 /** perftest's common flags (ib_write_bw, ib_send_lat, …) plus urdma's link and driver choices. */
 public final class PerfOptions {
+    @Range(min = 1, max = Integer.MAX_VALUE, why = "perftest's limits")
     @Option(names = {"-s", "--size"}, description = "Message size in bytes (default: ${DEFAULT-VALUE})")
     int size = -1;
 
     @Option(names = {"-a", "--all"}, description = "Run sizes from 2 up to 2^23 bytes")
     boolean all;
 
+    @Range(min = 5, max = 100_000_000, why = "perftest's limits")
     @Option(names = {"-n", "--iters"}, description = "Iterations (default: 5000 for bw, 1000 for lat)")
     int iters = -1;
 
+    @Range(oneOf = {256, 512, 1024, 2048, 4096})
     @Option(names = {"-m", "--mtu"}, description = "Path MTU: 256..4096 (default: ${DEFAULT-VALUE})")
     int mtu = 4096;
 
+    @Range(min = 1, max = 16384)
     @Option(names = {"-t", "--tx-depth"}, description = "Outstanding send requests (default: ${DEFAULT-VALUE})")
     int txDepth = 128;
 
     @Option(names = {"-c", "--connection"}, description = "RC, UC or UD where the test allows it (default: ${DEFAULT-VALUE})")
     String connection = "RC";
 
+    @Range(min = 1)
     @Option(names = {"-D", "--duration"}, description = "Run each size for this many seconds instead of -n iterations (bandwidth tests)")
     int duration;
 
+    @Range(min = 1, max = 32)
     @Option(names = {"-q", "--qp"}, description = "Number of QPs (default: ${DEFAULT-VALUE})")
     int qps = 1;
 
     @Option(names = {"-A", "--atomic_type"}, description = "CMP_AND_SWAP or FETCH_AND_ADD (default: ${DEFAULT-VALUE})")
     String atomicType = "FETCH_AND_ADD";
 
+    @Range(min = 0, max = 255)
     @Option(names = {"-x", "--gid-index"}, description = "GID index of the port (default: the one the framing needs: 0 RoCEv1, 1 RoCEv2)")
     int gidIndex = -1;
 
     @Option(names = {"-F", "--CPU-freq"}, description = "Accepted for perftest compatibility (no CPU frequency check here)")
     boolean cpuFreq;
 
-    @Option(names = "--link", description = "Link: memory (two devices in this JVM), afpacket:IF or tap:IF (this side only; the peer is another process) (default: ${DEFAULT-VALUE})")
+    @Option(names = "--link", converter = org.urdma.cli.LinkSpec.class, description = "Link: memory (two devices in this JVM), afpacket:IF or tap:IF (this side only; the peer is another process) (default: ${DEFAULT-VALUE})")
     String link = "memory";
 
+    @Range(min = 2, max = 1 << 20, powerOfTwo = true)
     @Option(names = "--link-slots", description = "Frames the memory link holds per direction, a power of two (default: ${DEFAULT-VALUE}; small keeps the frames in cache)")
     int linkSlots = 64;
 
@@ -56,12 +65,14 @@ public final class PerfOptions {
     @Option(names = "--idle", description = "Agent idle strategy: busy-spin, backoff, or poll (AF_PACKET: sleep in poll(2) on the socket after 1000 empty passes) (default: ${DEFAULT-VALUE})")
     String idle = "backoff";
 
+    @Range(min = 0, max = 1)
     @Option(names = "--loss", description = "Frame loss probability on the data direction (default: ${DEFAULT-VALUE})")
     double loss = 0;
 
     @Option(names = "--reliability", description = "go-back-n or go-back-0 (default: ${DEFAULT-VALUE})")
     String reliability = "go-back-n";
 
+    @Range(min = 0)
     @Option(names = "--rate_limit", description = "Bandwidth tests over a real link: the client posts no faster than this (perftest's software rate limit; unit: --rate_units); 0 = unlimited")
     double rateLimit;
 

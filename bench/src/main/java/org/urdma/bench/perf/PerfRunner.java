@@ -33,11 +33,8 @@ final class PerfRunner {
         if (!test.services.contains(type)) {
             throw new IllegalArgumentException("-c: " + test.command + " runs on " + test.services + ", not " + type);
         }
-        if (o.qps < 1 || o.qps > 32) throw new IllegalArgumentException("-q: 1..32 QPs, was " + o.qps);
         if (o.qps > 1 && !test.bandwidth()) throw new IllegalArgumentException("-q: latency tests use one QP, as perftest's do");
-        if (o.duration < 0) throw new IllegalArgumentException("-D: seconds >= 1, was " + o.duration);
         if (o.duration > 0 && !test.bandwidth()) throw new IllegalArgumentException("-D: duration mode is for bandwidth tests");
-        if (o.txDepth < 1) throw new IllegalArgumentException("-t: tx depth >= 1, was " + o.txDepth);
         this.sizes = sizes(test, o, type);
         this.iters = o.iters > 0 ? o.iters : test.bandwidth() ? 5000 : 1000;
         this.durationNanos = o.duration * 1_000_000_000L;
@@ -87,7 +84,7 @@ final class PerfRunner {
 
     private int memory(NetOptions n, PrintStream out) {
         int max = maxSize();
-        try (PerfSession s = new PerfSession(o, n.ackTimeout, n.retryCnt, (int) PerfSide.bufferSize(max), depth())) {
+        try (PerfSession s = new PerfSession(o, n.ackTimeout, n.retryCnt, (int) PerfSide.bufferSize(max), depth(), n.openCapture())) {
             PerfCommand.header(out, test.title(o), o, s);
             ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
             if (s.inline()) {

@@ -7,6 +7,7 @@ import org.urdma.transport.driver.RealTimeDriver;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.link.Impairment;
 import org.urdma.transport.link.MemoryLink;
+import org.urdma.transport.pcap.PcapWriter;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.verbs.AccessFlags;
@@ -35,13 +36,18 @@ final class PerfSession implements AutoCloseable {
     final MemoryRegion[] bufsA, bufsB;
     final QpType type;
     private final RealTimeDriver driverA, driverB;
+    /** --pcap/--pcapng: every frame either device sends, or null. */
+    private final PcapWriter capture;
 
     PerfSession(PerfOptions o, int bufferSize, int depth) {
-        this(o, 14, 7, bufferSize, depth);
+        this(o, 14, 7, bufferSize, depth, null);
     }
 
-    /** @param ackTimeout local ACK timeout code, @param retryCnt retries before RETRY_EXC_ERR (7: forever, as rxe) */
-    PerfSession(PerfOptions o, int ackTimeout, int retryCnt, int bufferSize, int depth) {
+    /**
+     * @param ackTimeout local ACK timeout code, @param retryCnt retries before RETRY_EXC_ERR (7: forever, as rxe)
+     * @param capture    where to write the frames both devices send (closed with the session), or null
+     */
+    PerfSession(PerfOptions o, int ackTimeout, int retryCnt, int bufferSize, int depth, PcapWriter capture) {
         if (!o.link.equalsIgnoreCase("memory")) {
             throw new IllegalArgumentException("--link: only 'memory' is available in this build, was '" + o.link + "'");
         }
@@ -51,9 +57,22 @@ final class PerfSession implements AutoCloseable {
         PathMtu mtu = PathMtu.ofBytes(o.mtu);
         MemoryLink.Config link = MemoryLink.Config.defaults().withLatency(0).withSlots(o.linkSlots);
         Impairment loss = o.loss > 0 ? Impairment.random(o.loss, 0, 0, 1) : Impairment.NONE;
+        this.capture = capture;
         fabric = new MemoryFabric(DeviceConfig.named("urdma0", 1).withLossRecovery(rel),
                 DeviceConfig.named("urdma1", 2).withLossRecovery(rel), link, MemoryFabric.CodecFactory.wire(kind, o.paxiIcrc),
                 loss, Impairment.NONE, System.nanoTime(), System.nanoTime());
+        if (capture != null) {
+            // what a capture at each sender's port sees (frames the link's loss drops are in it); both devices share
+            // the writer, so records are written under its lock: capture is a debugging aid, not the measured path
+            long offset = System.currentTimeMillis() * 1_000_000 - System.nanoTime();
+            MemoryLink.FrameTap tap = (frame, off, len, now) -> {
+                synchronized (capture) {
+                    capture.write(now + offset, frame, off, len);
+                }
+            };
+            fabric.linkA.tap(tap);
+            fabric.linkB.tap(tap);
+        }
         boolean agents = org.urdma.transport.driver.EngineDriver.Mode.parse(o.driver)
                 == org.urdma.transport.driver.EngineDriver.Mode.THREAD;
         RealTimeDriver.Idle idle = switch (o.idle.toLowerCase(java.util.Locale.ROOT)) {
@@ -124,5 +143,12 @@ final class PerfSession implements AutoCloseable {
         if (driverA != null) driverA.close();
         if (driverB != null) driverB.close();
         arena.close();
+        if (capture != null) {
+            try {
+                capture.close();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("--pcap: " + e.getMessage(), e);
+            }
+        }
     }
 }

@@ -1,8 +1,13 @@
 package org.urdma.bench.perf;
 
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
 
 /** A {@code urdma perf} subcommand: one perftest program with perftest's flags, run by {@link PerfRunner}. */
 abstract class PerfTestCommand implements Callable<Integer> {
@@ -12,7 +17,15 @@ abstract class PerfTestCommand implements Callable<Integer> {
     @Mixin
     NetOptions net = new NetOptions();
 
+    @Spec
+    CommandSpec spec;
+
     private final PerfTest test;
+
+    /** Options only a real link uses, and options only the memory link uses: given on the other, they are refused. */
+    static final List<String> NETWORK_ONLY = List.of("--port", "--ip", "--mac", "--rx-ring", "--vlan", "--pcp", "--cm-timeout",
+            "--exchange", "--rate_limit", "--rate_units");
+    static final List<String> MEMORY_ONLY = List.of("--link-slots", "--loss");
 
     PerfTestCommand(PerfTest test) {
         this.test = test;
@@ -20,7 +33,24 @@ abstract class PerfTestCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        refuseOptionsThatDoNotApply(spec.commandLine().getParseResult());
         return PerfRunner.run(test, o, net, System.out);
+    }
+
+    /** An option the chosen link ignores would silently change nothing: refused, naming it. */
+    private void refuseOptionsThatDoNotApply(ParseResult parsed) {
+        boolean network = NetOptions.isNetwork(o);
+        for (String name : network ? MEMORY_ONLY : NETWORK_ONLY) {
+            if (parsed.hasMatchedOption(name)) {
+                var option = spec.findOption(name);
+                throw new ParameterException(spec.commandLine(), String.join("/", option.names()) + ": applies to "
+                        + (network ? "--link memory only, not " + o.link : "--link afpacket:IF or tap:IF, not the memory link"));
+            }
+        }
+        if (!network && net.peer != null) {
+            throw new ParameterException(spec.commandLine(), "PEER (" + net.peer + "): --link memory runs both sides in this "
+                    + "process; a peer needs --link afpacket:IF or tap:IF");
+        }
     }
 
     @Command(name = "read-bw", mixinStandardHelpOptions = true, description = "RDMA READ bandwidth (ib_read_bw)")

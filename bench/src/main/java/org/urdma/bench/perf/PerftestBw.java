@@ -313,7 +313,6 @@ final class PerftestBw {
 
         /** Nanoseconds between two requests for --rate_limit/--rate_units (perftest's SW_RATE_LIMIT), 0 without. */
         double gapNanos() {
-            if (o.rateLimit < 0) throw new IllegalArgumentException("--rate_limit: must be >= 0, was " + o.rateLimit);
             if (o.rateLimit == 0) return 0;
             return switch (o.rateUnits) {
                 case "M" -> size * 1e9 / (o.rateLimit * (1 << 20));

@@ -1,6 +1,7 @@
 package org.urdma.bench.perf;
 
 import java.io.ByteArrayOutputStream;
+import org.urdma.cli.Range;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -34,21 +35,27 @@ import picocli.CommandLine.Option;
 @Command(name = "veth-bw", mixinStandardHelpOptions = true,
         description = "RC write-bw over a fresh veth pair beside a raw AF_PACKET blast of same-size frames (needs root)")
 public final class VethBwCommand implements Callable<Integer> {
+    @Range(min = 1, max = Integer.MAX_VALUE)
     @Option(names = {"-s", "--size"}, description = "write-bw message size (default: ${DEFAULT-VALUE})")
     int size = 65536;
 
+    @Range(oneOf = {256, 512, 1024, 2048, 4096})
     @Option(names = {"-m", "--mtu"}, description = "Path MTU (default: ${DEFAULT-VALUE})")
     int mtu = 4096;
 
+    @Range(min = 68, max = 65535)
     @Option(names = "--if-mtu", description = "veth MTU (default: path MTU + 104, as rxe needs for RoCE headers)")
     int ifMtu = -1;
 
+    @Range(min = 1)
     @Option(names = {"-D", "--duration"}, description = "Seconds per measurement (default: ${DEFAULT-VALUE})")
     int seconds = 3;
 
+    @Range(min = 1)
     @Option(names = "--rounds", description = "Interleaved rounds of blast then write-bw (default: ${DEFAULT-VALUE})")
     int rounds = 3;
 
+    @Range(min = 1, max = 16384)
     @Option(names = {"-t", "--tx-depth"}, description = "write-bw outstanding requests (default: ${DEFAULT-VALUE})")
     int txDepth = 128;
 
@@ -97,9 +104,10 @@ public final class VethBwCommand implements Callable<Integer> {
         int frame = fullFrameLength(FramingKind.parse(framing), Math.min(mtu, size));
         int packets = (size + mtu - 1) / mtu;
         out.printf(Locale.ROOT, "veth-bw: RC write-bw %d B messages (%d frames of up to %d B each, %s, path MTU %d) vs raw AF_PACKET "
-                + "blast of %d-byte frames; veth MTU %d; %d s each, %d rounds; RX ring %s, TX ring %d slots (both), port MAC %s, idle %s; ICRC: %s%n",
+                + "blast of %d-byte frames; veth MTU %d; %d s each, %d rounds; RX ring %s, TX ring %d slots (both), port MAC %s, idle %s; ICRC: %s; Netty: %s%n",
                 size, packets, frame, framing, mtu, frame, linkMtu, seconds, rounds, rxRing,
-                org.urdma.transport.link.ethernet.AfPacketLink.TX_SLOTS, portMac, idle, org.urdma.transport.wire.Icrc.implementation());
+                org.urdma.transport.link.ethernet.AfPacketLink.TX_SLOTS, portMac, idle, org.urdma.transport.wire.Icrc.implementation(),
+                org.urdma.transport.cm.ConnectionManager.nettyTransport());
         List<Double> ratios = new ArrayList<>(), cpuRatios = new ArrayList<>();
         try (Topology t = Topology.create()) {
             String a = t.namespace("a"), b = t.namespace("b");

@@ -7,7 +7,6 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.file.Path;
 import java.util.SplittableRandom;
 import org.urdma.nativeio.AfPacketOptions;
 import org.urdma.nativeio.NetInterface;
@@ -114,13 +113,8 @@ final class Pingpong {
             link = a;
             dp = a.datapath();
         }
-        if (o.pcap != null) {
-            try {
-                dp.capture(new PcapWriter(Path.of(o.pcap)), System.currentTimeMillis() * 1_000_000 - System.nanoTime());
-            } catch (IOException e) {
-                throw new IllegalArgumentException("--pcap: cannot write " + o.pcap + ": " + e.getMessage());
-            }
-        }
+        PcapWriter capture = org.urdma.cli.CaptureFiles.open(o.pcap, o.pcapng);
+        if (capture != null) dp.capture(capture, System.currentTimeMillis() * 1_000_000 - System.nanoTime());
         int depth = Math.max(o.rxDepth, 16);
         DeviceConfig dc = new DeviceConfig("urdma0", dp.config().port().mac(), 64, Math.max(4096, depth * 2), 16,
                 Math.max(8192, depth * 4), 1024, 16, 256, 512, 64, LossRecovery.named("gbn"));

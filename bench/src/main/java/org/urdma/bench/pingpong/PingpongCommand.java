@@ -1,6 +1,7 @@
 package org.urdma.bench.pingpong;
 
 import java.util.Locale;
+import org.urdma.cli.Range;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,40 +21,48 @@ public final class PingpongCommand implements Callable<Integer> {
     @Option(names = "--transport", description = "rc, uc or ud (default: ${DEFAULT-VALUE})")
     String transport = "rc";
 
+    @Range(min = 1, max = 65535)
     @Option(names = {"-p", "--port"}, description = "Listen on / connect to TCP port (default: ${DEFAULT-VALUE})")
     int port = 18515;
 
     @Option(names = {"-d", "--ib-dev"}, description = "Ignored (the device is the --link port)")
     String ibDev;
 
+    @Range(min = 1, max = 1, why = "one port")
     @Option(names = {"-i", "--ib-port"}, description = "Ignored (one port)")
     int ibPort = 1;
 
+    @Range(min = 1, max = Integer.MAX_VALUE)
     @Option(names = {"-s", "--size"}, description = "Size of message to exchange (default 4096; 2048 for ud)")
     Integer size;
 
+    @Range(oneOf = {256, 512, 1024, 2048, 4096})
     @Option(names = {"-m", "--mtu"}, description = "Path MTU (default: ${DEFAULT-VALUE})")
     int mtu = 1024;
 
+    @Range(min = 2, max = 16384)
     @Option(names = {"-r", "--rx-depth"}, description = "Number of receives to post at a time (default: ${DEFAULT-VALUE})")
     int rxDepth = 500;
 
+    @Range(min = 1)
     @Option(names = {"-n", "--iters"}, description = "Number of exchanges (default: ${DEFAULT-VALUE})")
     int iters = 1000;
 
+    @Range(min = 0, max = 15)
     @Option(names = {"-l", "--sl"}, description = "Service level value (default: ${DEFAULT-VALUE})")
     int sl = 0;
 
     @Option(names = {"-e", "--events"}, description = "Sleep on CQ events (default poll)")
     boolean events;
 
+    @Range(min = 0, max = 255)
     @Option(names = {"-g", "--gid-idx"}, description = "Local port GID index: 1 = IPv4-mapped RoCEv2 (default), 0 = RoCEv1 link-local")
     int gidIndex = 1;
 
     @Option(names = {"-c", "--chk"}, description = "Validate received buffer (the whole buffer: page starts 0, the rest 0x7b, as the stock tools send)")
     boolean check;
 
-    @Option(names = "--link", required = true, paramLabel = "tap:IF|afpacket:IF", description = "The port: a TAP or an AF_PACKET interface")
+    @Option(names = "--link", converter = org.urdma.cli.LinkSpec.class, required = true, paramLabel = "tap:IF|afpacket:IF", description = "The port: a TAP or an AF_PACKET interface")
     String link;
 
     @Option(names = "--ip", required = true, paramLabel = "A.B.C.D/NN", description = "This port's own IPv4 address (not one the kernel owns)")
@@ -65,12 +74,17 @@ public final class PingpongCommand implements Callable<Integer> {
     @Option(names = "--pcap", paramLabel = "FILE", description = "Capture every frame this side sends and receives")
     String pcap;
 
+    @Option(names = "--pcapng", paramLabel = "FILE", description = "As --pcap, in pcapng (Wireshark's default; nanosecond timestamps)")
+    String pcapng;
+
+    @Range(min = 0)
     @Option(names = "--recv-delay-ms", paramLabel = "MS", description = {
             "Not in the stock tool: post the receives only MS ms after the address exchange (default: ${DEFAULT-VALUE},",
             "before it, as the tool does). The peer's first SEND then finds no receive: RC answers with RNR NAKs",
             "(timer min_rnr_timer 12 = 0.64 ms) and the peer retries (rnr_retry 7 = forever); UC/UD drop it."})
     int recvDelayMs = 0;
 
+    @Range(min = 1)
     @Option(names = "--timeout-s", description = "Seconds to wait for the peer (exchange and each completion) (default: ${DEFAULT-VALUE})")
     int waitSeconds = 60;
 
@@ -88,10 +102,6 @@ public final class PingpongCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--transport: rc, uc or ud, was '" + transport + "'");
         };
         int s = size != null ? size : t == Pingpong.Transport.UD ? 2048 : 4096;
-        if (s < 1) throw new IllegalArgumentException("-s: must be at least 1, was " + s);
-        if (iters < 1) throw new IllegalArgumentException("-n: must be at least 1, was " + iters);
-        if (recvDelayMs < 0) throw new IllegalArgumentException("--recv-delay-ms: must be at least 0, was " + recvDelayMs);
-        if (rxDepth < 2) throw new IllegalArgumentException("-r: must be at least 2, was " + rxDepth);
         return new Pingpong(this, t, s).run(out);
     }
 }

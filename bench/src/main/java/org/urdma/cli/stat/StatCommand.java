@@ -1,6 +1,7 @@
 package org.urdma.cli.stat;
 
 import org.urdma.switchemu.deploy.TopologyDeployer;
+import org.urdma.cli.Range;
 import org.urdma.switchemu.stat.CountersFile;
 import org.urdma.switchemu.stat.StatDirectory;
 import org.urdma.switchemu.stat.StatReport;
@@ -43,10 +44,12 @@ public final class StatCommand implements Callable<Integer> {
     @Option(names = {"-w", "--watch"}, description = "print again every --interval until stopped")
     boolean watch;
 
+    @Range(min = 1)
     @Option(names = "--interval", paramLabel = "MS", description = "--watch period (default: ${DEFAULT-VALUE})",
         defaultValue = "1000")
     long intervalMs;
 
+    @Range(min = 1)
     @Option(names = "--count", paramLabel = "N", description = "--watch: stop after N reports (default: until stopped)")
     int count;
 

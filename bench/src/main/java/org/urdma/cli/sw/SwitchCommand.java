@@ -1,6 +1,7 @@
 package org.urdma.cli.sw;
 
 import org.urdma.cli.topo.InProcessOptions;
+import org.urdma.cli.Range;
 import org.urdma.nativeio.AfPacketOptions;
 import org.urdma.nativeio.Libc;
 import org.urdma.switchemu.deploy.ForegroundSwitch;
@@ -48,6 +49,7 @@ public final class SwitchCommand implements Callable<Integer> {
     @Option(names = "--duration", paramLabel = "TIME", description = "stop after this long, e.g. 10s, PT1M (default: until stopped)")
     String duration;
 
+    @Range
     @Option(names = "--seed", description = "seed of impairment and ECN decisions (default: ${DEFAULT-VALUE})", defaultValue = "1")
     long seed;
 
@@ -58,6 +60,7 @@ public final class SwitchCommand implements Callable<Integer> {
         defaultValue = "V2")
     AfPacketOptions.Version rxRing;
 
+    @Range(min = 1, max = 4096)
     @Option(names = "--rx-ring-mb", description = "RX ring per port, MB (frames not yet read wait here) (default: ${DEFAULT-VALUE})",
         defaultValue = "8")
     int rxRingMb;

@@ -1,6 +1,7 @@
 package org.urdma.cli.topo;
 
 import org.urdma.cli.UrdmaCli;
+import org.urdma.cli.Range;
 import org.urdma.cli.sw.SwitchCommand;
 import org.urdma.nativeio.Libc;
 import org.urdma.switchemu.deploy.InProcessRun;
@@ -43,9 +44,11 @@ public final class TopoUpCommand implements Callable<Integer> {
     @Option(names = "--pcap", paramLabel = "DIR", description = "switches write SW-pN.pcap per port here")
     Path pcap;
 
+    @Range
     @Option(names = "--seed", description = "seed for the switches' impairment and ECN (default: ${DEFAULT-VALUE})", defaultValue = "1")
     long seed;
 
+    @Range(min = 1)
     @Option(names = "--ready-timeout", paramLabel = "MS", description = "wait this long for each switch (default: ${DEFAULT-VALUE})",
         defaultValue = "60000")
     long readyTimeoutMs;

@@ -30,14 +30,14 @@ import picocli.CommandLine.Model.CommandSpec;
     name = "decode",
     mixinStandardHelpOptions = true,
     description = {
-        "Decode a pcap with urdma's codecs: one line per frame (framing, opcode, QPN, PSN, ICRC ok/bad).",
+        "Decode a pcap or pcapng capture with urdma's codecs: one line per frame (framing, opcode, QPN, PSN, ICRC ok/bad).",
         "Exit status 1 if any RoCE/PAXI frame is invalid, 2 on a usage or file error."})
 public final class WireDecodeCommand implements Callable<Integer>
 {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "FILE.pcap", description = "capture to decode (libpcap, Ethernet)")
+    @Parameters(paramLabel = "FILE.pcap", description = "capture to decode (libpcap or pcapng, Ethernet)")
     Path file;
 
     @Option(names = "--afh", paramLabel = "paxi-afh1|paxi-afh2",

@@ -1,6 +1,7 @@
 package org.urdma.cli.wire;
 
 import java.nio.file.Path;
+import org.urdma.cli.Range;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -27,13 +28,16 @@ public final class WireSampleCommand implements Callable<Integer>
         description = "roce1, roce2, paxi-standard, paxi-afh1, paxi-afh2 or paxi-lite")
     String framing;
 
+    @Range(min = 0, max = 7)
     @Option(names = "--vlan", paramLabel = "PCP", defaultValue = "-1",
         description = "tag transport frames with 802.1Q priority PCP (0-7); untagged when absent")
     int vlanPcp;
 
+    @Range(min = 0, max = 4094)
     @Option(names = "--vid", defaultValue = "0", description = "VLAN id with --vlan (default ${DEFAULT-VALUE}: priority tag)")
     int vid;
 
+    @Range
     @Option(names = "--seed", defaultValue = "1", description = "seed for the varied fields (default ${DEFAULT-VALUE})")
     long seed;
 

@@ -42,6 +42,12 @@ class PerfCommandTest {
     }
 
     @Test
+    void headerNamesTheIcrcAndANativeNettyTransport() {
+        String out = run("perf", "write-bw", "-n", "50", "-s", "4096", "--no-copy-baseline");
+        assertTrue(out.matches("(?s).*\\n ICRC            : \\S.*Netty transport: (io_uring|epoll)\\n.*"), out);
+    }
+
+    @Test
     void sendLatPrintsPercentiles() {
         String out = run("perf", "send-lat", "-n", "200", "-s", "8", "--link", "memory");
         assertTrue(out.contains("t_typical[usec]"), out);

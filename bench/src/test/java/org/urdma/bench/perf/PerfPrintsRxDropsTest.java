@@ -9,11 +9,12 @@ import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
 import org.urdma.transport.engine.DeviceConfig;
-import org.urdma.transport.engine.Op;
-import org.urdma.transport.engine.TransportPacket;
 import org.urdma.transport.link.Impairment;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.wire.FramingKind;
+import org.urdma.transport.wire.Framings;
+import org.urdma.transport.wire.Opcode;
+import org.urdma.transport.wire.Packet;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.QueuePair;
 import picocli.CommandLine;
@@ -44,14 +45,19 @@ class PerfPrintsRxDropsTest {
         var pdB = f.b.allocPd();
         QueuePair[] qp = f.connect(pdA, MemoryFabric.init(QpType.RC, f.a.createCq(16, null), 16), pdB,
                 MemoryFabric.init(QpType.RC, f.b.createCq(16, null), 16), MemoryFabric.Connection.defaults(), 1, 2);
-        TransportPacket p = new TransportPacket();
-        p.opcode = Op.RC | Op.SEND_ONLY;
+        // frames as a foreign host would send them: RoCEv2 from a's MAC to b's
+        Packet p = new Packet();
+        p.srcMac = 0x020000000001L;
+        p.dstMac = 0x020000000002L;
+        p.opcode = Opcode.RC_SEND_ONLY;
         p.psn = 2;
         p.destQp = qp[1].qpNum() + 1000; // no such QP on b
-        assertTrue(f.linkA.send(p, start));
+        var frame = new org.agrona.concurrent.UnsafeBuffer(new byte[256]);
+        var roce2 = Framings.of(FramingKind.ROCE2);
+        assertTrue(f.linkA.inject(frame, 0, roce2.encode(p, frame, 0), start));
         p.destQp = qp[1].qpNum();
         p.pkey = 0x8001; // not b's partition
-        assertTrue(f.linkA.send(p, start));
+        assertTrue(f.linkA.inject(frame, 0, roce2.encode(p, frame, 0), start));
         sim.runFor(1_000_000);
         assertEquals("device rx drops: unknown QP 1, bad P_Key 1, other 0", PerfRunner.rxDrops(f.b));
     }

@@ -197,7 +197,7 @@ class TopoCommandTest {
         int rc = UrdmaCli.commandLine().setErr(new java.io.PrintWriter(err, true)).execute("topo", "up", file.toString(),
             "--state-dir", dir.toString(), "--prefix", prefix);
         assertEquals(2, rc, err.toString());
-        assertTrue(err.toString().startsWith("urdma up: " + file + ":15: link s1-h2") && err.toString().contains("no sch_netem"),
+        assertTrue(err.toString().startsWith("urdma topo up: " + file + ":15: link s1-h2") && err.toString().contains("no sch_netem"),
             err.toString());
         assertTrue(ours(prefix).isEmpty());
         assertFalse(Files.exists(dir.resolve(prefix + ".state")));

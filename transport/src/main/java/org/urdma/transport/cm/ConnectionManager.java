@@ -114,6 +114,26 @@ public final class ConnectionManager implements AutoCloseable {
         }
     }
 
+    /** Why a native transport is not available (its {@code unavailabilityCause()}), or "available". */
+    public static String unavailabilityCause(String transport) {
+        String cls = switch (transport) {
+            case "io_uring" -> "io.netty.channel.uring.IoUring";
+            case "epoll" -> "io.netty.channel.epoll.Epoll";
+            default -> throw new IllegalArgumentException("transport: io_uring or epoll, was '" + transport + "'");
+        };
+        try {
+            Object cause = Class.forName(cls).getMethod("unavailabilityCause").invoke(null);
+            return cause == null ? "available" : String.valueOf(cause);
+        } catch (Throwable e) {
+            return e.toString();
+        }
+    }
+
+    /** The Netty transport a ConnectionManager made now would use: "io_uring", "epoll" or "nio" (cheap after the first call). */
+    public static String nettyTransport() {
+        return available("io.netty.channel.uring.IoUring") ? "io_uring" : available("io.netty.channel.epoll.Epoll") ? "epoll" : "nio";
+    }
+
     /** "io_uring", "epoll" or "nio". */
     public String transport() {
         return transport;
