@@ -1,8 +1,8 @@
 package org.urdma.cli.stat;
 
 import org.urdma.switchemu.deploy.TopologyDeployer;
-import org.urdma.switchemu.stat.CountersFile;
-import org.urdma.switchemu.stat.StatDirectory;
+import org.urdma.transport.counters.CountersFile;
+import org.urdma.transport.counters.StatDirectory;
 import org.urdma.switchemu.stat.StatReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
