@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
         description = "User-space software RDMA: RoCEv1/RoCEv2/PAXI frames, verbs, perftest-style benchmarks.",
         subcommands = {CommandLine.HelpCommand.class, org.urdma.cli.wire.WireCommand.class, JmhCommand.class, org.urdma.bench.perf.PerfCommand.class,
             org.urdma.bench.pingpong.PingpongCommand.class, org.urdma.cli.topo.TopoCommand.class,
-            org.urdma.cli.sw.SwitchCommand.class, org.urdma.cli.stat.StatCommand.class})
+            org.urdma.cli.sw.SwitchCommand.class, org.urdma.cli.stat.StatCommand.class,
+            org.urdma.cli.journal.JournalCommand.class})
 public final class UrdmaCli implements Runnable {
 
     @CommandLine.Spec
@@ -31,6 +32,7 @@ public final class UrdmaCli implements Runnable {
         cl.setExecutionExceptionHandler((e, line, parsed) -> {
             Object command = line.getCommand();
             boolean fabric = command instanceof org.urdma.cli.sw.SwitchCommand || command instanceof org.urdma.cli.stat.StatCommand
+                || command instanceof org.urdma.cli.journal.JournalCommand
                 || command.getClass().getPackageName().equals("org.urdma.cli.topo");
             if (e instanceof org.urdma.switchemu.topo.TopologyException
                 || (fabric && (e instanceof IllegalArgumentException || e instanceof IllegalStateException))) {
@@ -42,6 +44,15 @@ public final class UrdmaCli implements Runnable {
                 return 2;
             }
             throw e;
+        });
+        // urdma journal: a bad option value is one line naming the option (picocli's message), not the usage
+        CommandLine.IParameterExceptionHandler usage = cl.getParameterExceptionHandler();
+        cl.setParameterExceptionHandler((ex, args) -> {
+            if (ex.getCommandLine().getCommand() instanceof org.urdma.cli.journal.JournalCommand) {
+                ex.getCommandLine().getErr().println("urdma journal: " + ex.getMessage());
+                return 2;
+            }
+            return usage.handleParseException(ex, args);
         });
         return cl;
     }
