@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.TypeConversionException;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -123,11 +124,11 @@ public final class JournalCommand implements Callable<Integer> {
             try {
                 int q = v.startsWith("0x") || v.startsWith("0X") ? Integer.parseInt(v.substring(2), 16) : Integer.parseInt(v);
                 if (q < 0 || q > 0xFFFFFF) {
-                    throw new IllegalArgumentException("a QPN is 0..0xffffff, was " + v);
+                    throw new TypeConversionException("a QPN is 0..0xffffff, was " + v);
                 }
                 return q;
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("not a QP number: " + v);
+                throw new TypeConversionException("not a QP number: " + v);
             }
         }
     }
@@ -143,7 +144,7 @@ public final class JournalCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 // said below
             }
-            throw new IllegalArgumentException("no event type " + v + " (one of " + EnumSet.complementOf(EnumSet.of(EventType.DEVICE)) + ")");
+            throw new TypeConversionException("no event type " + v + " (one of " + EnumSet.complementOf(EnumSet.of(EventType.DEVICE)) + ")");
         }
     }
 
@@ -177,7 +178,7 @@ public final class JournalCommand implements Callable<Integer> {
             try {
                 return LocalTime.parse(s).atDate(LocalDate.now()).atZone(ZoneId.systemDefault()).toInstant();
             } catch (DateTimeParseException e) {
-                throw new IllegalArgumentException("not a time: " + v + " (2026-01-31T12:00:00, 12:00:00, or an age: 30s, 5m, 2h)");
+                throw new TypeConversionException("not a time: " + v + " (2026-01-31T12:00:00, 12:00:00, or an age: 30s, 5m, 2h)");
             }
         }
     }

@@ -92,7 +92,7 @@ class JournalCommandTest {
             assertEquals("2", r[0], String.join(" ", bad) + ": " + r[2]);
             assertEquals(1, r[2].lines().count(), r[2]);
             assertTrue(r[2].startsWith("urdma journal: ") && r[2].contains(bad[0]) && r[2].contains(bad[1]), r[2]);
-            assertFalse(r[2].contains("\tat "), r[2]);
+            assertFalse(r[2].contains("\tat ") || r[2].contains("java.lang"), r[2]);
         }
         String[] missing = journal(dir.resolve("nope.journal").toString());
         assertEquals("2", missing[0]);
