@@ -64,36 +64,38 @@ public final class JournalReader implements AutoCloseable {
         return dir;
     }
 
-    /** Delivers the matching entries written since the last call; returns how many it delivered. */
+    /** Delivers the matching events written since the last call; returns how many it delivered. */
     public int poll(Filter filter, Consumer<JournalEvent> out) {
         int n = 0;
+        EventType[] types = EventType.values();
         while (true) {
             try (DocumentContext dc = tailer.readingDocument()) {
                 if (!dc.isPresent()) {
                     return n;
                 }
                 Bytes<?> b = dc.wire().bytes();
-                int t = b.readByte();
-                EventType[] types = EventType.values();
-                if (t < 0 || t >= types.length) {
-                    continue; // a newer writer's type: skip it
-                }
-                EventType type = types[t];
-                long epochNs = b.readLong();
-                long timeNs = b.readLong();
-                int device = b.readInt();
-                int qpn = b.readInt();
-                int x = b.readInt();
-                int y = b.readInt();
-                int z = b.readInt();
-                if (type == EventType.DEVICE) {
-                    names.put(device, b.readUtf8());
-                }
-                JournalEvent e = new JournalEvent(epochNs, timeNs, type, device,
-                    names.getOrDefault(device, "dev#" + device), qpn, x, y, z);
-                if (filter.matches(e)) {
-                    out.accept(e);
-                    n++;
+                while (b.readRemaining() > 0) {
+                    int t = b.readByte();
+                    if (t < 0 || t >= types.length) {
+                        break; // a newer writer's record: its length is unknown, skip the rest of the entry
+                    }
+                    EventType type = types[t];
+                    long epochNs = b.readLong();
+                    long timeNs = b.readLong();
+                    int device = b.readInt();
+                    int qpn = b.readInt();
+                    int x = b.readInt();
+                    int y = b.readInt();
+                    int z = b.readInt();
+                    if (type == EventType.DEVICE) {
+                        names.put(device, b.readUtf8());
+                    }
+                    JournalEvent e = new JournalEvent(epochNs, timeNs, type, device,
+                        names.getOrDefault(device, "dev#" + device), qpn, x, y, z);
+                    if (filter.matches(e)) {
+                        out.accept(e);
+                        n++;
+                    }
                 }
             }
         }
