@@ -2,8 +2,9 @@ package org.urdma.cli.stat;
 
 import org.urdma.switchemu.deploy.TopologyDeployer;
 import org.urdma.cli.Range;
-import org.urdma.switchemu.stat.CountersFile;
-import org.urdma.switchemu.stat.StatDirectory;
+import org.urdma.transport.counters.CountersFile;
+import org.urdma.transport.counters.EngineStatReport;
+import org.urdma.transport.counters.StatDirectory;
 import org.urdma.switchemu.stat.StatReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,19 +20,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-/** {@code urdma stat [FILE] [--name SW] [--watch]}: a running switch's live counters, like aeron-stat. */
+/** {@code urdma stat [FILE] [--name SW|DEV] [--watch]}: running switches' and engines' live counters, like aeron-stat. */
 @Command(
     name = "stat",
     mixinStandardHelpOptions = true,
     description = {"Prints the per-port counters of running (or stopped) switches from their memory-mapped counters",
         "files, as the switches update them: frames, bytes, drops by reason, PFC sent/received per priority, ECN",
         "marks, queue high-water. FILE: the switches of that topology ('urdma switch', 'urdma topo up', in-process",
-        "runs); --name: one switch; neither: every counters file found. --watch: again every interval, with rates."})
+        "runs); --name: one switch or device; neither: every counters file found, engines' too (engine-DEV-PID:",
+        "per device packets, bytes, rxe hw_counters, retransmissions, NAKs, CNPs, pause, drops by reason, and one",
+        "row per QP). --watch: again every interval, with rates."})
 public final class StatCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "topology file (YAML)")
     Path file;
 
-    @Option(names = "--name", paramLabel = "SW", description = "only this switch")
+    @Option(names = "--name", paramLabel = "SW|DEV", description = "only this switch or engine device")
     String name;
 
     @Option(names = "--prefix", description = "as given to 'topo up' (default: from the file's path)")
@@ -77,12 +80,14 @@ public final class StatCommand implements Callable<Integer> {
             Map<Path, Map<String, Long>> current = new HashMap<>();
             for (Path f : files) {
                 try (CountersFile.Snapshot s = CountersFile.read(f)) {
-                    Map<String, Long> values = StatReport.values(s.reader());
+                    boolean engine = EngineStatReport.isEngine(s.reader());
+                    Map<String, Long> values = engine ? EngineStatReport.values(s.reader()) : StatReport.values(s.reader());
                     if (name != null && values.keySet().stream().noneMatch(k -> k.startsWith(name + " "))) {
                         continue;
                     }
                     current.put(f, values);
-                    out.print(StatReport.format(s, name, values, previous.get(f), now - previousNs));
+                    out.print(engine ? EngineStatReport.format(s, name, values, previous.get(f), now - previousNs)
+                        : StatReport.format(s, name, values, previous.get(f), now - previousNs));
                 } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
                     out.println(f + ": " + e.getMessage());
                 }

@@ -83,6 +83,27 @@ class StatCommandTest {
     }
 
     @Test
+    void statShowsEngineCountersBesideTheSwitchesPerDeviceAndPerQp() {
+        try (org.urdma.transport.counters.EngineCounters c = org.urdma.transport.counters.EngineCounters.open(dir, "dev7", 4)) {
+            org.urdma.transport.counters.QpCounters qp = c.qp(42);
+            qp.add(org.urdma.transport.counters.Counter.SENT_PKTS, 10);
+            qp.add(org.urdma.transport.counters.Counter.SENT_BYTES, 10_000);
+            qp.add(org.urdma.transport.counters.Counter.RETRANSMITTED_PKTS, 2);
+            c.increment(org.urdma.transport.counters.Counter.DROP_BAD_ICRC);
+            String[] r = stat("--dir", dir.toString(), "--name", "dev7");
+            assertEquals("0", r[0], r[1]);
+            assertTrue(r[1].contains("engine-dev7-") && r[1].contains(", running,"), r[1]);
+            assertTrue(r[1].contains("device dev7: sent 10 pkts 10000 B, rcvd 0 pkts 0 B"), r[1]);
+            assertTrue(r[1].contains("drops: bad_icrc=1"), r[1]);
+            assertTrue(r[1].contains("  qp 42: sent 10 pkts 10000 B, rcvd 0 pkts 0 B retransmitted_pkts=2"), r[1]);
+            String[] watch = stat("--dir", dir.toString(), "--watch", "--count", "2", "--interval", "100");
+            assertTrue(watch[1].contains("pkts/s"), "--watch adds rates: " + watch[1]);
+            assertEquals("1", stat("--dir", dir.toString(), "--name", "dev8")[0]);
+        }
+        assertTrue(stat("--dir", dir.toString())[1].contains("no counters files"), "the engine removed its file on close");
+    }
+
+    @Test
     void statSaysSoWhenNothingRuns() {
         String[] r = stat("--dir", dir.toString());
         assertEquals("1", r[0]);

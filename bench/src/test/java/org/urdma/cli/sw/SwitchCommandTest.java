@@ -42,8 +42,8 @@ class SwitchCommandTest {
             assertTrue(text.contains("port 0 p0 -> h1: rx ") && text.contains("port 1 p1 -> h2: rx "), text);
             assertTrue(text.contains("drops:") && text.contains("pfc tx") && text.contains("queue high-water"), text);
             assertTrue(text.contains("live counters: " + counters), text);
-            try (org.urdma.switchemu.stat.CountersFile.Snapshot s = org.urdma.switchemu.stat.CountersFile.read(counters)) {
-                assertEquals(org.urdma.switchemu.stat.CountersFile.State.STOPPED, s.state());
+            try (org.urdma.transport.counters.CountersFile.Snapshot s = org.urdma.transport.counters.CountersFile.read(counters)) {
+                assertEquals(org.urdma.transport.counters.CountersFile.State.STOPPED, s.state());
                 java.util.Map<String, Long> values = org.urdma.switchemu.stat.StatReport.values(s.reader());
                 assertTrue(values.containsKey("s1 p1 tx-frames") && values.containsKey("s1 p0 pfc-rx prio 3"), values.keySet()
                     .toString());

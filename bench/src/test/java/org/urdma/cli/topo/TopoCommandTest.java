@@ -126,8 +126,8 @@ class TopoCommandTest {
             assertEquals(0, down);
         }
         assertTrue(ours(prefix).isEmpty(), "no namespace of ours left");
-        assertTrue(org.urdma.switchemu.stat.StatDirectory.find(
-            List.of(org.urdma.switchemu.stat.StatDirectory.forWriting()), prefix).isEmpty(), "down removed the counters files");
+        assertTrue(org.urdma.transport.counters.StatDirectory.find(
+            List.of(org.urdma.transport.counters.StatDirectory.forWriting()), prefix).isEmpty(), "down removed the counters files");
         Set<String> added = rootLinkNames();
         added.removeAll(rootLinks);
         // other test runs may add links of their own meanwhile; ours are eth0 / pN (made inside namespaces)
@@ -218,8 +218,8 @@ class TopoCommandTest {
         assertTrue(text.contains("live counters: "), text);
         assertEquals(0, UrdmaCli.commandLine().execute("topo", "down", example().toString(), "--state-dir", dir.toString(),
             "--prefix", prefix));
-        assertTrue(org.urdma.switchemu.stat.StatDirectory.find(
-            List.of(org.urdma.switchemu.stat.StatDirectory.forWriting()), prefix).isEmpty(), "down removed the counters file");
+        assertTrue(org.urdma.transport.counters.StatDirectory.find(
+            List.of(org.urdma.transport.counters.StatDirectory.forWriting()), prefix).isEmpty(), "down removed the counters file");
     }
 
     @Test

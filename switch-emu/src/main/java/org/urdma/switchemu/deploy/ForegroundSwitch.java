@@ -10,7 +10,7 @@ import org.urdma.switchemu.topo.Topology;
 
 import org.urdma.switchemu.core.DropReason;
 import org.urdma.switchemu.core.SwitchCounters;
-import org.urdma.switchemu.stat.CountersFile;
+import org.urdma.transport.counters.CountersFile;
 import org.urdma.switchemu.stat.StatReport;
 
 import java.io.PrintStream;

@@ -9,7 +9,7 @@ import org.urdma.switchemu.sim.SimHost;
 import org.urdma.switchemu.sim.SimSwitch;
 import org.urdma.switchemu.sim.SimTopology;
 import org.urdma.switchemu.sim.Simulator;
-import org.urdma.switchemu.stat.CountersFile;
+import org.urdma.transport.counters.CountersFile;
 import org.urdma.switchemu.topo.Topology;
 
 import java.io.IOException;

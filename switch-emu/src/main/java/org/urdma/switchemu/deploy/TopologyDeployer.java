@@ -1,8 +1,8 @@
 package org.urdma.switchemu.deploy;
 
 import org.urdma.nativeio.netns.Netns;
-import org.urdma.switchemu.stat.CountersFile;
-import org.urdma.switchemu.stat.StatDirectory;
+import org.urdma.transport.counters.CountersFile;
+import org.urdma.transport.counters.StatDirectory;
 import org.urdma.switchemu.topo.NetemProbe;
 import org.urdma.switchemu.topo.Topology;
 import org.urdma.switchemu.topo.TopologyException;

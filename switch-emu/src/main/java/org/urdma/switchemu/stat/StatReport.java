@@ -1,5 +1,6 @@
 package org.urdma.switchemu.stat;
 
+import org.urdma.transport.counters.CountersFile;
 import org.agrona.concurrent.status.CountersReader;
 import org.urdma.switchemu.core.SwitchCounters;
 

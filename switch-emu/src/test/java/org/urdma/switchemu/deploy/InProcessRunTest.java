@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.urdma.switchemu.capture.SwitchCapture;
 import org.urdma.switchemu.core.PortCounters;
-import org.urdma.switchemu.stat.CountersFile;
+import org.urdma.transport.counters.CountersFile;
 import org.urdma.switchemu.stat.StatReport;
 import org.urdma.switchemu.topo.Topology;
 import org.urdma.switchemu.topo.TopologyParser;

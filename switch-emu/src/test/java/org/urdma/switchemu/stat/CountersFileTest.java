@@ -1,5 +1,7 @@
 package org.urdma.switchemu.stat;
 
+import org.urdma.transport.counters.CountersFile;
+import org.urdma.transport.counters.StatDirectory;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

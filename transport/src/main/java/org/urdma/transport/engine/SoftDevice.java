@@ -10,6 +10,8 @@ import org.agrona.DeadlineTimerWheel;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.urdma.transport.counters.EngineCounters;
+import org.urdma.transport.journal.EventJournal;
 import org.urdma.transport.packet.Link;
 import org.urdma.transport.packet.PacketSink;
 import org.urdma.transport.packet.Route;
@@ -70,8 +72,22 @@ public final class SoftDevice implements Device, PacketSink {
     private long passes;
     // counters
     long rxUnknownQp, rxDropped, rxBadPkey, txBackPressure;
+    // telemetry (engine thread only; see org.urdma.transport.counters and .journal)
+    private final EngineCounters counters;
+    private final EventJournal journal;
 
     public SoftDevice(DeviceConfig config, Link link, RandomGenerator random, long startNanos) {
+        this(config, link, random, startNanos, EngineCounters.inMemory(config.name()), EventJournal.NONE);
+    }
+
+    /**
+     * With the engine counters and event journal it reports into (both owned by the caller, who closes them
+     * after the engine has stopped). The other constructor counts in memory and journals nothing.
+     */
+    public SoftDevice(DeviceConfig config, Link link, RandomGenerator random, long startNanos,
+                      EngineCounters counters, EventJournal journal) {
+        this.counters = java.util.Objects.requireNonNull(counters, "counters");
+        this.journal = java.util.Objects.requireNonNull(journal, "journal");
         this.config = config;
         this.link = link;
         this.random = random;
@@ -435,6 +451,16 @@ public final class SoftDevice implements Device, PacketSink {
 
     long now() {
         return now;
+    }
+
+    /** Where the engine counts ({@code counters().qp(qpn)} when a QP is made, {@code release} when destroyed). */
+    public EngineCounters counters() {
+        return counters;
+    }
+
+    /** Where the engine journals events ({@link EventJournal#NONE} unless given one). */
+    public EventJournal journal() {
+        return journal;
     }
 
     /** Engine passes completed so far. */

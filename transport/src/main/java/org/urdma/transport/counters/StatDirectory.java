@@ -1,4 +1,4 @@
-package org.urdma.switchemu.stat;
+package org.urdma.transport.counters;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,8 +12,9 @@ import java.util.List;
  * Where counters files live: {@code $URDMA_STAT_DIR}, else {@code /dev/shm/urdma-USER} (memory, like
  * Aeron's default directory), else {@code TMPDIR/urdma-USER}. A switch of {@code urdma switch} writes
  * {@code PREFIX-SW.counters}; an in-process run of a whole topology writes {@code PREFIX.counters}
- * (PREFIX: see {@code TopologyDeployer.prefixFor}). Readers look in every {@code urdma-*} directory, so
- * a user sees root's switches too.
+ * (PREFIX: see {@code TopologyDeployer.prefixFor}); an engine writes {@code engine-DEV-PID.counters}
+ * ({@link EngineCounters}) and, when journaling, {@code engine-DEV-PID.journal/}. Readers look in every
+ * {@code urdma-*} directory, so a user sees root's switches and engines too.
  */
 public final class StatDirectory {
     private static final Path SHM = Path.of("/dev/shm");

@@ -1,4 +1,4 @@
-package org.urdma.switchemu.stat;
+package org.urdma.transport.counters;
 
 import org.agrona.BitUtil;
 import org.agrona.IoUtil;
@@ -15,10 +15,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
- * A running switch's counters in a memory-mapped file, the way Aeron's CnC file carries its counters: a
- * small header (who writes it, since when, whether it still runs), then Agrona counter metadata (labels)
- * and values. The switch writes values with ordered stores from its driver thread; {@code urdma stat}
- * maps the same file and reads them with a {@link CountersReader} while the switch runs.
+ * A running switch's or engine's counters in a memory-mapped file, the way Aeron's CnC file carries its
+ * counters: a small header (who writes it, since when, whether it still runs), then Agrona counter metadata
+ * (labels) and values. The writer stores values with ordered stores from its own thread; {@code urdma stat}
+ * maps the same file and reads them with a {@link CountersReader} while the writer runs. Switches
+ * ({@code SwitchCounters}) and engines ({@link EngineCounters}) tell their counters apart by type id.
  *
  * <p>Header (little-endian): magic, version, pid, start time (epoch ms), heartbeat (epoch ms, refreshed
  * about once a second while running), state, metadata and values lengths, a one-line description.
@@ -29,7 +30,8 @@ public final class CountersFile implements AutoCloseable {
     static final int VERSION = 1;
     private static final int MAGIC_AT = 0;
     private static final int VERSION_AT = 4;
-    static final int PID_AT = 8;
+    /** Header offset of the writer's pid (tests forge a dead writer with it). */
+    public static final int PID_AT = 8;
     private static final int START_AT = 16;
     private static final int HEARTBEAT_AT = 24;
     private static final int STATE_AT = 32;
@@ -118,7 +120,7 @@ public final class CountersFile implements AutoCloseable {
         return path;
     }
 
-    /** Where the switch registers its counters ({@code SwitchCounters}). */
+    /** Where the writer registers its counters. */
     public CountersManager manager() {
         return manager;
     }
@@ -149,6 +151,22 @@ public final class CountersFile implements AutoCloseable {
         }
     }
 
+    /**
+     * Marks the file stopped and deletes it, leaving the mapping to the garbage collector: unlike
+     * {@link #close}, safe while another thread may still write a counter.
+     */
+    public void delete() {
+        if (!closed) {
+            closed = true;
+            stopped();
+            try {
+                Files.deleteIfExists(path);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot delete " + path, e);
+            }
+        }
+    }
+
     /** Maps an existing counters file for reading. */
     public static Snapshot read(Path path) {
         MappedByteBuffer m;
@@ -176,7 +194,7 @@ public final class CountersFile implements AutoCloseable {
             new UnsafeBuffer(m, HEADER_LENGTH + metadataLength, valuesLength)));
     }
 
-    /** A reader's view of a counters file (live: values change as the switch runs). */
+    /** A reader's view of a counters file (live: values change as the writer runs). */
     public static final class Snapshot implements AutoCloseable {
         private final Path path;
         private final MappedByteBuffer mapped;
