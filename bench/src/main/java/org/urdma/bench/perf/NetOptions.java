@@ -55,7 +55,8 @@ public final class NetOptions {
     int ackTimeout = 14;
 
     @Range(min = 0, max = 7)
-    @Option(names = "--retry", description = "Retry count before RETRY_EXC_ERR; 7 retries forever, as rxe does (default: ${DEFAULT-VALUE})")
+    @Option(names = "--retry", description = "Retries before RETRY_EXC_ERR, counted as the IB specification does: 7 is seven retries (rxe "
+            + "retries forever on 7; only rnr_retry 7 is unlimited) (default: ${DEFAULT-VALUE})")
     int retryCnt = 7;
 
     /** Opens the capture file of --pcap or --pcapng; null when neither is given. */

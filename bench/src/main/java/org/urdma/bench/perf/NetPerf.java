@@ -52,8 +52,8 @@ final class NetPerf {
             if (qp instanceof org.urdma.transport.engine.SoftQp q && q.type() == org.urdma.verbs.QpType.RC) timeouts += q.timeouts();
         }
         if (timeouts > 0) {
-            return ": the peer stopped acknowledging (" + timeouts + " ACK timeouts; --retry 7 retries forever, as rxe"
-                    + " does: give --retry 0..6 to end with RETRY_EXC_ERR)";
+            return ": the peer stopped acknowledging (" + timeouts + " ACK timeouts so far; RETRY_EXC_ERR follows once "
+                    + "--retry retries of --timeout each went unanswered)";
         }
         return " (is the peer running the same test with the same -s/-n/-a/-c?)";
     }

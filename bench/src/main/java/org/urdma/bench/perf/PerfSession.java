@@ -44,7 +44,7 @@ final class PerfSession implements AutoCloseable {
     }
 
     /**
-     * @param ackTimeout local ACK timeout code, @param retryCnt retries before RETRY_EXC_ERR (7: forever, as rxe)
+     * @param ackTimeout local ACK timeout code, @param retryCnt retries before RETRY_EXC_ERR (7: seven, as the IB specification counts them)
      * @param capture    where to write the frames both devices send (closed with the session), or null
      */
     PerfSession(PerfOptions o, int ackTimeout, int retryCnt, int bufferSize, int depth, PcapWriter capture) {

@@ -1,5 +1,7 @@
 package org.urdma.cli.journal;
 
+import org.urdma.cli.Range;
+
 import org.urdma.transport.counters.StatDirectory;
 import org.urdma.transport.journal.EventType;
 import org.urdma.transport.journal.JournalReader;
@@ -48,6 +50,7 @@ public final class JournalCommand implements Callable<Integer> {
     @Option(names = {"-f", "--follow"}, description = "keep printing events as they are written, until stopped")
     boolean follow;
 
+    @Range(min = 0, max = 0xFFFFFF)
     @Option(names = "--qp", paramLabel = "N", description = "only this QP (decimal, or 0x hex)", converter = QpnConverter.class)
     Integer qpn;
 
@@ -60,10 +63,12 @@ public final class JournalCommand implements Callable<Integer> {
         + "TIME: an ISO date-time (2026-01-31T12:00:00[Z]), a time of today (12:00:00[.123]), or an age (30s, 5m, 2h, 1d)")
     Instant since;
 
+    @Range(min = 1, max = 60_000)
     @Option(names = "--interval", paramLabel = "MS", defaultValue = "200", description = "--follow: poll period "
         + "(default: ${DEFAULT-VALUE})")
     long intervalMs;
 
+    @Range(min = 1)
     @Option(names = "--count", paramLabel = "N", description = "--follow: stop after N polls (default: until stopped)")
     int count;
 

@@ -45,7 +45,8 @@ class PerfRefusesUnusableInterfaceTest {
     static Result perf(String... args) throws Exception {
         PerfTestCommand c = new PerfTestCommand(PerfTest.WRITE_BW) {
         };
-        new picocli.CommandLine(c).parseArgs(args);
+        // parsed where urdma runs (ip netns exec): --link looks its interface up in that namespace
+        topo.call(ns, () -> new picocli.CommandLine(c).parseArgs(args));
         PrintStream oldErr = System.err;
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
