@@ -1,0 +1,111 @@
+package org.urdma.transport.engine;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.urdma.transport.driver.MemoryFabric;
+import org.urdma.transport.link.Impairment;
+import org.urdma.transport.rate.RateControl;
+import org.urdma.transport.recovery.LossRecovery;
+import org.urdma.verbs.AccessFlags;
+import org.urdma.verbs.MemoryRegion;
+import org.urdma.verbs.PathMtu;
+import org.urdma.verbs.QpState;
+import org.urdma.verbs.QpType;
+import org.urdma.verbs.QueuePair;
+import org.urdma.verbs.SendFlags;
+import org.urdma.verbs.SendWorkRequest;
+import org.urdma.verbs.WcStatus;
+import org.urdma.verbs.WorkCompletion;
+import org.urdma.verbs.WrOpcode;
+
+/** Loss recovery and rate control are per QP: chosen before the QP connects, and the requester follows them. */
+class QpPoliciesTest {
+    static final long WINDOW = 8192;
+    static final int LENGTH_THR = 4096;
+
+    /** Creates an RC pair; A's QP gets {@code rate} before it leaves RESET. */
+    private static QueuePair[] pair(Rig r, RateControl.Factory rate) {
+        MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_1024);
+        QueuePair a = r.pdA.createQp(MemoryFabric.init(QpType.RC, r.cqA, 1024));
+        QueuePair b = r.pdB.createQp(MemoryFabric.init(QpType.RC, r.cqB, 1024));
+        ((SoftQp) a).policies(LossRecovery.goBackN(), rate);
+        MemoryFabric.bringUp(a, r.fabric.b, b.qpNum(), 7, 5, c);
+        MemoryFabric.bringUp(b, r.fabric.a, a.qpNum(), 5, 7, c);
+        return new QueuePair[] {a, b};
+    }
+
+    /** RDMA WRITE packets A sends to {@code qpn}, with their send times (RoCEv2 over IPv4: BTH at byte 42). */
+    private static List<Long> writesTo(Rig r, int qpn) {
+        List<Long> times = new ArrayList<>();
+        r.fabric.linkA.tap((frame, offset, length, now) -> {
+            int op = frame.getByte(offset + 42) & 0x1F;
+            int dest = (frame.getByte(offset + 47) & 0xFF) << 16 | (frame.getByte(offset + 48) & 0xFF) << 8
+                    | (frame.getByte(offset + 49) & 0xFF);
+            if (op >= 0x06 && op <= 0x0B && dest == qpn) times.add(now);
+        });
+        return times;
+    }
+
+    private static void postWrites(Rig r, QueuePair qp, MemoryRegion src, MemoryRegion dst, int n) {
+        for (int i = 0; i < n; i++) {
+            qp.postSend(new SendWorkRequest().wrId(i).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                    .addSge(src, 0, 65536).remote(dst.address(), dst.rkey()));
+        }
+    }
+
+    @Test
+    void theWindowLimitHoldsAQpToLengthThrPerCcWindowWithinTwoPercentOverThousandsOfWindows() {
+        try (Rig r = new Rig()) {
+            QueuePair[] limited = pair(r, RateControl.windowLimit(LENGTH_THR, WINDOW));
+            QueuePair[] free = pair(r, RateControl.none());
+            MemoryRegion src = r.mrA(65536, AccessFlags.LOCAL_WRITE);
+            MemoryRegion dst = r.mrB(65536, AccessFlags.ALL);
+            List<Long> limitedTimes = writesTo(r, limited[1].qpNum());
+            postWrites(r, limited[0], src, dst, 200); // 12.8 MB: more than 2000 windows' worth
+            r.run(2_000_000); // the limited QP is still busy after 2 ms
+            long t0 = limitedTimes.get(0);
+            long windows = 2000;
+            r.sim.runUntil(() -> r.sim.now() >= t0 + windows * WINDOW, 1_000_000_000L);
+            long packets = limitedTimes.stream().filter(t -> t < t0 + windows * WINDOW).count();
+            double expected = windows * LENGTH_THR / 1024.0; // 1 KiB packets
+            assertEquals(1.0, packets / expected, 0.02, packets + " packets in " + windows + " windows");
+            // the same device's QP without a limit is not held back
+            List<Long> freeTimes = writesTo(r, free[1].qpNum());
+            postWrites(r, free[0], src, dst, 4);
+            r.run(200_000);
+            assertEquals(256, freeTimes.size(), "an unlimited QP sends its 256 KiB at once");
+            assertTrue(freeTimes.get(255) - freeTimes.get(0) < 100 * WINDOW, "within " + (freeTimes.get(255) - freeTimes.get(0)) + " ns");
+        }
+    }
+
+    @Test
+    void policiesAreChosenPerQpBeforeItConnectsAndRefusedAfter() {
+        try (Rig r = new Rig()) {
+            QueuePair[] limited = pair(r, RateControl.windowLimit(LENGTH_THR, WINDOW));
+            QueuePair[] plain = r.rc();
+            assertEquals("go-back-N, window:4096/8192", ((SoftQp) limited[0]).policyNames());
+            assertEquals("go-back-N, none", ((SoftQp) plain[0]).policyNames(), "the device's defaults");
+            assertEquals(QpState.RTS, limited[0].state());
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> ((SoftQp) limited[0]).policies(LossRecovery.goBack0(), RateControl.none()));
+            assertTrue(e.getMessage().startsWith("qp_state: policies are chosen in RESET or INIT"), e.getMessage());
+        }
+    }
+
+    /** retry_cnt as the IB specification counts it: 7 is seven retries (rxe retries forever on 7). */
+    @Test
+    void retryCountSevenMeansSevenRetriesThenRetryExceeded() {
+        Impairment blackHole = new Impairment(1.0, 0, 0, 0, 1, 0, 0, 1);
+        try (Rig r = new Rig(blackHole, Impairment.NONE, LossRecovery.goBackN(), org.urdma.transport.link.MemoryLink.Config.defaults())) {
+            QueuePair[] qp = r.connect(QpType.RC, MemoryFabric.Connection.defaults().withTimeout(8).withRetryCnt(7));
+            MemoryRegion src = r.mrA(64, AccessFlags.LOCAL_WRITE);
+            qp[0].postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(src, 0, 64));
+            WorkCompletion wc = r.awaitA(1, 1_000_000_000L).get(0);
+            assertEquals(WcStatus.RETRY_EXC_ERR, wc.status, wc.toString());
+            assertEquals(8, r.fabric.linkA.sentFrames(), "the first transmission and seven retries");
+        }
+    }
+}
