@@ -30,8 +30,10 @@ public final class PerfCommand implements Runnable {
         out.printf(" Mtu             : %d[B]%n", o.mtu);
         out.printf(" Link type       : Ethernet%n");
         out.printf(" Max inline data : 0[B]%n");
-        out.printf(" ICRC            : %s\t\tNetty transport: %s%n", org.urdma.transport.wire.Icrc.implementation(),
-                org.urdma.transport.cm.ConnectionManager.nettyTransport());
+        // the memory link offloads the ICRC as a NIC would, unless it corrupts frames or captures them
+        String icrc = s.fabric.linkA.icrcOffloaded() ? "offloaded (in-memory link: no corruption, no capture)"
+                : org.urdma.transport.wire.Icrc.implementation();
+        out.printf(" ICRC            : %s\t\tNetty transport: %s%n", icrc, org.urdma.transport.cm.ConnectionManager.nettyTransport());
         out.printf(" Driver          : %s%s  Reliability: %s  Loss: %s%n", o.driver,
                 o.driver.equals("agent") ? " (" + o.idle + ")" : "", o.reliability, o.loss);
         out.println(LINE);

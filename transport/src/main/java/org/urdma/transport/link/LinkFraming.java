@@ -92,6 +92,16 @@ public final class LinkFraming {
         return decodeErrors;
     }
 
+    /** ICRC offload on both directions of this end (see {@link Framing#icrcOffload}). */
+    public void icrcOffload(boolean on) {
+        framing.icrcOffload(on);
+        decoder.icrcOffload(on);
+    }
+
+    public boolean icrcOffloaded() {
+        return framing.icrcOffloaded();
+    }
+
     /** Whether this end sends 802.1Q-tagged frames. */
     public boolean tagged() {
         return addr.vlan;

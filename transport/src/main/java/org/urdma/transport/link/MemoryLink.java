@@ -58,6 +58,9 @@ public final class MemoryLink implements Link {
     private int claimed = -1;
     private Impairment impairment;
     private FrameTap tap;
+    private MemoryLink peer;
+    /** A frame came from outside (inject): it may be damaged, so the ICRC is always checked from then on. */
+    private boolean foreignFrames;
     private SplittableRandom random;
     private long frameCount;
     private long serializerFreeAt;
@@ -89,7 +92,29 @@ public final class MemoryLink implements Link {
         int slotSize = (Math.max(a.maxFrameLength(config.maxPayload()), b.maxFrameLength(config.maxPayload())) + 63) & ~63;
         FrameRing ab = new FrameRing(config.slots(), slotSize);
         FrameRing ba = new FrameRing(config.slots(), slotSize);
-        return new MemoryLink[] {new MemoryLink(a, ab, ba, config, aToB), new MemoryLink(b, ba, ab, config, bToA)};
+        MemoryLink x = new MemoryLink(a, ab, ba, config, aToB);
+        MemoryLink y = new MemoryLink(b, ba, ab, config, bToA);
+        x.peer = y;
+        y.peer = x;
+        x.updateOffload();
+        return new MemoryLink[] {x, y};
+    }
+
+    /**
+     * The ICRC is offloaded, as a NIC hands it to hardware, while neither direction can corrupt a frame, nobody captures
+     * and no foreign frame was injected: the sender writes a zero ICRC and the receiver does not check it.
+     */
+    private void updateOffload() {
+        if (peer == null) return; // still being paired
+        boolean on = impairment.corrupt() == 0 && peer.impairment.corrupt() == 0 && tap == null && peer.tap == null
+                && !foreignFrames && !peer.foreignFrames;
+        framing.icrcOffload(on);
+        peer.framing.icrcOffload(on);
+    }
+
+    /** Whether this pair leaves the ICRC out (see {@link #updateOffload}). */
+    public boolean icrcOffloaded() {
+        return framing.icrcOffloaded();
     }
 
     public LinkFraming framing() {
@@ -101,6 +126,7 @@ public final class MemoryLink implements Link {
         this.impairment = imp == null ? Impairment.NONE : imp;
         this.random = new SplittableRandom(this.impairment.seed());
         this.frameCount = 0;
+        updateOffload();
     }
 
     @Override
@@ -139,6 +165,10 @@ public final class MemoryLink implements Link {
      */
     public boolean inject(DirectBuffer frame, int offset, int length, long now) {
         if (length > tx.slotSize()) throw new IllegalArgumentException("length: " + length + " exceeds the slot size " + tx.slotSize());
+        if (!foreignFrames) {
+            foreignFrames = true;
+            updateOffload();
+        }
         int off = tx.claim();
         if (off < 0) return false;
         tx.buffer.putBytes(off, frame, offset, length);
@@ -149,6 +179,7 @@ public final class MemoryLink implements Link {
     /** Shows every frame this end sends, before impairment (a capture, or a test watching the wire); null: none. */
     public void tap(FrameTap t) {
         this.tap = t;
+        updateOffload();
     }
 
     private void publish(int off, int len, long now) {

@@ -10,6 +10,7 @@ abstract class AbstractFraming implements Framing
     protected final boolean icrcEnabled;
     protected final DecodeCounters counters = new DecodeCounters();
     protected final Icrc icrc;
+    private boolean icrcOffload;
 
     AbstractFraming(final FramingKind kind, final boolean icrcEnabled, final boolean inPlaceIcrc)
     {
@@ -22,7 +23,25 @@ abstract class AbstractFraming implements Framing
     protected final boolean icrcValid(
         final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
     {
-        return icrc.verify(b, netOffset, net, bth, end);
+        return icrcOffload || icrc.verify(b, netOffset, net, bth, end);
+    }
+
+    @Override
+    public void icrcOffload(final boolean on)
+    {
+        icrcOffload = on && offloadable();
+    }
+
+    @Override
+    public boolean icrcOffloaded()
+    {
+        return icrcOffload;
+    }
+
+    /** Whether this framing can leave the ICRC to an offload (not when it finds frame ends by the ICRC). */
+    boolean offloadable()
+    {
+        return icrcEnabled;
     }
 
     @Override
@@ -135,7 +154,7 @@ abstract class AbstractFraming implements Framing
         int last = end;
         if (icrcEnabled)
         {
-            Icrc.put(b, end, icrc.computeInPlace(b, icrcFrom, net, bth, end));
+            Icrc.put(b, end, icrcOffload ? 0 : icrc.computeInPlace(b, icrcFrom, net, bth, end));
             last += Icrc.LENGTH;
         }
         final int len = fill(b, offset, last);

@@ -34,6 +34,12 @@ final class AfhFraming extends AbstractFraming
     }
 
     @Override
+    boolean offloadable()
+    {
+        return false; // a short frame's end is found by its ICRC
+    }
+
+    @Override
     public int encode(final Packet p, final MutableDirectBuffer b, final int offset)
     {
         final int mask = TransportCodec.checkedMask(p, kind);

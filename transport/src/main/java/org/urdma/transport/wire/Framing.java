@@ -63,4 +63,14 @@ public interface Framing
     int maxFrameLength(int payload);
 
     DecodeCounters counters();
+
+    /**
+     * ICRC offload, as a NIC hands the ICRC to hardware: frames are sent with a zero ICRC field and received without
+     * checking it. Only for links that cannot corrupt a frame and where nobody captures (the in-memory link); a
+     * framing that finds the end of short frames by their ICRC (PAXI AFH) ignores it. Off by default.
+     */
+    void icrcOffload(boolean on);
+
+    /** Whether {@link #icrcOffload} is on (and applies to this framing). */
+    boolean icrcOffloaded();
 }

@@ -1,0 +1,53 @@
+package org.urdma.transport.link;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.urdma.transport.packet.Route;
+import org.urdma.transport.packet.RxPacket;
+import org.urdma.transport.packet.TxPacket;
+import org.urdma.transport.wire.FramingKind;
+import org.urdma.transport.wire.Icrc;
+import org.urdma.verbs.Gid;
+
+class LinkFramingTest {
+    static final byte[] MAC_A = {2, 0, 0, 0, 0, 1}, MAC_B = {2, 0, 0, 0, 0, 2};
+
+    /** A 100-byte RC SEND ONLY from A to B; returns the frame length. */
+    private static int send(LinkFraming f, UnsafeBuffer frame) {
+        TxPacket t = f.begin(frame, 0).start(0x04, 0x12, 7, true, false).payload(new UnsafeBuffer(new byte[100]), 0, 100);
+        return f.end(t, new Route().set(MAC_B, Gid.fromMac(MAC_B).toBytes()));
+    }
+
+    @Test
+    void anOffloadedIcrcIsNeitherComputedNorChecked() {
+        LinkFraming a = new LinkFraming(FramingKind.ROCE2, MAC_A, Gid.fromMac(MAC_A).toBytes());
+        LinkFraming b = new LinkFraming(FramingKind.ROCE2, MAC_B, Gid.fromMac(MAC_B).toBytes());
+        UnsafeBuffer frame = new UnsafeBuffer(new byte[256]);
+        int len = send(a, frame);
+        assertNotEquals(0, frame.getInt(len - Icrc.LENGTH), "computed when not offloaded");
+        a.icrcOffload(true);
+        len = send(a, frame);
+        assertEquals(0, frame.getInt(len - Icrc.LENGTH), "a zero ICRC field when offloaded");
+        assertNull(b.decode(frame, 0, len), "a receiver that checks refuses it");
+        b.icrcOffload(true);
+        RxPacket p = b.decode(frame, 0, len);
+        assertNotNull(p, "an offloading receiver takes it");
+        assertEquals(7, p.psn());
+        assertEquals(100, p.payloadLength());
+    }
+
+    @Test
+    void theMemoryLinkOffloadsTheIcrcOnlyWhileNothingCanDamageOrCaptureFrames() {
+        assertTrue(MemoryLinkTest.pair(Impairment.NONE)[0].icrcOffloaded());
+        assertTrue(MemoryLinkTest.pair(Impairment.random(0.1, 0.1, 0.1, 3))[1].icrcOffloaded(), "loss and reordering damage nothing");
+        assertFalse(MemoryLinkTest.pair(Impairment.NONE.withCorrupt(0.01))[1].icrcOffloaded(), "corruption: the ICRC must catch it");
+        MemoryLink[] l = MemoryLinkTest.pair(Impairment.NONE);
+        l[1].tap((frame, offset, length, now) -> { });
+        assertFalse(l[0].icrcOffloaded(), "a capture must hold real frames");
+        MemoryLink[] m = MemoryLinkTest.pair(Impairment.NONE);
+        assertTrue(m[0].inject(new UnsafeBuffer(new byte[60]), 0, 60, 0));
+        assertFalse(m[1].icrcOffloaded(), "a foreign frame may be damaged");
+    }
+}
