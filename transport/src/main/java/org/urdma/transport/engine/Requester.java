@@ -84,7 +84,7 @@ final class Requester implements LossRecovery.Retransmitter {
         if (rnrWait || stalled || qp.state() == org.urdma.verbs.QpState.ERR) return work;
         int burst = qp.device.config().txBurst();
         int window = qp.device.config().window();
-        int sent = 0;
+        int sent = qp.type == QpType.RC ? qp.recovery.retransmit(this, now) : 0;
         while (sent < burst) {
             long idx = txIndex;
             if (idx == sq.producer.get()) break;
@@ -330,6 +330,23 @@ final class Requester implements LossRecovery.Retransmitter {
         txIndex = startedIndex;
         txPsn = nextPsn;
         txOffset = 0;
+    }
+
+    @Override
+    public boolean resend(int psn, long now) {
+        long index = txIndex;
+        int offset = txOffset;
+        int next = txPsn;
+        int since = sinceAckReq;
+        rewind(psn);
+        boolean held = txIndex < startedIndex;
+        boolean sent = !held || sendPacket(sq.slot(txIndex), WrOpcode.of(sq.opcode[sq.slot(txIndex)]), now);
+        // new packets continue where they were; the resent one does not count towards the AckReq cadence
+        txIndex = index;
+        txOffset = offset;
+        txPsn = next;
+        sinceAckReq = since;
+        return sent;
     }
 
     /** First PSN of the WQE holding {@code psn}, or {@code psn} itself when none does. */

@@ -14,6 +14,13 @@ public interface LossRecovery {
         /** Resume sending at {@code psn}: every packet from there on goes out again (go-back). */
         void rewind(int psn);
 
+        /**
+         * Sends the packet {@code psn} again now, by itself, without moving where new packets continue (selective:
+         * a scoreboard's resend). True when it left or no request holds it any more; false on back-pressure (ask again
+         * on a later pass).
+         */
+        boolean resend(int psn, long now);
+
         /** First PSN of the message (WQE) that holds {@code psn}, or {@code psn} when none does. */
         int messageFirstPsn(int psn);
     }
@@ -27,6 +34,14 @@ public interface LossRecovery {
 
     /** The peer reported, or the timer implied, that {@code psn} is missing: decide what to resend. */
     void onLoss(int psn, LossCause cause, Retransmitter requester, long now);
+
+    /**
+     * Called on every requester pass before new packets: a policy with a scoreboard resends what it decided to here
+     * (through {@link Retransmitter#resend}), decoupled from when losses were learnt. Returns packets resent.
+     */
+    default int retransmit(Retransmitter requester, long now) {
+        return 0;
+    }
 
     /** Every PSN before {@code psn} is acknowledged. */
     default void onAcknowledged(int psn, long now) {

@@ -95,6 +95,91 @@ class QpPoliciesTest {
         }
     }
 
+    /**
+     * A scoreboard-style policy (test only): a lost PSN is resent by itself through {@code resend}, from the policy's
+     * own retransmit pass, and new packets go on after it; against a go-back-N responder it then rewinds to the PSN
+     * after it, so the message completes.
+     */
+    static final class ResendLostAlone implements LossRecovery {
+        final List<Integer> resent = new ArrayList<>();
+        private int pending = -1;
+
+        @Override
+        public void onLoss(int psn, org.urdma.transport.recovery.LossCause cause, Retransmitter requester, long now) {
+            pending = psn;
+        }
+
+        @Override
+        public int retransmit(Retransmitter requester, long now) {
+            if (pending < 0 || !requester.resend(pending, now)) return 0;
+            resent.add(pending);
+            requester.rewind(org.urdma.transport.wire.Psn.add(pending, 1));
+            pending = -1;
+            return 1;
+        }
+
+        @Override
+        public int expectedAfterGap(int expectedPsn, int messageStartPsn) {
+            return expectedPsn;
+        }
+
+        @Override
+        public boolean discardsPartialMessage() {
+            return false;
+        }
+
+        @Override
+        public int ackReqInterval() {
+            return 64;
+        }
+
+        @Override
+        public String name() {
+            return "resend-lost-alone";
+        }
+    }
+
+    @Test
+    void aPolicyCanResendExactlyTheLostPacketThroughTheRequester() {
+        ResendLostAlone policy = new ResendLostAlone();
+        LossRecovery.Factory factory = new LossRecovery.Factory() {
+            @Override
+            public LossRecovery create() {
+                return policy;
+            }
+
+            @Override
+            public String name() {
+                return policy.name();
+            }
+        };
+        // the 5th frame A sends is lost: PSN 4 of the first WRITE
+        try (Rig r = new Rig(Impairment.dropEvery(5), Impairment.NONE, LossRecovery.goBackN(),
+                org.urdma.transport.link.MemoryLink.Config.defaults())) {
+            MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_1024);
+            QueuePair a = r.pdA.createQp(MemoryFabric.init(QpType.RC, r.cqA, 64));
+            QueuePair b = r.pdB.createQp(MemoryFabric.init(QpType.RC, r.cqB, 64));
+            ((SoftQp) a).policies(factory, RateControl.none());
+            MemoryFabric.bringUp(a, r.fabric.b, b.qpNum(), 0, 0, c);
+            MemoryFabric.bringUp(b, r.fabric.a, a.qpNum(), 0, 0, c);
+            List<Integer> psns = new ArrayList<>();
+            r.fabric.linkA.tap((frame, offset, length, now) -> psns.add((frame.getByte(offset + 51) & 0xFF) << 16
+                    | (frame.getByte(offset + 52) & 0xFF) << 8 | (frame.getByte(offset + 53) & 0xFF)));
+            MemoryRegion src = r.mrA(8192, AccessFlags.LOCAL_WRITE);
+            MemoryRegion dst = r.mrB(8192, AccessFlags.ALL);
+            for (int i = 0; i < 8192; i++) src.segment().set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) (i * 7));
+            a.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                    .addSge(src, 0, 8192).remote(dst.address(), dst.rkey()));
+            WorkCompletion wc = r.awaitA(1, 1_000_000_000L).get(0);
+            assertEquals(WcStatus.SUCCESS, wc.status, wc.toString());
+            assertEquals(-1, src.segment().mismatch(dst.segment()), "remote memory verified");
+            // every 5th frame is lost: PSN 4 first, then (frame 10) PSN 5 of the rewind
+            assertEquals(4, policy.resent.get(0), "PSN 4 was resent by itself");
+            assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7, 4, 5), psns.subList(0, 10),
+                    "the lost packet alone, then the rest again from the PSN after it");
+        }
+    }
+
     /** retry_cnt as the IB specification counts it: 7 is seven retries (rxe retries forever on 7). */
     @Test
     void retryCountSevenMeansSevenRetriesThenRetryExceeded() {

@@ -18,6 +18,11 @@ class LossRecoveryTest {
         }
 
         @Override
+        public boolean resend(int psn, long now) {
+            throw new AssertionError("go-back policies never resend selectively");
+        }
+
+        @Override
         public int messageFirstPsn(int psn) {
             return psn - psn % 100;
         }
