@@ -16,7 +16,9 @@ import org.urdma.transport.wire.Icrc;
 import org.urdma.transport.wire.Ipv4Header;
 import org.urdma.transport.wire.Ipv6Header;
 import org.urdma.transport.wire.OpcodeTable;
+import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.Packet;
+import org.urdma.transport.wire.SackEth;
 import org.urdma.transport.wire.UdpHeader;
 
 /**
@@ -34,7 +36,8 @@ public final class FrameMutator {
         Mutation.ATOMIC, Mutation.IMM_IETH, Mutation.DETH, Mutation.PAYLOAD_LENGTH, Mutation.URDMA_EXTENSION};
     private static final Mutation[] RAW = {
         Mutation.BIT_FLIP_SEALED, Mutation.BIT_FLIP, Mutation.BAD_ICRC, Mutation.TRUNCATE, Mutation.EXTEND,
-        Mutation.LENGTH_FIELD, Mutation.ETHERTYPE, Mutation.UDP_DEST_PORT};
+        Mutation.LENGTH_FIELD, Mutation.ETHERTYPE, Mutation.UDP_DEST_PORT, Mutation.TRANSPORT_BYTE_SEALED,
+        Mutation.TRANSPORT_BYTE_SEALED};
     /** Fields the engine acts on are chosen more often than the link/network ones. */
     private static final Mutation[] TRANSPORT_HEAVY = {
         Mutation.PSN_NEAR, Mutation.PSN_NEAR, Mutation.PSN_FAR, Mutation.OPCODE, Mutation.OPCODE, Mutation.RETH,
@@ -50,6 +53,7 @@ public final class FrameMutator {
     private final UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(16384));
     private final Icrc icrc = new Icrc(false);
     private Mutation last;
+    private int badSackCount;
     private int mutationCount;
 
     /**
@@ -99,6 +103,7 @@ public final class FrameMutator {
         payload.putBytes(0, p.payloadBuffer, p.payloadOffset, p.payloadLength);
         p.payloadBuffer = payload;
         p.payloadOffset = 0;
+        badSackCount = 0;
         int n = 1 + (random.nextInt(4) == 0 ? 1 + random.nextInt(2) : 0);
         for (int i = 0; i < n; i++) {
             Mutation m = random.nextBoolean() ? TRANSPORT_HEAVY[random.nextInt(TRANSPORT_HEAVY.length)]
@@ -110,11 +115,22 @@ public final class FrameMutator {
         if (codec.maxFrameLength(p.payloadLength) > maxLen && p.payloadLength > 0) {
             p.payloadLength = Math.max(0, p.payloadLength - (codec.maxFrameLength(p.payloadLength) - maxLen) - 4);
         }
+        int out;
         try {
-            return codec.encode(p, dst, dstOff);
+            out = codec.encode(p, dst, dstOff);
         } catch (IllegalArgumentException notFramable) {
             return -1; // a field combination no frame can carry: mutate the bytes instead
         }
+        if (badSackCount != 0) pokeSackCount(dst, dstOff, out);
+        return out;
+    }
+
+    private void pokeSackCount(MutableDirectBuffer b, int o, int len) {
+        int count = badSackCount;
+        badSackCount = 0;
+        if (codec.decode(b, o, len, p) != DecodeStatus.OK || (p.headerMask & OpcodeTable.HDR_SACK) == 0) return;
+        b.putByte(p.headerOffsets[OpcodeTable.index(OpcodeTable.HDR_SACK)], (byte) count);
+        reseal(b, o, len);
     }
 
     private void apply(Mutation m) {
@@ -246,6 +262,14 @@ public final class FrameMutator {
                     p.resv7 ^= OpcodeTable.RESV7_URDMA;
                     p.uethFlags = r.nextInt(256);
                     p.sackCount = r.nextInt(4);
+                    // a SACK header whose range count exceeds what the decoder allows (set after encoding)
+                    badSackCount = r.nextInt(4) == 0 ? SackEth.MAX_RANGES + 1 + r.nextInt(255 - SackEth.MAX_RANGES) : 0;
+                    if (badSackCount != 0) {
+                        p.resv7 |= OpcodeTable.RESV7_URDMA;
+                        p.uethFlags |= OpcodeTable.UETH_SACK;
+                        p.opcode = (p.opcode & 0xE0) | Opcode.ACKNOWLEDGE;
+                        p.payloadLength = 0;
+                    }
                 }
             }
             default -> throw new IllegalStateException("not a structured mutation: " + m);
@@ -273,7 +297,8 @@ public final class FrameMutator {
             case BAD_ICRC -> {
                 int at = icrcAt(b, o, len);
                 if (at < 0) at = o + len - 4;
-                b.putByte(at + r.nextInt(4), (byte) (b.getByte(at) ^ (1 + r.nextInt(255))));
+                at += r.nextInt(4);
+                b.putByte(at, (byte) (b.getByte(at) ^ (1 + r.nextInt(255)))); // always a different byte
             }
             case TRUNCATE -> {
                 return r.nextInt(4) == 0 ? r.nextInt(len) : Math.max(0, len - r.nextInt(1, 9));
@@ -312,6 +337,16 @@ public final class FrameMutator {
                     if (r.nextBoolean()) reseal(b, o, len);
                 }
             }
+            case TRANSPORT_BYTE_SEALED -> {
+                int th = transportOffset(b, o, len);
+                if (th >= 0 && th < o + len) {
+                    int at = th + r.nextInt(Math.min(48, o + len - th));
+                    // the opcode, flags and SACK count bytes are where the decoder's rules live
+                    if (r.nextBoolean()) at = th + (r.nextBoolean() ? 0 : 1);
+                    b.putByte(at, (byte) r.nextInt(256));
+                    reseal(b, o, len);
+                }
+            }
             default -> throw new IllegalStateException("not a raw mutation: " + m);
         }
         return len;
@@ -325,6 +360,18 @@ public final class FrameMutator {
     private int netOffset(DirectBuffer b, int o, int len) {
         int at = o + 14 + (tagged(b, o, len) ? EthernetHeader.VLAN_TAG_LENGTH : 0);
         return at <= o + len ? at : -1;
+    }
+
+    /** Offset of the BTH/RH by the frame's own headers, or -1. */
+    private int transportOffset(DirectBuffer b, int o, int len) {
+        int net = netOffset(b, o, len);
+        if (net < 0) return -1;
+        return switch (kind) {
+            case ROCE1 -> net + Ipv6Header.LENGTH;
+            case ROCE2, PAXI_STANDARD -> net + UdpHeader.LENGTH
+                + (Bytes.u16(b, net - 2) == EthernetHeader.TYPE_IPV6 ? Ipv6Header.LENGTH : Ipv4Header.LENGTH);
+            default -> net;
+        };
     }
 
     /** Where this frame's ICRC sits according to its own length fields, or -1. */

@@ -65,6 +65,9 @@ import org.urdma.verbs.WrOpcode;
 public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
     /** Engine gap being fixed elsewhere (issue 17 item 1): a stale NAK fails the oldest request. */
     public static final String KNOWN_GAP_STALE_NAK = "known gap (issue 17 #1): a stale NAK failed an outstanding request";
+    /** Engine gap being fixed elsewhere (issue 17 item 5): the responder does not check who sent a packet. */
+    public static final String KNOWN_GAP_FOREIGN_SOURCE =
+        "known gap (issue 17 #5): an RC/UC QP processed a packet from a source other than its peer";
     static final long START = 1_000_000_000L;
     private static final long LEGIT = -1;
     private static final int KB = 1024;
@@ -295,10 +298,24 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
         Side s = current;
         current = null;
         if (p == null || s == null) return;
-        if (tag != LEGIT && o == Outcome.PROCESSED) s.pair.tainted = true;
+        if (tag != LEGIT && o == Outcome.PROCESSED) {
+            s.pair.tainted = true;
+            if (s.pair.type != QpType.UD && foreignSource(p, s.onA ? b : a)) expect(KNOWN_GAP_FOREIGN_SOURCE);
+        }
         QpState after = s.qp.state();
         if (stateBefore == QpState.RTS && after != QpState.RTS) leftRts(s, tag, p, after);
         currentTag = LEGIT;
+    }
+
+    /** Whether the packet's link source is not the QP's peer (full MAC; AFH1 carries 40 bits of it, AFH2 a 16-bit id). */
+    private boolean foreignSource(RxPacket p, SoftDevice peer) {
+        long mac = 0;
+        for (byte x : peer.config().mac()) mac = (mac << 8) | (x & 0xFF);
+        return switch (kind) {
+            case PAXI_AFH1 -> ((p.srcMac() ^ mac) & 0xFF_FFFF_FFFFL) != 0;
+            case PAXI_AFH2 -> p.frame().srcXpu != (mac & 0xFFFF);
+            default -> p.srcMac() != mac;
+        };
     }
 
     /** A QP left RTS while taking {@code p}: allowed only where the spec says so. */
@@ -620,6 +637,11 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
         }
         return new Report(kind, seed, injectSeq, legit, inj, leg, muts, new LinkedHashMap<>(events), reconnects,
             sim.now() - START);
+    }
+
+    /** Host B's memory (tests check that the shadow comparison sees a change). */
+    MemorySegment memoryB() {
+        return memB;
     }
 
     @Override

@@ -62,7 +62,9 @@ public enum Mutation {
     /** EtherType changed. */
     ETHERTYPE,
     /** UDP destination port changed. */
-    UDP_DEST_PORT;
+    UDP_DEST_PORT,
+    /** A byte of the BTH/RH or the header after it set at random (opcode, PadCnt, TVer, SACK count…), re-sealed. */
+    TRANSPORT_BYTE_SEALED;
 
     private static final Mutation[] VALUES = values();
 
