@@ -106,8 +106,11 @@ public final class FrameMutator {
         badSackCount = 0;
         int n = 1 + (random.nextInt(4) == 0 ? 1 + random.nextInt(2) : 0);
         for (int i = 0; i < n; i++) {
-            Mutation m = random.nextBoolean() ? TRANSPORT_HEAVY[random.nextInt(TRANSPORT_HEAVY.length)]
-                : STRUCTURED[random.nextInt(STRUCTURED.length)];
+            Mutation m;
+            do {
+                m = random.nextBoolean() ? TRANSPORT_HEAVY[random.nextInt(TRANSPORT_HEAVY.length)]
+                    : STRUCTURED[random.nextInt(STRUCTURED.length)];
+            } while (!applies(m));
             apply(m);
             last = m;
             mutationCount++;
@@ -131,6 +134,20 @@ public final class FrameMutator {
         if (codec.decode(b, o, len, p) != DecodeStatus.OK || (p.headerMask & OpcodeTable.HDR_SACK) == 0) return;
         b.putByte(p.headerOffsets[OpcodeTable.index(OpcodeTable.HDR_SACK)], (byte) count);
         reseal(b, o, len);
+    }
+
+    /** Whether this wire format has the field the mutation changes. */
+    private boolean applies(Mutation m) {
+        boolean ip = kind == FramingKind.ROCE2 || kind == FramingKind.PAXI_STANDARD;
+        boolean afh = kind == FramingKind.PAXI_AFH1 || kind == FramingKind.PAXI_AFH2;
+        return switch (m) {
+            case IP_FIELDS, UDP_SOURCE_PORT -> ip;
+            case IP_VERSION -> kind == FramingKind.ROCE2;
+            case GRH_FIELDS -> kind == FramingKind.ROCE1 || kind == FramingKind.ROCE2;
+            case AFH_FIELDS -> afh;
+            case PKEY, URDMA_EXTENSION -> kind.usesBth();
+            default -> true;
+        };
     }
 
     private void apply(Mutation m) {
