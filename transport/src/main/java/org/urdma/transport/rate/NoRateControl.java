@@ -3,17 +3,7 @@ package org.urdma.transport.rate;
 /** No pacing: the window and the link are the only limits (the DC default). Stateless: one instance serves every QP. */
 final class NoRateControl implements RateControl {
     private static final NoRateControl INSTANCE = new NoRateControl();
-    static final Factory FACTORY = new Factory() {
-        @Override
-        public RateControl create() {
-            return INSTANCE;
-        }
-
-        @Override
-        public String name() {
-            return INSTANCE.name();
-        }
-    };
+    static final Factory FACTORY = Factory.of(INSTANCE.name(), () -> INSTANCE);
 
     @Override
     public long nextSendTime(long now) {

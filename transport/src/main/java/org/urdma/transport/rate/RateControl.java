@@ -1,6 +1,7 @@
 package org.urdma.transport.rate;
 
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * When one queue pair may send its next packet. The requester asks {@link #nextSendTime} before each packet and tells
@@ -13,6 +14,21 @@ public interface RateControl {
         RateControl create();
 
         String name();
+
+        /** A factory called {@code name} whose policies {@code maker} makes. */
+        static Factory of(String name, Supplier<RateControl> maker) {
+            return new Factory() {
+                @Override
+                public RateControl create() {
+                    return maker.get();
+                }
+
+                @Override
+                public String name() {
+                    return name;
+                }
+            };
+        }
     }
 
     /** Earliest time the next packet may leave; at or before {@code now} means at once. */

@@ -24,18 +24,7 @@ public final class WindowLimit implements RateControl {
         if (ccWindowNanos < MIN_WINDOW_NANOS || ccWindowNanos > MAX_WINDOW_NANOS) {
             throw new IllegalArgumentException("CC_WINDOW: must be " + MIN_WINDOW_NANOS + ".." + MAX_WINDOW_NANOS + " ns, was " + ccWindowNanos);
         }
-        String name = "window:" + lengthThr + "/" + ccWindowNanos;
-        return new Factory() {
-            @Override
-            public RateControl create() {
-                return new WindowLimit(lengthThr, ccWindowNanos);
-            }
-
-            @Override
-            public String name() {
-                return name;
-            }
-        };
+        return Factory.of("window:" + lengthThr + "/" + ccWindowNanos, () -> new WindowLimit(lengthThr, ccWindowNanos));
     }
 
     /** Moves to the window holding {@code now}; each window passed pays length_thr of the debt. */

@@ -8,17 +8,7 @@ package org.urdma.transport.recovery;
  */
 public final class GoBack0 implements LossRecovery {
     private static final GoBack0 INSTANCE = new GoBack0();
-    static final Factory FACTORY = new Factory() {
-        @Override
-        public LossRecovery create() {
-            return INSTANCE;
-        }
-
-        @Override
-        public String name() {
-            return INSTANCE.name();
-        }
-    };
+    static final Factory FACTORY = Factory.of(INSTANCE.name(), () -> INSTANCE);
 
     private GoBack0() {}
 

@@ -8,17 +8,7 @@ public final class GoBackN implements LossRecovery {
     /** AckReq cadence inside long messages, like rxe's RXE_MAX_UNACKED_PSNS spirit (bounded unacked state). */
     public static final int ACK_REQ_INTERVAL = 64;
     private static final GoBackN INSTANCE = new GoBackN();
-    static final Factory FACTORY = new Factory() {
-        @Override
-        public LossRecovery create() {
-            return INSTANCE;
-        }
-
-        @Override
-        public String name() {
-            return INSTANCE.name();
-        }
-    };
+    static final Factory FACTORY = Factory.of(INSTANCE.name(), () -> INSTANCE);
 
     private GoBackN() {}
 

@@ -1,6 +1,7 @@
 package org.urdma.transport.recovery;
 
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * How one RC queue pair recovers lost packets. The requester reports what it sent and what the peer acknowledged,
@@ -30,6 +31,21 @@ public interface LossRecovery {
         LossRecovery create();
 
         String name();
+
+        /** A factory called {@code name} whose policies {@code maker} makes. */
+        static Factory of(String name, Supplier<LossRecovery> maker) {
+            return new Factory() {
+                @Override
+                public LossRecovery create() {
+                    return maker.get();
+                }
+
+                @Override
+                public String name() {
+                    return name;
+                }
+            };
+        }
     }
 
     /** The peer reported, or the timer implied, that {@code psn} is missing: decide what to resend. */

@@ -256,24 +256,7 @@ public final class OpcodeTable
      */
     public static int offset(final int opcode, final int hdr)
     {
-        final int mask = mask(opcode);
-        if ((mask & hdr) == 0)
-        {
-            return -1;
-        }
-        int off = Bth.LENGTH;
-        for (final int h : HEADER_ORDER)
-        {
-            if (h == hdr)
-            {
-                return off;
-            }
-            if ((mask & h) != 0)
-            {
-                off += headerLength(h);
-            }
-        }
-        return -1;
+        return offsetIn(mask(opcode), hdr, 0);
     }
 
     /** BTH plus static extended headers, i.e. the offset of the payload in the static layout. */

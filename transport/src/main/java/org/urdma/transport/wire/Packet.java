@@ -189,36 +189,20 @@ public final class Packet
     /** Clears every field to its default (kernel defaults for TTL, DF, P_Key). */
     public Packet reset()
     {
-        dstMac = 0;
-        srcMac = 0;
-        vlan = false;
-        pcp = 0;
-        dei = false;
-        vid = 0;
-        ipv6 = false;
-        ipSrc = 0;
-        ipDst = 0;
-        tos = 0;
+        // ranges beyond sackCount are never read or written; clear only the ones in use
+        for (int i = Math.min(Math.max(sackCount, 0), SackEth.MAX_RANGES) - 1; i >= 0; i--)
+        {
+            sackRangeStart[i] = 0;
+            sackRangeLength[i] = 0;
+        }
+        resetForInPlace();
         ttl = 64;
         ipId = 0;
         ipFlagsFragment = Ipv4Header.FLAG_DF;
-        trafficClass = 0;
-        flowLabel = 0;
-        hopLimit = 64;
-        sgidHi = 0;
-        sgidLo = 0;
-        dgidHi = 0;
-        dgidLo = 0;
         udpSrcPort = 0xC000;
         udpChecksum = 0;
-        afhTc = 0;
-        srcXpu = 0;
-        opFlags = 0;
-        dstQpid = 0;
-        opcode = 0;
         se = false;
         migReq = false;
-        padCnt = 0;
         tver = 0;
         pkey = 0xFFFF;
         fecn = false;
@@ -226,7 +210,6 @@ public final class Packet
         resv6 = 0;
         destQp = 0;
         ackReq = false;
-        resv7 = 0;
         psn = 0;
         vc = 0;
         rethVa = 0;
@@ -243,19 +226,11 @@ public final class Packet
         iethRkey = 0;
         dethQkey = 0;
         dethSrcQp = 0;
-        uethFlags = 0;
         tsT1 = 0;
         tsTr = 0;
         aethExtT3 = 0;
         aethExtTs = 0;
         aethExtPsn = 0;
-        // ranges beyond sackCount are never read or written; clear only the ones in use
-        for (int i = Math.min(Math.max(sackCount, 0), SackEth.MAX_RANGES) - 1; i >= 0; i--)
-        {
-            sackRangeStart[i] = 0;
-            sackRangeLength[i] = 0;
-        }
-        sackCount = 0;
         sackCumulativePsn = 0;
         fecBasePsn = 0;
         fecM = 0;
@@ -263,12 +238,7 @@ public final class Packet
         fecIndex = 0;
         fecLengthXor = 0;
         java.util.Arrays.fill(cbfcCredits, 0);
-        payloadBuffer = null;
-        payloadOffset = 0;
-        payloadLength = 0;
         framing = null;
-        headerMask = 0;
-        transportOffset = 0;
         frameLength = 0;
         return this;
     }
