@@ -29,6 +29,8 @@ final class Completer {
     private int readReceived;
     private int lastOutOfSequence;
     long retries, rnrNaks, timeouts, naks, implicitNaks, readGaps;
+    /** Responses older than the oldest unacknowledged PSN (late, duplicated or forged), ignored. */
+    long stale;
 
     Completer(SoftQp qp) {
         this.qp = qp;
@@ -108,6 +110,13 @@ final class Completer {
             return;
         }
         int o = (p.opcode() & 0x1F);
+        // rxe check_psn: a response before the oldest unacknowledged PSN tells nothing new (a repeat of the last ACK,
+        // compPsn - 1, is harmless); acting on it would fail or rewind requests it never answered
+        boolean nak = o == Opcode.ACKNOWLEDGE && (p.aethSyndrome() & Aeth.SYNDROME_TYPE) != Aeth.SYNDROME_ACK;
+        if (Psn.before(psn, nak ? compPsn : Psn.add(compPsn, -1))) {
+            stale++;
+            return;
+        }
         switch (o) {
             case Opcode.ACKNOWLEDGE -> {
                 int syn = p.aethSyndrome();
@@ -126,7 +135,6 @@ final class Completer {
     }
 
     private void onAck(int a, long now) {
-        if (Psn.before(a, Psn.add(compPsn, -1))) return; // stale
         ackThrough(a, true, now);
     }
 
@@ -149,7 +157,8 @@ final class Completer {
             int first = sq.firstPsn[s];
             WrOpcode op = WrOpcode.of(sq.opcode[s]);
             if (op.writesLocalMemory()) {
-                if (implicitNak && Psn.atOrAfter(a, first)) {
+                // only an ACK past what the READ already delivered says its responses were lost
+                if (implicitNak && Psn.atOrAfter(a, Psn.add(first, readReceived))) {
                     implicitNaks++;
                     startRetry(Psn.add(first, readReceived), LossCause.IMPLICIT_NAK, now);
                 }

@@ -426,6 +426,11 @@ public final class SoftQp implements QueuePair {
         return responder.rnrNaksSent;
     }
 
+    /** ACKs, NAKs and responses the completer ignored as older than the oldest unacknowledged PSN. */
+    public long staleResponses() {
+        return completer.stale;
+    }
+
     /** RNR NAKs this QP's requester received (each one waits the NAK's timer, then resends). */
     public long rnrNaksReceived() {
         return completer.rnrNaks;

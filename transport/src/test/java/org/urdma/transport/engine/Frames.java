@@ -28,6 +28,22 @@ final class Frames {
         return p;
     }
 
+    /** A packet addressed from b to a (responses to a's requests); send it with {@link #sendToA}. */
+    Packet packetToA() {
+        Packet p = new Packet();
+        p.srcMac = mac(fabric.b.mac());
+        p.dstMac = mac(fabric.a.mac());
+        p.ipSrc = 0x0A000000 | (fabric.b.mac()[5] & 0xFF);
+        p.ipDst = 0x0A000000 | (fabric.a.mac()[5] & 0xFF);
+        return p;
+    }
+
+    /** Encodes {@code p} and sends it on b's link end, towards a; false when the ring is full. */
+    boolean sendToA(Packet p, long now) {
+        int len = framing.encode(p, frame, 0);
+        return fabric.linkB.inject(frame, 0, len, now);
+    }
+
     /**
      * Encodes {@code p} and sends it on a's link end; false when the ring is full. Throws IllegalArgumentException for
      * field combinations no frame can carry.
