@@ -71,7 +71,7 @@ public final class SoftDevice implements Device, PacketSink {
     /** Engine passes so far (doWork calls); a coalesced ACK waits for the next one. */
     private long passes;
     // counters
-    long rxUnknownQp, rxDropped, rxBadPkey, txBackPressure;
+    long rxUnknownQp, rxDropped, rxBadPkey, rxForeignSource, txBackPressure;
     // telemetry (engine thread only; see org.urdma.transport.counters and .journal)
     private final EngineCounters counters;
     private final EventJournal journal;
@@ -475,6 +475,11 @@ public final class SoftDevice implements Device, PacketSink {
     /** Packets whose P_Key is not the default partition's (dropped). */
     public long rxBadPkey() {
         return rxBadPkey;
+    }
+
+    /** RC/UC packets whose source was not their QP's destination (dropped, never placed). */
+    public long rxForeignSource() {
+        return rxForeignSource;
     }
 
     public long rxDropped() {

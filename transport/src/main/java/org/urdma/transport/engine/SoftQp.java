@@ -66,6 +66,8 @@ public final class SoftQp implements QueuePair {
     final Responder responder;
 
     private boolean drainedRaised;
+    /** RC/UC packets dropped because they did not come from the connected peer. */
+    long foreignSource;
     long retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
     long retryDeadline = Long.MAX_VALUE;
     long rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
@@ -326,6 +328,11 @@ public final class SoftQp implements QueuePair {
             device.rxDropped++;
             return;
         }
+        if (type != QpType.UD && !p.sourceIs(route)) { // rxe check_addr: RC/UC take packets from their peer only
+            foreignSource++;
+            device.rxForeignSource++; // hook: counters.Counter.DROP_FOREIGN_SOURCE
+            return;
+        }
         if (((p.opcode() & 0xE0) == Opcode.TRANSPORT_RC && OpcodeTable.has(p.opcode(), OpcodeTable.ACK))) {
             if (type == QpType.RC && s != QpState.RTR) completer.onResponse(p, now);
             else device.rxDropped++;
@@ -424,6 +431,11 @@ public final class SoftQp implements QueuePair {
     /** RNR NAKs this QP's responder sent (a SEND found no receive posted). */
     public long rnrNaksSent() {
         return responder.rnrNaksSent;
+    }
+
+    /** RC/UC packets dropped because their source is not this QP's destination (rxe check_addr). */
+    public long foreignSourceDrops() {
+        return foreignSource;
     }
 
     /** ACKs, NAKs and responses the completer ignored as older than the oldest unacknowledged PSN. */
