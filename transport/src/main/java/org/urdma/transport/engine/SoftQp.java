@@ -66,6 +66,22 @@ public final class SoftQp implements QueuePair {
     final Responder responder;
 
     private boolean drainedRaised;
+    // scheduling (SoftDevice): in the ready queue; position in each QpSet; closed
+    boolean ready;
+    final int[] setIndex = {-1, -1};
+    boolean destroyed;
+    /** 1 while this QP waits in the device's queue of posted QPs: set by posters, cleared by the engine. */
+    @SuppressWarnings("unused")
+    private volatile int postSignal;
+    private static final java.lang.invoke.VarHandle POST_SIGNAL;
+
+    static {
+        try {
+            POST_SIGNAL = java.lang.invoke.MethodHandles.lookup().findVarHandle(SoftQp.class, "postSignal", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** RC/UC packets dropped because they did not come from the connected peer. */
     long foreignSource;
     long retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
@@ -180,6 +196,19 @@ public final class SoftQp implements QueuePair {
             if ((wr.remoteQpn() & ~0xFFFFFF) != 0) throw new IllegalArgumentException("wr.ud.remote_qpn: must fit 24 bits");
         }
         sq.put(wr, (int) total);
+        device.onPosted(this);
+    }
+
+    /**
+     * True when this post must queue the QP. A full-fence swap after the SQ producer moved: either the engine's clear
+     * (also a swap) comes later and its pass sees the new producer, or this post sees the clear and queues again.
+     */
+    boolean raisePostSignal() {
+        return (int) POST_SIGNAL.getAndSet(this, 1) == 0;
+    }
+
+    void clearPostSignal() {
+        POST_SIGNAL.getAndSet(this, 0);
     }
 
     @Override
@@ -241,6 +270,7 @@ public final class SoftQp implements QueuePair {
             default -> { }
         }
         state = next;
+        device.activate(this);
     }
 
     private long now() {
@@ -271,6 +301,7 @@ public final class SoftQp implements QueuePair {
         cancelTimers();
         if (fatal) device.raise(AsyncEventType.QP_FATAL, this);
         flush();
+        device.activate(this); // what is posted later is flushed when it comes
     }
 
     /** Completes every outstanding send and receive WQE with WR_FLUSH_ERR (ERR state). */
