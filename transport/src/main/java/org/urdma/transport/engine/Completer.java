@@ -24,6 +24,8 @@ final class Completer {
     private int retryLeft;
     private int rnrLeft;
     private boolean retrying;
+    /** Packets the requester had sent when the current retry began. */
+    private long retryMark;
     long lastProgress;
     /** READ response packets received for the WQE at the head. */
     private int readReceived;
@@ -305,7 +307,12 @@ final class Completer {
      * RETRY_EXC_ERR.
      */
     private void startRetry(int psn, LossCause cause, long now) {
-        if (retrying && cause != LossCause.TIMEOUT) return; // one retry per loss episode, unless the timer fires again
+        // one retry per loss episode, unless the timer fires again or a NAK comes after the retry resent the lost packet
+        // and one behind it (the responder NAKs again only when it sees a new round: the resent packet was lost too)
+        if (retrying && cause != LossCause.TIMEOUT
+                && !(cause == LossCause.NAK && req().packetsSent > retryMark + 1 && psn == compPsn)) {
+            return;
+        }
         long head = sq.retired.get();
         if (head >= req().startedIndex) return;
         if (retryLeft == 0) {
@@ -321,6 +328,7 @@ final class Completer {
             if (Psn.before(from, compPsn)) compPsn = from;
         }
         retrying = true;
+        retryMark = req().packetsSent;
         lastProgress = now;
     }
 
