@@ -24,11 +24,15 @@ final class Completer {
     private int retryLeft;
     private int rnrLeft;
     private boolean retrying;
+    /** Packets the requester had sent when the current retry began. */
+    private long retryMark;
     long lastProgress;
     /** READ response packets received for the WQE at the head. */
     private int readReceived;
     private int lastOutOfSequence;
     long retries, rnrNaks, timeouts, naks, implicitNaks, readGaps;
+    /** Responses older than the oldest unacknowledged PSN (late, duplicated or forged), ignored. */
+    long stale;
 
     Completer(SoftQp qp) {
         this.qp = qp;
@@ -108,6 +112,13 @@ final class Completer {
             return;
         }
         int o = (p.opcode() & 0x1F);
+        // rxe check_psn: a response before the oldest unacknowledged PSN tells nothing new (a repeat of the last ACK,
+        // compPsn - 1, is harmless); acting on it would fail or rewind requests it never answered
+        boolean nak = o == Opcode.ACKNOWLEDGE && (p.aethSyndrome() & Aeth.SYNDROME_TYPE) != Aeth.SYNDROME_ACK;
+        if (Psn.before(psn, nak ? compPsn : Psn.add(compPsn, -1))) {
+            stale++;
+            return;
+        }
         switch (o) {
             case Opcode.ACKNOWLEDGE -> {
                 int syn = p.aethSyndrome();
@@ -126,7 +137,6 @@ final class Completer {
     }
 
     private void onAck(int a, long now) {
-        if (Psn.before(a, Psn.add(compPsn, -1))) return; // stale
         ackThrough(a, true, now);
     }
 
@@ -149,7 +159,8 @@ final class Completer {
             int first = sq.firstPsn[s];
             WrOpcode op = WrOpcode.of(sq.opcode[s]);
             if (op.writesLocalMemory()) {
-                if (implicitNak && Psn.atOrAfter(a, first)) {
+                // only an ACK past what the READ already delivered says its responses were lost
+                if (implicitNak && Psn.atOrAfter(a, Psn.add(first, readReceived))) {
                     implicitNaks++;
                     startRetry(Psn.add(first, readReceived), LossCause.IMPLICIT_NAK, now);
                 }
@@ -296,7 +307,12 @@ final class Completer {
      * RETRY_EXC_ERR.
      */
     private void startRetry(int psn, LossCause cause, long now) {
-        if (retrying && cause != LossCause.TIMEOUT) return; // one retry per loss episode, unless the timer fires again
+        // one retry per loss episode, unless the timer fires again or a NAK comes after the retry resent the lost packet
+        // and one behind it (the responder NAKs again only when it sees a new round: the resent packet was lost too)
+        if (retrying && cause != LossCause.TIMEOUT
+                && !(cause == LossCause.NAK && req().packetsSent > retryMark + 1 && psn == compPsn)) {
+            return;
+        }
         long head = sq.retired.get();
         if (head >= req().startedIndex) return;
         if (retryLeft == 0) {
@@ -312,6 +328,7 @@ final class Completer {
             if (Psn.before(from, compPsn)) compPsn = from;
         }
         retrying = true;
+        retryMark = req().packetsSent;
         lastProgress = now;
     }
 

@@ -30,6 +30,8 @@ final class Responder {
     int ePsn;
     private int msn;
     private boolean nakSent;
+    /** PSN of the last out-of-sequence request, to see the requester start a new round. */
+    private int lastOutOfSequence;
     private int lastOp = NO_OP;
     private int msgStartPsn;
     // SEND in progress
@@ -134,14 +136,17 @@ final class Responder {
         int d = Psn.diff(p.psn(), ePsn);
         if (d > 0) {
             outOfSequence++;
-            if (!nakSent) {
+            // one NAK per gap; but PSNs going back mean the requester acted on it and resent, and the resent packet at
+            // the gap was lost too: NAK again, or the requester learns of it only from its ACK timeout
+            if (!nakSent || !Psn.after(p.psn(), lastOutOfSequence)) {
                 if (qp.recovery.discardsPartialMessage() && inMessage()) {
                     ePsn = qp.recovery.expectedAfterGap(ePsn, msgStartPsn);
                     abortPartial();
                 }
-                sendAckOrNak(Aeth.SYNDROME_NAK | Aeth.NAK_PSN_SEQUENCE_ERROR, ePsn, now);
-                nakSent = true;
+                // a NAK the link had no room for is sent at the next out-of-sequence packet
+                nakSent = sendAckOrNak(Aeth.SYNDROME_NAK | Aeth.NAK_PSN_SEQUENCE_ERROR, ePsn, now);
             }
+            lastOutOfSequence = p.psn();
             return;
         }
         if (d < 0) {

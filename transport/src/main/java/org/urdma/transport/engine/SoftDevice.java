@@ -1,7 +1,5 @@
 package org.urdma.transport.engine;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -45,7 +43,19 @@ public final class SoftDevice implements Device, PacketSink {
     private final RandomGenerator random;
     private final MemoryKeyTable keys;
     private final Int2ObjectHashMap<SoftQp> qpsByNum = new Int2ObjectHashMap<>();
-    private SoftQp[] qps = new SoftQp[0];
+    /** QPs with something to do in the next pass, in round-robin order: the engine's work follows these, not all QPs. */
+    private final ReadyQueue ready = new ReadyQueue();
+    /** QPs that may have a timer armed (pruned lazily) and QPs held back by their rate control. */
+    private final QpSet timed = new QpSet(QpSet.TIMED);
+    private final QpSet paced = new QpSet(QpSet.PACED);
+    /** QPs whose application posted send work, from any thread; a QP is in it at most once (SoftQp.postSignal). */
+    private final ManyToOneConcurrentArrayQueue<SoftQp> posted;
+    /** A post found {@link #posted} full: the next pass looks at every QP once. */
+    private volatile boolean sweep;
+    /** The link pushed back while the QP being served sent: it goes first in the next pass. */
+    private boolean servingBlocked;
+    /** QP visits (progress calls) so far: the engine's cost follows active QPs. */
+    private long qpVisits;
     private final DeadlineTimerWheel timers;
     /** No timer is due before this time (the earliest deadline scheduled since the wheel was last polled). */
     private long timerCheck = Long.MAX_VALUE;
@@ -65,13 +75,11 @@ public final class SoftDevice implements Device, PacketSink {
         }
     }
     private int nextQpn;
-    /** Index of the QP the next pass serves first. */
-    private int nextFirst;
     private long now;
     /** Engine passes so far (doWork calls); a coalesced ACK waits for the next one. */
     private long passes;
     // counters
-    long rxUnknownQp, rxDropped, rxBadPkey, txBackPressure;
+    long rxUnknownQp, rxDropped, rxBadPkey, rxForeignSource, txBackPressure;
     // telemetry (engine thread only; see org.urdma.transport.counters and .journal)
     private final EngineCounters counters;
     private final EventJournal journal;
@@ -99,6 +107,7 @@ public final class SoftDevice implements Device, PacketSink {
         this.timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, startNanos, TICK_NANOS, WHEEL_TICKS);
         this.now = startNanos;
         this.nextQpn = 0x11 + random.nextInt(0x1000);
+        this.posted = new ManyToOneConcurrentArrayQueue<>(Math.max(16, Math.min(config.maxQp(), 1 << 16)));
     }
 
     // ---------------------------------------------------------------- engine loop
@@ -112,22 +121,94 @@ public final class SoftDevice implements Device, PacketSink {
             t.run();
             work++;
         }
+        takePosted();
         // arrivals first: an ACK already waiting must count before a timer judges the QP silent
         work += link.receive(now, this, 256);
         work += pollTimers(now);
-        // round robin: each pass starts one QP further on, so with a burst per QP no QP is always served last
-        SoftQp[] list = qps;
-        int n = list.length;
-        if (n > 0) {
-            int first = nextFirst < n ? nextFirst : 0;
-            nextFirst = first + 1;
-            for (int i = first; i < n; i++) work += list[i].progress(now);
-            for (int i = 0; i < first; i++) work += list[i].progress(now);
-        }
+        wakePaced(now);
+        work += serveReady(now);
         // what this pass produced leaves in this pass: one kernel send for the requests and ACKs together
         work += link.flush(now);
         passes++;
         return work;
+    }
+
+    /**
+     * Serves the QPs that were ready when the pass began, each once with its packet budget (txBurst), in FIFO order;
+     * one that still has work goes back to the tail, so QPs take turns. When the link pushes back, the pass ends and
+     * the QP that met it, then those not yet served, go first in the next pass.
+     */
+    private int serveReady(long now) {
+        int work = 0;
+        for (int i = ready.size(); i > 0; i--) {
+            SoftQp qp = ready.poll();
+            if (qp.destroyed) continue;
+            servingBlocked = false;
+            qpVisits++;
+            int w = qp.progress(now);
+            work += w;
+            if (servingBlocked) {
+                ready.addFirst(qp);
+                servingBlocked = false;
+                break;
+            }
+            if (qp.pacingDeadline() != Long.MAX_VALUE) paced.add(qp);
+            // did something (it may have more), or has a response due; anything else waits for a packet, a timer, a
+            // post or its pacing deadline, each of which makes it ready again
+            if (w > 0 || qp.responder.hasPendingWork()) ready.add(qp);
+        }
+        return work;
+    }
+
+    /** Application posts since the last pass make their QPs ready. */
+    private void takePosted() {
+        SoftQp qp;
+        while ((qp = posted.poll()) != null) {
+            qp.clearPostSignal(); // before the SQ is read: a post after this signals again
+            if (!qp.destroyed) ready.add(qp);
+        }
+        if (sweep) {
+            sweep = false;
+            for (SoftQp q : qpsByNum.values()) {
+                q.clearPostSignal();
+                ready.add(q);
+            }
+        }
+    }
+
+    /** A QP's SQ producer moved (any thread). */
+    void onPosted(SoftQp qp) {
+        if (qp.raisePostSignal() && !posted.offer(qp)) sweep = true;
+    }
+
+    /** {@code qp} has something to do (engine thread). */
+    void activate(SoftQp qp) {
+        if (!qp.destroyed) ready.add(qp);
+    }
+
+    private void wakePaced(long now) {
+        for (int i = paced.size() - 1; i >= 0; i--) {
+            SoftQp qp = paced.get(i);
+            long at = qp.pacingDeadline();
+            if (at == Long.MAX_VALUE || qp.destroyed) {
+                paced.remove(qp);
+            } else if (at <= now) {
+                paced.remove(qp);
+                ready.add(qp);
+            }
+        }
+    }
+
+    /** Earliest ACK-timeout or RNR deadline; QPs without one leave the timed set. */
+    private long earliestTimer() {
+        long next = Long.MAX_VALUE;
+        for (int i = timed.size() - 1; i >= 0; i--) {
+            SoftQp qp = timed.get(i);
+            long d = qp.nextDeadline();
+            if (d == Long.MAX_VALUE) timed.remove(qp);
+            else if (d < next) next = d;
+        }
+        return next;
     }
 
     private int pollTimers(long now) {
@@ -146,15 +227,16 @@ public final class SoftDevice implements Device, PacketSink {
         } while (timers.currentTickTime() <= now && ++spokes <= WHEEL_TICKS);
         if (timers.currentTickTime() <= now) timers.currentTickTime(now);
         // every wheel timer is a QP's retry or RNR timer, and each QP knows its own deadlines
-        long next = Long.MAX_VALUE;
-        for (SoftQp qp : qps) next = Math.min(next, qp.nextDeadline());
-        timerCheck = next;
+        timerCheck = earliestTimer();
         return n;
     }
 
     private boolean onTimerExpiry(TimeUnit unit, long now, long timerId) {
         SoftQp qp = timerOwners.remove(timerId);
-        if (qp != null) qp.onTimer(timerId, now);
+        if (qp != null) {
+            qp.onTimer(timerId, now);
+            activate(qp);
+        }
         return true;
     }
 
@@ -162,6 +244,7 @@ public final class SoftDevice implements Device, PacketSink {
         long id = timers.scheduleTimer(deadline);
         if (deadline < timerCheck) timerCheck = deadline;
         timerOwners.put(id, owner);
+        timed.add(owner);
         return id;
     }
 
@@ -171,22 +254,20 @@ public final class SoftDevice implements Device, PacketSink {
 
     /** Earliest time this device has something to do (link arrival, timer, end of a QP's pacing), for a discrete-event driver. */
     public long nextEventTime() {
-        long timer = Long.MAX_VALUE;
-        long paced = Long.MAX_VALUE;
-        for (SoftQp qp : qps) {
-            timer = Math.min(timer, qp.nextDeadline());
-            paced = Math.min(paced, qp.pacingDeadline());
-        }
+        long timer = earliestTimer();
+        long pacedUntil = Long.MAX_VALUE;
+        for (int i = 0; i < paced.size(); i++) pacedUntil = Math.min(pacedUntil, paced.get(i).pacingDeadline());
         if (timer != Long.MAX_VALUE && timer < Long.MAX_VALUE - TICK_NANOS) {
             timer += TICK_NANOS; // the wheel fires on the tick after the deadline
         }
-        return Math.min(link.nextEventTime(), Math.min(timer, paced));
+        return Math.min(link.nextEventTime(), Math.min(timer, pacedUntil));
     }
 
     /** Whether any QP has work it could do right now without time passing. */
     public boolean hasPendingWork() {
-        for (SoftQp qp : qps) {
-            if (qp.hasPendingWork()) return true;
+        if (!posted.isEmpty() || sweep) return true;
+        for (int i = 0; i < ready.size(); i++) {
+            if (ready.get(i).hasPendingWork()) return true;
         }
         return false;
     }
@@ -203,12 +284,16 @@ public final class SoftDevice implements Device, PacketSink {
             return;
         }
         qp.onPacket(p, now);
+        activate(qp);
     }
 
     /** A frame slot for one packet, or null when the link pushes back (the caller tries again on a later pass). */
     TxPacket claim(int opcode, int payloadLength, long now) {
         TxPacket t = link.claim(opcode, payloadLength, now);
-        if (t == null) txBackPressure++;
+        if (t == null) {
+            txBackPressure++;
+            servingBlocked = true;
+        }
         return t;
     }
 
@@ -360,9 +445,6 @@ public final class SoftDevice implements Device, PacketSink {
             } while (qpsByNum.containsKey(qpn));
             SoftQp qp = new SoftQp(this, pd, init, qpn);
             qpsByNum.put(qpn, qp);
-            List<SoftQp> l = new ArrayList<>(List.of(qps));
-            l.add(qp);
-            qps = l.toArray(new SoftQp[0]);
             return qp;
         });
     }
@@ -371,9 +453,9 @@ public final class SoftDevice implements Device, PacketSink {
         control(() -> {
             qp.cancelTimers();
             qpsByNum.remove(qp.qpNum());
-            List<SoftQp> l = new ArrayList<>(List.of(qps));
-            l.remove(qp);
-            qps = l.toArray(new SoftQp[0]);
+            qp.destroyed = true; // the ready queue drops it when it comes round
+            timed.remove(qp);
+            paced.remove(qp);
             return null;
         });
     }
@@ -428,7 +510,7 @@ public final class SoftDevice implements Device, PacketSink {
     @Override
     public void close() {
         control(() -> {
-            for (SoftQp qp : qps) qp.cancelTimers();
+            for (SoftQp qp : qpsByNum.values()) qp.cancelTimers();
             return null;
         });
     }
@@ -463,6 +545,16 @@ public final class SoftDevice implements Device, PacketSink {
         return journal;
     }
 
+    /** QP visits so far (one per ready QP per pass): proportional to QPs with work, not to QPs that exist. */
+    public long qpVisits() {
+        return qpVisits;
+    }
+
+    /** QPs that exist on this device. */
+    public int qpCount() {
+        return qpsByNum.size();
+    }
+
     /** Engine passes completed so far. */
     public long passes() {
         return passes;
@@ -475,6 +567,11 @@ public final class SoftDevice implements Device, PacketSink {
     /** Packets whose P_Key is not the default partition's (dropped). */
     public long rxBadPkey() {
         return rxBadPkey;
+    }
+
+    /** RC/UC packets whose source was not their QP's destination (dropped, never placed). */
+    public long rxForeignSource() {
+        return rxForeignSource;
     }
 
     public long rxDropped() {

@@ -66,6 +66,24 @@ public final class SoftQp implements QueuePair {
     final Responder responder;
 
     private boolean drainedRaised;
+    // scheduling (SoftDevice): in the ready queue; position in each QpSet; closed
+    boolean ready;
+    final int[] setIndex = {-1, -1};
+    boolean destroyed;
+    /** 1 while this QP waits in the device's queue of posted QPs: set by posters, cleared by the engine. */
+    @SuppressWarnings("unused")
+    private volatile int postSignal;
+    private static final java.lang.invoke.VarHandle POST_SIGNAL;
+
+    static {
+        try {
+            POST_SIGNAL = java.lang.invoke.MethodHandles.lookup().findVarHandle(SoftQp.class, "postSignal", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+    /** RC/UC packets dropped because they did not come from the connected peer. */
+    long foreignSource;
     long retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
     long retryDeadline = Long.MAX_VALUE;
     long rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
@@ -178,6 +196,19 @@ public final class SoftQp implements QueuePair {
             if ((wr.remoteQpn() & ~0xFFFFFF) != 0) throw new IllegalArgumentException("wr.ud.remote_qpn: must fit 24 bits");
         }
         sq.put(wr, (int) total);
+        device.onPosted(this);
+    }
+
+    /**
+     * True when this post must queue the QP. A full-fence swap after the SQ producer moved: either the engine's clear
+     * (also a swap) comes later and its pass sees the new producer, or this post sees the clear and queues again.
+     */
+    boolean raisePostSignal() {
+        return (int) POST_SIGNAL.getAndSet(this, 1) == 0;
+    }
+
+    void clearPostSignal() {
+        POST_SIGNAL.getAndSet(this, 0);
     }
 
     @Override
@@ -239,6 +270,7 @@ public final class SoftQp implements QueuePair {
             default -> { }
         }
         state = next;
+        device.activate(this);
     }
 
     private long now() {
@@ -269,6 +301,7 @@ public final class SoftQp implements QueuePair {
         cancelTimers();
         if (fatal) device.raise(AsyncEventType.QP_FATAL, this);
         flush();
+        device.activate(this); // what is posted later is flushed when it comes
     }
 
     /** Completes every outstanding send and receive WQE with WR_FLUSH_ERR (ERR state). */
@@ -324,6 +357,11 @@ public final class SoftQp implements QueuePair {
         QpState s = state;
         if (s == QpState.RESET || s == QpState.INIT || s == QpState.ERR) {
             device.rxDropped++;
+            return;
+        }
+        if (type != QpType.UD && !p.sourceIs(route)) { // rxe check_addr: RC/UC take packets from their peer only
+            foreignSource++;
+            device.rxForeignSource++; // hook: counters.Counter.DROP_FOREIGN_SOURCE
             return;
         }
         if (((p.opcode() & 0xE0) == Opcode.TRANSPORT_RC && OpcodeTable.has(p.opcode(), OpcodeTable.ACK))) {
@@ -424,6 +462,16 @@ public final class SoftQp implements QueuePair {
     /** RNR NAKs this QP's responder sent (a SEND found no receive posted). */
     public long rnrNaksSent() {
         return responder.rnrNaksSent;
+    }
+
+    /** RC/UC packets dropped because their source is not this QP's destination (rxe check_addr). */
+    public long foreignSourceDrops() {
+        return foreignSource;
+    }
+
+    /** ACKs, NAKs and responses the completer ignored as older than the oldest unacknowledged PSN. */
+    public long staleResponses() {
+        return completer.stale;
     }
 
     /** RNR NAKs this QP's requester received (each one waits the NAK's timer, then resends). */

@@ -199,6 +199,19 @@ public final class RxPacket {
         return carriesGid() ? frame.dgidLo : 0xFFFF_0000_0000L | (frame.ipDst & 0xFFFF_FFFFL);
     }
 
+    /**
+     * Whether the packet comes from {@code route}'s destination, by what this framing carries of the sender (rxe
+     * check_addr): the GRH or IPv6 source GID, the IPv4 source of RoCEv2 and PAXI Standard, the low 40 bits of the
+     * source MAC in AFH1, the source XPU (the MAC's low 16 bits) in AFH2.
+     */
+    public boolean sourceIs(Route route) {
+        FramingKind k = frame.framing;
+        if (k == FramingKind.PAXI_AFH1) return frame.srcMac == (route.dstMac() & 0xFF_FFFF_FFFFL);
+        if (k == FramingKind.PAXI_AFH2) return frame.srcXpu == (int) (route.dstMac() & 0xFFFF);
+        if (carriesGid()) return frame.sgidHi == route.dgidHi() && frame.sgidLo == route.dgidLo();
+        return frame.ipSrc == route.ipv4();
+    }
+
     private boolean carriesGid() {
         return frame.framing == FramingKind.ROCE1 || frame.ipv6;
     }
