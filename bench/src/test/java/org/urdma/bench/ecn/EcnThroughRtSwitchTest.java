@@ -159,6 +159,7 @@ class EcnThroughRtSwitchTest {
             long cnpsHandled;
             long ceReceived;
             long elapsedNs;
+            long h2Passes;
             try (Host h1 = new Host("h1", network.namespace("h1"), topo.hosts().get("h1").mac(), "10.9.0.11/24", size, 1);
                  Host h2 = new Host("h2", network.namespace("h2"), topo.hosts().get("h2").mac(), "10.9.0.12/24", size, 2)) {
                 h1.connect(h2.endpoint());
@@ -187,6 +188,7 @@ class EcnThroughRtSwitchTest {
                 SoftQp requester = (SoftQp) h1.qp;
                 SoftQp responder = (SoftQp) h2.qp;
                 ceReceived = h2.device.control(responder::ceReceived);
+                h2Passes = h2.device.control(h2.device::passes);
                 cnpsSent = h2.device.control(responder::cnpsSent);
                 cnpsHandled = h1.device.control(requester::cnpsHandled);
                 assertEquals(ceReceived, h2.device.control(h2.device::ceReceived), "ecn_ce_rcvd");
@@ -200,13 +202,33 @@ class EcnThroughRtSwitchTest {
             // the capture of the port to h2 holds what the switch sent h2 (after marking) and what h2 sent (CNPs, ACKs)
             long pcapCe = 0;
             long pcapCnp = 0;
+            List<Long> ceAt = new ArrayList<>();
+            List<Long> cnpAt = new ArrayList<>();
             try (PcapReader r = new PcapReader(pcap)) {
                 while (r.next()) {
                     if ((r.buffer().getShort(12, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFF) != 0x0800) continue;
-                    if ((r.buffer().getByte(15) & 3) == 3) pcapCe++;
-                    if ((r.buffer().getByte(23) & 0xFF) == 17 && (r.buffer().getByte(42) & 0xFF) == Opcode.CNP) pcapCnp++;
+                    if ((r.buffer().getByte(15) & 3) == 3) {
+                        pcapCe++;
+                        ceAt.add(r.timestampNanos());
+                    }
+                    if ((r.buffer().getByte(23) & 0xFF) == 17 && (r.buffer().getByte(42) & 0xFF) == Opcode.CNP) {
+                        pcapCnp++;
+                        cnpAt.add(r.timestampNanos());
+                    }
                 }
             }
+            // the notification point's rule replayed over the CE frames as the switch sent them: what h2 should send
+            long expected = 0;
+            long last = 0;
+            for (long t : ceAt) {
+                if (expected == 0 || t - last >= 50_000) {
+                    expected++;
+                    last = t;
+                }
+            }
+            long closeGaps = 0;
+            for (int i = 1; i < cnpAt.size(); i++) closeGaps += cnpAt.get(i) - cnpAt.get(i - 1) < 40_000 ? 1 : 0;
+            long ceSpan = ceAt.isEmpty() ? 0 : ceAt.get(ceAt.size() - 1) - ceAt.get(0);
             CliRun decode = CliRun.run("wire", "decode", "-q", pcap.toString());
             assertEquals(0, decode.exit(), decode.out() + decode.err());
             Matcher m = Pattern.compile("congestion: (\\d+) ce-marked, (\\d+) cnp").matcher(decode.out());
@@ -216,9 +238,10 @@ class EcnThroughRtSwitchTest {
             long tsharkCe = tsharkCount(pcap, "ip.dsfield.ecn == 3");
             long tsharkCnp = tsharkCount(pcap, "infiniband.bth.opcode == 129");
             System.out.printf("switch ecn_marked %d; CE: capture %d, wire decode %d, tshark %d, engine %d; "
-                    + "CNP: capture %d, wire decode %d, tshark %d, sent %d, handled %d; %.1f ms (%d intervals of 50 us)%n",
+                    + "CNP: capture %d, wire decode %d, tshark %d, sent %d, handled %d; %.1f ms; CE over %.1f ms (%d intervals); "
+                    + "the 50 us rule over the captured CE times gives %d CNPs; CNP gaps under 40 us in the capture: %d; h2 engine passes %d%n",
                     port.ecnMarked, pcapCe, decodeCe, tsharkCe, ceReceived, pcapCnp, decodeCnp, tsharkCnp, cnpsSent,
-                    cnpsHandled, elapsedNs / 1e6, elapsedNs / 50_000);
+                    cnpsHandled, elapsedNs / 1e6, ceSpan / 1e6, ceSpan / 50_000 + 1, expected, closeGaps, h2Passes);
             assertTrue(port.ecnMarked > 100, "the switch CE-marked " + port.ecnMarked + " frames");
             assertEquals(port.ecnMarked, pcapCe, "CE-marked frames in the capture");
             assertEquals(pcapCe, decodeCe, "urdma wire decode");
@@ -229,7 +252,10 @@ class EcnThroughRtSwitchTest {
             assertEquals(pcapCnp, decodeCnp, "urdma wire decode");
             assertEquals(pcapCnp, tsharkCnp, "tshark");
             assertEquals(cnpsSent, cnpsHandled, "the requester's rate control heard every CNP");
-            assertTrue(cnpsSent <= elapsedNs / 50_000 + 1, cnpsSent + " CNPs in " + elapsedNs + " ns: more than one per 50 µs");
+            // at most one CNP per 50 µs while CE came (one more for the clocks of switch and engine differing); fewer when
+            // h2's engine takes a burst of CE frames in one pass (on a busy machine), which the simulation test pins down
+            assertTrue(cnpsSent <= ceSpan / 50_000 + 2,
+                    cnpsSent + " CNPs for CE over " + ceSpan + " ns: more than one per 50 µs");
         }
     }
 
