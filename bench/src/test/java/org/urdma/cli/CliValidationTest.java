@@ -56,6 +56,8 @@ class CliValidationTest {
         "perf write-bw -s abc|'abc' is not an int",
         "perf write-bw --link afpacket:nosuch-if0|no network interface named 'nosuch-if0'",
         "perf write-bw --link ethernet:eth0|memory, afpacket:IF or tap:IF",
+        "perf write-bw --ecn ce|--ecn': not-ect, ect0 or ect1, was 'ce'",
+        "pingpong --link tap:t0 --ip 10.0.0.1/24 --ecn ect2|--ecn': not-ect, ect0 or ect1, was 'ect2'",
     })
     void aBadValueIsOneLineNamingTheOptionAndExitsNonZero(String args, String message) {
         CliRun r = run(args.split(" "));

@@ -173,7 +173,7 @@ final class NetPerfSession implements AutoCloseable {
     }
 
     private EthernetLinkConfig config(FramingKind kind, byte[] mac) {
-        EthernetLinkConfig c = EthernetLinkConfig.of(kind, PortIdentity.of(mac, n.ip));
+        EthernetLinkConfig c = EthernetLinkConfig.of(kind, PortIdentity.of(mac, n.ip)).withEcn(o.ecn);
         if (n.vlan >= 0) c = c.withVlan(n.vlan, n.pcp);
         return c;
     }

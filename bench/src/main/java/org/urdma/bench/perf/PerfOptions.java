@@ -55,6 +55,10 @@ public final class PerfOptions {
     @Option(names = "--framing", description = "Wire format: roce1, roce2, paxi-standard, … (default: ${DEFAULT-VALUE})")
     String framing = "roce2";
 
+    @Option(names = "--ecn", converter = org.urdma.cli.EcnOption.class, paramLabel = "not-ect|ect0|ect1",
+            description = "ECN codepoint of RoCEv2 / PAXI Standard frames, like a NIC's setting (default: ect0)")
+    org.urdma.transport.link.Ecn ecn = org.urdma.transport.link.Ecn.ECT0;
+
     @Option(names = "--paxi-icrc", negatable = true, description = "PAXI Standard/AFH1/AFH2 frames carry the optional ICRC (default: ${DEFAULT-VALUE})")
     boolean paxiIcrc = true;
 

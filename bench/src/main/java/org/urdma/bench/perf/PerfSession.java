@@ -59,7 +59,7 @@ final class PerfSession implements AutoCloseable {
         Impairment loss = o.loss > 0 ? Impairment.random(o.loss, 0, 0, 1) : Impairment.NONE;
         this.capture = capture;
         fabric = new MemoryFabric(DeviceConfig.named("urdma0", 1).withLossRecovery(rel),
-                DeviceConfig.named("urdma1", 2).withLossRecovery(rel), link, MemoryFabric.CodecFactory.wire(kind, o.paxiIcrc),
+                DeviceConfig.named("urdma1", 2).withLossRecovery(rel), link, MemoryFabric.CodecFactory.wire(kind, o.paxiIcrc, o.ecn),
                 loss, Impairment.NONE, System.nanoTime(), System.nanoTime());
         if (capture != null) {
             // what a capture at each sender's port sees (frames the link's loss drops are in it); both devices share

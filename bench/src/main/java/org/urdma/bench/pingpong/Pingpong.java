@@ -103,13 +103,13 @@ final class Pingpong {
             byte[] mac = PortIdentity.parseMac(o.mac != null ? o.mac : "02:75:72:64:6d:61");
             TapDevice dev = TapDevice.open(ifname);
             NetInterface.setUp(ifname, true);
-            TapLink t = new TapLink(dev, EthernetLinkConfig.of(kind, PortIdentity.of(mac, o.ip)), NetInterface.lookup(ifname).mtu(), true);
+            TapLink t = new TapLink(dev, EthernetLinkConfig.of(kind, PortIdentity.of(mac, o.ip)).withEcn(o.ecn), NetInterface.lookup(ifname).mtu(), true);
             link = t;
             dp = t.datapath();
         } else {
             NetInterface nif = NetInterface.lookup(ifname);
             byte[] mac = o.mac != null ? PortIdentity.parseMac(o.mac) : nif.mac();
-            AfPacketLink a = AfPacketLink.open(ifname, EthernetLinkConfig.of(kind, PortIdentity.of(mac, o.ip)), AfPacketOptions.Version.V2);
+            AfPacketLink a = AfPacketLink.open(ifname, EthernetLinkConfig.of(kind, PortIdentity.of(mac, o.ip)).withEcn(o.ecn), AfPacketOptions.Version.V2);
             link = a;
             dp = a.datapath();
         }

@@ -71,6 +71,10 @@ public final class PingpongCommand implements Callable<Integer> {
     @Option(names = "--mac", description = "This port's MAC (default: the interface's for afpacket, a fixed local one for tap)")
     String mac;
 
+    @Option(names = "--ecn", converter = org.urdma.cli.EcnOption.class, paramLabel = "not-ect|ect0|ect1",
+            description = "Not in the stock tool: ECN codepoint of the RoCEv2 frames, like a NIC's setting (default: ect0)")
+    org.urdma.transport.link.Ecn ecn = org.urdma.transport.link.Ecn.ECT0;
+
     @Option(names = "--pcap", paramLabel = "FILE", description = "Capture every frame this side sends and receives")
     String pcap;
 

@@ -83,6 +83,8 @@ public final class WireDecodeCommand implements Callable<Integer>
         long frames = 0;
         long invalid = 0;
         long other = 0;
+        long ceMarked = 0;
+        long cnps = 0;
         try (PcapReader r = new PcapReader(file))
         {
             while (r.next())
@@ -121,9 +123,12 @@ public final class WireDecodeCommand implements Callable<Integer>
                         final DecodeStatus st = decoder.decode(b, 0, len, p);
                         if (st == DecodeStatus.OK)
                         {
-                            line = String.format("%-13s %-28s qpn=0x%06x psn=%d icrc=%s",
+                            final boolean ce = congestionExperienced(p);
+                            ceMarked += ce ? 1 : 0;
+                            cnps += p.opcode == Opcode.CNP ? 1 : 0;
+                            line = String.format("%-13s %-28s qpn=0x%06x psn=%d icrc=%s%s",
                                 c.framing().cliName(), Opcode.name(p.opcode), p.destQp, p.psn,
-                                hasIcrc(c.framing()) ? "ok" : "none");
+                                hasIcrc(c.framing()) ? "ok" : "none", ce ? " ecn=ce" : "");
                         }
                         else
                         {
@@ -145,8 +150,22 @@ public final class WireDecodeCommand implements Callable<Integer>
             }
         }
         out.printf("%d frames: %d valid, %d invalid, %d other%n", frames, frames - invalid - other, invalid, other);
+        if (ceMarked > 0 || cnps > 0)
+        {
+            out.printf("congestion: %d ce-marked, %d cnp%n", ceMarked, cnps);
+        }
         out.flush();
         return invalid == 0 ? 0 : 1;
+    }
+
+    /** ECN CE (0b11) in the IPv4 TOS / IPv6 traffic class of a RoCEv2 or PAXI Standard frame. */
+    private static boolean congestionExperienced(final Packet p)
+    {
+        if (p.framing != FramingKind.ROCE2 && p.framing != FramingKind.PAXI_STANDARD)
+        {
+            return false;
+        }
+        return ((p.ipv6 ? p.trafficClass : p.tos) & 3) == 3;
     }
 
     private boolean hasIcrc(final FramingKind k)

@@ -41,6 +41,24 @@ class PerfCaptureAndOptionsTest {
     }
 
     @ParameterizedTest
+    @CsvSource({"not-ect,0", "ect1,1", "ect0,2"})
+    void ecnSetsTheCodepointOfEveryRoce2FrameOnTheMemoryLink(String ecn, int bits) throws Exception {
+        Path file = dir.resolve("ecn-" + ecn + ".pcap");
+        var r = CliRun.run("perf", "write-bw", "-n", "5", "-s", "4096", "--no-copy-baseline", "--ecn", ecn,
+                "--pcap", file.toString());
+        assertEquals(0, r.exit(), r.err());
+        long frames = 0;
+        try (PcapReader rd = new PcapReader(file)) {
+            while (rd.next()) {
+                assertEquals(0x0800, rd.buffer().getShort(12, java.nio.ByteOrder.BIG_ENDIAN) & 0xFFFF, "IPv4");
+                assertEquals(bits, rd.buffer().getByte(15) & 3, "ECN bits of frame " + rd.frameNumber());
+                frames++;
+            }
+        }
+        assertTrue(frames > 20, "frames: " + frames);
+    }
+
+    @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "perf write-bw --ip 10.0.0.1/24|--ip: applies to --link afpacket:IF or tap:IF, not the memory link",
         "perf send-bw --exchange urdma|--exchange: applies to --link afpacket:IF or tap:IF",

@@ -3,6 +3,7 @@ package org.urdma.transport.driver;
 import java.util.SplittableRandom;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
+import org.urdma.transport.link.Ecn;
 import org.urdma.transport.link.Impairment;
 import org.urdma.transport.link.LinkFraming;
 import org.urdma.transport.link.MemoryLink;
@@ -42,7 +43,13 @@ public final class MemoryFabric {
 
         /** Real frames; {@code paxiIcrc} false drops the optional ICRC of the PAXI formats. */
         static CodecFactory wire(FramingKind kind, boolean paxiIcrc) {
-            return c -> new LinkFraming(kind, paxiIcrc, c.mac(), c.gid().toBytes(), -1, 0, false, org.urdma.transport.link.Ecn.ECT0);
+            return wire(kind, paxiIcrc, Ecn.ECT0);
+        }
+
+        /** Real frames whose RoCEv2 / PAXI Standard IP header carries {@code ecn}, like a NIC's ECN setting. */
+        static CodecFactory wire(FramingKind kind, boolean paxiIcrc, Ecn ecn) {
+            if (ecn == null) throw new IllegalArgumentException("ecn: must not be null");
+            return c -> new LinkFraming(kind, paxiIcrc, c.mac(), c.gid().toBytes(), -1, 0, false, ecn);
         }
     }
 

@@ -8,6 +8,7 @@ import org.agrona.DeadlineTimerWheel;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.counters.EngineCounters;
 import org.urdma.transport.journal.EventJournal;
 import org.urdma.transport.packet.Link;
@@ -16,6 +17,8 @@ import org.urdma.transport.packet.Route;
 import org.urdma.transport.packet.RxPacket;
 import org.urdma.transport.packet.TxPacket;
 import org.urdma.transport.memory.MemoryKeyTable;
+import org.urdma.transport.rate.CnpMerge;
+import org.urdma.transport.wire.Opcode;
 import org.urdma.verbs.AsyncEvent;
 import org.urdma.verbs.AsyncEventType;
 import org.urdma.verbs.CompletionChannel;
@@ -83,6 +86,8 @@ public final class SoftDevice implements Device, PacketSink {
     // telemetry (engine thread only; see org.urdma.transport.counters and .journal)
     private final EngineCounters counters;
     private final EventJournal journal;
+    /** PAXI's CNP merge of received CNPs, or null when off. */
+    private final CnpMerge cnpMerge;
 
     public SoftDevice(DeviceConfig config, Link link, RandomGenerator random, long startNanos) {
         this(config, link, random, startNanos, EngineCounters.inMemory(config.name()), EventJournal.NONE);
@@ -108,6 +113,7 @@ public final class SoftDevice implements Device, PacketSink {
         this.now = startNanos;
         this.nextQpn = 0x11 + random.nextInt(0x1000);
         this.posted = new ManyToOneConcurrentArrayQueue<>(Math.max(16, Math.min(config.maxQp(), 1 << 16)));
+        this.cnpMerge = config.cnp().mergeNanos() > 0 ? new CnpMerge(config.cnp().mergeNanos()) : null;
     }
 
     // ---------------------------------------------------------------- engine loop
@@ -281,6 +287,16 @@ public final class SoftDevice implements Device, PacketSink {
         SoftQp qp = qpsByNum.get(p.destQp());
         if (qp == null) {
             rxUnknownQp++;
+            return;
+        }
+        if (p.opcode() == Opcode.CNP) { // neither request nor response: to the rate control, past the CNP merge
+            if (cnpMerge != null && !cnpMerge.admit(qp.qpNum(), now)) {
+                qp.cnpsMerged++;
+                counters.increment(Counter.CNP_MERGED);
+                journal.cnpMerged(now, qp.qpNum(), 0);
+                return;
+            }
+            qp.onCnp(now);
             return;
         }
         qp.onPacket(p, now);
@@ -576,5 +592,23 @@ public final class SoftDevice implements Device, PacketSink {
 
     public long rxDropped() {
         return rxDropped;
+    }
+
+    /** Requests received CE-marked, over every QP (the {@code ecn_ce_rcvd} counter). */
+    public long ceReceived() {
+        return counters.get(Counter.ECN_CE_RCVD);
+    }
+
+    /** CNPs sent ({@code cnp_sent}), handed to rate controls ({@code cnp_handled}) and merged ({@code cnp_merged}). */
+    public long cnpsSent() {
+        return counters.get(Counter.CNP_SENT);
+    }
+
+    public long cnpsHandled() {
+        return counters.get(Counter.CNP_HANDLED);
+    }
+
+    public long cnpsMerged() {
+        return counters.get(Counter.CNP_MERGED);
     }
 }

@@ -1,8 +1,10 @@
 package org.urdma.transport.engine;
 
 import org.agrona.DeadlineTimerWheel;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.packet.Route;
 import org.urdma.transport.packet.RxPacket;
+import org.urdma.transport.rate.CongestionSignal;
 import org.urdma.transport.rate.RateControl;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.Opcode;
@@ -28,6 +30,8 @@ import org.urdma.verbs.WrOpcode;
  * completer, responder — on the engine side. State changes other than posting run on the engine thread.
  */
 public final class SoftQp implements QueuePair {
+    /** ECN Congestion Experienced. */
+    static final int ECN_CE = 0b11;
     final SoftDevice device;
     final SoftPd pd;
     final QpType type;
@@ -64,6 +68,11 @@ public final class SoftQp implements QueuePair {
     final Requester requester;
     final Completer completer;
     final Responder responder;
+    /** Answers CE-marked requests with CNPs. */
+    final CnpSender cnp;
+    /** Requester side: CNPs handed to the rate control, and those PAXI's CNP merge dropped. */
+    long cnpsHandled;
+    long cnpsMerged;
 
     private boolean drainedRaised;
     // scheduling (SoftDevice): in the ready queue; position in each QpSet; closed
@@ -107,6 +116,7 @@ public final class SoftQp implements QueuePair {
         this.requester = new Requester(this);
         this.completer = new Completer(this);
         this.responder = new Responder(this);
+        this.cnp = new CnpSender(this);
     }
 
     // ---------------------------------------------------------------- verbs (application side)
@@ -337,7 +347,8 @@ public final class SoftQp implements QueuePair {
         // this QP's responses (the coalesced ACK) before its new requests: a peer in a ping-pong waits for the ACK of
         // its own message before it takes our reply (perftest's latency loops poll the send CQ first), so with the
         // ACK first it completes that while the kernel still delivers the reply behind it, and answers both at once
-        int work = responder.progress(now);
+        int work = cnp.progress(now);
+        work += responder.progress(now);
         if (s == QpState.RTS || s == QpState.SQD) work += requester.progress(now, s == QpState.SQD);
         if (s == QpState.SQD && !drainedRaised && sq.retired.get() == requester.startedIndex) {
             drainedRaised = true; // everything started before SQD has completed
@@ -349,7 +360,7 @@ public final class SoftQp implements QueuePair {
     boolean hasPendingWork() {
         QpState s = state;
         if (s == QpState.ERR) return sq.producer.get() != sq.retired.get() || (rq != null && rq.posted() > 0);
-        return responder.hasPendingWork()
+        return responder.hasPendingWork() || cnp.hasPendingWork()
                 || ((s == QpState.RTS || s == QpState.SQD) && requester.hasPendingWork() && pacedUntil == Long.MIN_VALUE);
     }
 
@@ -368,8 +379,22 @@ public final class SoftQp implements QueuePair {
             if (type == QpType.RC && s != QpState.RTR) completer.onResponse(p, now);
             else device.rxDropped++;
         } else {
+            if (p.ecn() == ECN_CE) cnp.onCe(p, now);
             responder.onRequest(p, now);
         }
+    }
+
+    /** A CNP for this QP (past the device's CNP merge): its rate control hears it. */
+    void onCnp(long now) {
+        QpState s = state;
+        if (s == QpState.RESET || s == QpState.INIT || s == QpState.ERR) {
+            device.rxDropped++;
+            return;
+        }
+        cnpsHandled++;
+        device.counters().increment(Counter.CNP_HANDLED);
+        device.journal().cnpReceived(now, qpn, 0);
+        rate.onCongestion(CongestionSignal.CNP, now);
     }
 
     /** The earliest timer (ACK timeout, RNR wait) of this QP; the wheel fires it on the tick after. */
@@ -477,6 +502,26 @@ public final class SoftQp implements QueuePair {
     /** RNR NAKs this QP's requester received (each one waits the NAK's timer, then resends). */
     public long rnrNaksReceived() {
         return completer.rnrNaks;
+    }
+
+    /** Requests that arrived CE-marked (ECN 0b11). */
+    public long ceReceived() {
+        return cnp.ceReceived;
+    }
+
+    /** CNPs this QP sent in answer to CE-marked requests. */
+    public long cnpsSent() {
+        return cnp.cnpsSent;
+    }
+
+    /** CNPs this QP's rate control heard. */
+    public long cnpsHandled() {
+        return cnpsHandled;
+    }
+
+    /** CNPs for this QP that PAXI's CNP merge dropped (another came within TIMER_THR). */
+    public long cnpsMerged() {
+        return cnpsMerged;
     }
 
     @Override

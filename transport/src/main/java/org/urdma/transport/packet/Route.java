@@ -21,6 +21,11 @@ public final class Route {
             hi = (hi << 8) | (gid[i] & 0xFF);
             lo = (lo << 8) | (gid[8 + i] & 0xFF);
         }
+        return set(m, hi, lo);
+    }
+
+    /** The same from a MAC in the low 48 bits and the GID's two halves (a received packet's source; no allocation). */
+    public Route set(long m, long hi, long lo) {
         dstMac = m;
         dgidHi = hi;
         dgidLo = lo;
