@@ -15,6 +15,8 @@ final class FrameRing {
     private final int mask;
     private final int[] length;
     private final long[] deliverAt;
+    /** The frame was sent with its ICRC offloaded (left out): the receiver must not check it. */
+    private final boolean[] icrcOffloaded;
     private final AtomicLong tail = new AtomicLong(); // next slot the producer publishes
     private final AtomicLong head = new AtomicLong(); // next slot the consumer reads
     private long cachedHead;
@@ -26,6 +28,7 @@ final class FrameRing {
         this.buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(slots * slotSize));
         this.length = new int[slots];
         this.deliverAt = new long[slots];
+        this.icrcOffloaded = new boolean[slots];
     }
 
     int slotSize() {
@@ -47,11 +50,12 @@ final class FrameRing {
     }
 
     /** Publishes the claimed slot. Producer only. */
-    void publish(int frameLength, long deliverTime) {
+    void publish(int frameLength, long deliverTime, boolean offloaded) {
         long t = tail.get();
         int i = (int) (t & mask);
         length[i] = frameLength;
         deliverAt[i] = deliverTime;
+        icrcOffloaded[i] = offloaded;
         tail.lazySet(t + 1);
     }
 
@@ -71,6 +75,10 @@ final class FrameRing {
 
     long deliverAtOf(int index) {
         return deliverAt[index];
+    }
+
+    boolean icrcOffloadedOf(int index) {
+        return icrcOffloaded[index];
     }
 
     void release() {

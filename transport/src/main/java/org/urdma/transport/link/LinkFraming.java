@@ -92,12 +92,12 @@ public final class LinkFraming {
         return decodeErrors;
     }
 
-    /** ICRC offload on both directions of this end (see {@link Framing#icrcOffload}). */
-    public void icrcOffload(boolean on) {
+    /** ICRC offload for the frames this end sends (see {@link Framing#icrcOffload}). */
+    public void txIcrcOffload(boolean on) {
         framing.icrcOffload(on);
-        decoder.icrcOffload(on);
     }
 
+    /** Whether the frames this end sends leave the ICRC out. */
     public boolean icrcOffloaded() {
         return framing.icrcOffloaded();
     }
@@ -148,6 +148,12 @@ public final class LinkFraming {
 
     /** Decodes a frame for the engine, or null when it is malformed (counted). */
     public RxPacket decode(DirectBuffer frame, int offset, int length) {
+        return decode(frame, offset, length, false);
+    }
+
+    /** As {@link #decode(DirectBuffer, int, int)}; {@code icrcOffloaded}: the sender left the ICRC out, do not check it. */
+    public RxPacket decode(DirectBuffer frame, int offset, int length, boolean icrcOffloaded) {
+        decoder.icrcOffload(icrcOffloaded);
         if (decoder.decode(frame, offset, length, rx.frame()) != DecodeStatus.OK) {
             decodeErrors++;
             return null;

@@ -67,6 +67,7 @@ public final class MemoryLink implements Link {
     // one held-back frame for reordering
     private final UnsafeBuffer held;
     private int heldLength = -1;
+    private boolean heldOffloaded;
     private int heldGapLeft;
     private long heldSince;
 
@@ -102,14 +103,15 @@ public final class MemoryLink implements Link {
 
     /**
      * The ICRC is offloaded, as a NIC hands it to hardware, while neither direction can corrupt a frame, nobody captures
-     * and no foreign frame was injected: the sender writes a zero ICRC and the receiver does not check it.
+     * and no foreign frame was injected: the sender writes a zero ICRC and the receiver does not check it. Each frame
+     * carries whether it was sent so, so turning it off with frames in flight loses none of them.
      */
     private void updateOffload() {
         if (peer == null) return; // still being paired
         boolean on = impairment.corrupt() == 0 && peer.impairment.corrupt() == 0 && tap == null && peer.tap == null
                 && !foreignFrames && !peer.foreignFrames;
-        framing.icrcOffload(on);
-        peer.framing.icrcOffload(on);
+        framing.txIcrcOffload(on);
+        peer.framing.txIcrcOffload(on);
     }
 
     /** Whether this pair leaves the ICRC out (see {@link #updateOffload}). */
@@ -156,7 +158,7 @@ public final class MemoryLink implements Link {
             return;
         }
         int len = framing.end(packet, route);
-        publish(claimed, len, now);
+        publish(claimed, len, now, framing.icrcOffloaded());
     }
 
     /**
@@ -172,7 +174,7 @@ public final class MemoryLink implements Link {
         int off = tx.claim();
         if (off < 0) return false;
         tx.buffer.putBytes(off, frame, offset, length);
-        publish(off, length, now);
+        publish(off, length, now, false);
         return true;
     }
 
@@ -182,14 +184,14 @@ public final class MemoryLink implements Link {
         updateOffload();
     }
 
-    private void publish(int off, int len, long now) {
+    private void publish(int off, int len, long now, boolean offloaded) {
         if (tap != null) tap.onFrame(tx.buffer, off, len, now);
         sentFrames++;
         sentBytes += len;
         long deliverAt = deliveryTime(now, len);
         Impairment imp = impairment;
         if (imp.isNone()) {
-            tx.publish(len, deliverAt);
+            tx.publish(len, deliverAt, offloaded);
             return;
         }
         frameCount++;
@@ -214,18 +216,19 @@ public final class MemoryLink implements Link {
         if (heldLength < 0 && imp.reorder() > 0 && random.nextDouble() < imp.reorder()) {
             held.putBytes(0, tx.buffer, off, len);
             heldLength = len;
+            heldOffloaded = offloaded;
             heldGapLeft = imp.reorderGap();
             heldSince = now;
             reorderedFrames++;
             return;
         }
         boolean dup = imp.duplicate() > 0 && random.nextDouble() < imp.duplicate();
-        tx.publish(len, deliverAt);
+        tx.publish(len, deliverAt, offloaded);
         if (dup) {
             int off2 = tx.claim();
             if (off2 >= 0) {
                 tx.buffer.putBytes(off2, tx.buffer, off, len);
-                tx.publish(len, deliverAt);
+                tx.publish(len, deliverAt, offloaded);
                 duplicatedFrames++;
             }
         }
@@ -249,7 +252,7 @@ public final class MemoryLink implements Link {
             int off = tx.claim();
             if (off < 0) return;
             tx.buffer.putBytes(off, held, 0, heldLength);
-            tx.publish(heldLength, Math.max(deliverAt, now + config.latencyNanos()));
+            tx.publish(heldLength, Math.max(deliverAt, now + config.latencyNanos()), heldOffloaded);
             heldLength = -1;
         }
     }
@@ -279,7 +282,7 @@ public final class MemoryLink implements Link {
             int i = rx.peek();
             if (i < 0 || rx.deliverAtOf(i) > now) break;
             n++;
-            RxPacket p = framing.decode(rx.buffer, rx.offsetOf(i), rx.lengthOf(i));
+            RxPacket p = framing.decode(rx.buffer, rx.offsetOf(i), rx.lengthOf(i), rx.icrcOffloadedOf(i));
             if (p != null) {
                 receivedFrames++;
                 sink.onPacket(p, now);

@@ -27,12 +27,11 @@ class LinkFramingTest {
         UnsafeBuffer frame = new UnsafeBuffer(new byte[256]);
         int len = send(a, frame);
         assertNotEquals(0, frame.getInt(len - Icrc.LENGTH), "computed when not offloaded");
-        a.icrcOffload(true);
+        a.txIcrcOffload(true);
         len = send(a, frame);
         assertEquals(0, frame.getInt(len - Icrc.LENGTH), "a zero ICRC field when offloaded");
         assertNull(b.decode(frame, 0, len), "a receiver that checks refuses it");
-        b.icrcOffload(true);
-        RxPacket p = b.decode(frame, 0, len);
+        RxPacket p = b.decode(frame, 0, len, true);
         assertNotNull(p, "an offloading receiver takes it");
         assertEquals(7, p.psn());
         assertEquals(100, p.payloadLength());
@@ -49,5 +48,20 @@ class LinkFramingTest {
         MemoryLink[] m = MemoryLinkTest.pair(Impairment.NONE);
         assertTrue(m[0].inject(new UnsafeBuffer(new byte[60]), 0, 60, 0));
         assertFalse(m[1].icrcOffloaded(), "a foreign frame may be damaged");
+    }
+
+    @Test
+    void framesSentWithTheIcrcOffloadedArriveWhenTheOffloadStopsWhileTheyAreInFlight() {
+        MemoryLink[] l = MemoryLinkTest.pair(Impairment.NONE);
+        UnsafeBuffer payload = new UnsafeBuffer(new byte[256]);
+        for (int i = 0; i < 4; i++) {
+            assertTrue(TestPackets.send(l[0], TestPackets.routeTo(MemoryLinkTest.MAC_B), 0x04, 0x12, i, payload, 256, 0));
+        }
+        l[1].tap((frame, offset, length, now) -> { }); // the offload stops with four offloaded frames in flight
+        assertTrue(TestPackets.send(l[0], TestPackets.routeTo(MemoryLinkTest.MAC_B), 0x04, 0x12, 4, payload, 256, 0));
+        java.util.List<Integer> got = new java.util.ArrayList<>();
+        l[1].receive(1_000_000, (p, now) -> got.add(p.psn()), 100);
+        assertEquals(java.util.List.of(0, 1, 2, 3, 4), got);
+        assertEquals(0, l[1].malformedFrames());
     }
 }
