@@ -10,7 +10,9 @@ import org.agrona.DeadlineTimerWheel;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.counters.EngineCounters;
+import org.urdma.transport.counters.QpCounters;
 import org.urdma.transport.journal.EventJournal;
 import org.urdma.transport.packet.Link;
 import org.urdma.transport.packet.PacketSink;
@@ -18,6 +20,7 @@ import org.urdma.transport.packet.Route;
 import org.urdma.transport.packet.RxPacket;
 import org.urdma.transport.packet.TxPacket;
 import org.urdma.transport.memory.MemoryKeyTable;
+import org.urdma.transport.wire.DecodeStatus;
 import org.urdma.verbs.AsyncEvent;
 import org.urdma.verbs.AsyncEventType;
 import org.urdma.verbs.CompletionChannel;
@@ -70,8 +73,7 @@ public final class SoftDevice implements Device, PacketSink {
     private long now;
     /** Engine passes so far (doWork calls); a coalesced ACK waits for the next one. */
     private long passes;
-    // counters
-    long rxUnknownQp, rxDropped, rxBadPkey, txBackPressure;
+    long txBackPressure;
     // telemetry (engine thread only; see org.urdma.transport.counters and .journal)
     private final EngineCounters counters;
     private final EventJournal journal;
@@ -193,16 +195,24 @@ public final class SoftDevice implements Device, PacketSink {
 
     @Override
     public void onPacket(RxPacket p, long now) {
-        if ((p.pkey() & 0x7FFF) != 0x7FFF) { // only the default partition exists on this port
-            rxBadPkey++;
-            return;
-        }
         SoftQp qp = qpsByNum.get(p.destQp());
         if (qp == null) {
-            rxUnknownQp++;
+            counters.increment(Counter.DROP_UNKNOWN_QP);
+            journal.drop(now, p.destQp(), Counter.DROP_UNKNOWN_QP, p.psn());
+            return;
+        }
+        if ((p.pkey() & 0x7FFF) != 0x7FFF) { // only the default partition exists on this port
+            qp.drop(Counter.DROP_BAD_PKEY, p.psn(), now);
             return;
         }
         qp.onPacket(p, now);
+    }
+
+    @Override
+    public void onMalformed(DecodeStatus why, long now) {
+        Counter reason = why == DecodeStatus.BAD_ICRC ? Counter.DROP_BAD_ICRC : Counter.DROP_MALFORMED;
+        counters.increment(reason);
+        journal.drop(now, -1, reason, -1);
     }
 
     /** A frame slot for one packet, or null when the link pushes back (the caller tries again on a later pass). */
@@ -358,7 +368,14 @@ public final class SoftDevice implements Device, PacketSink {
                 nextQpn = (nextQpn + 1) & 0xFFFFFF;
                 if (nextQpn < 2) nextQpn = 2; // QP0/QP1 are special
             } while (qpsByNum.containsKey(qpn));
-            SoftQp qp = new SoftQp(this, pd, init, qpn);
+            QpCounters c = counters.qp(qpn);
+            SoftQp qp;
+            try {
+                qp = new SoftQp(this, pd, init, qpn, c);
+            } catch (RuntimeException e) {
+                counters.release(c);
+                throw e;
+            }
             qpsByNum.put(qpn, qp);
             List<SoftQp> l = new ArrayList<>(List.of(qps));
             l.add(qp);
@@ -370,7 +387,7 @@ public final class SoftDevice implements Device, PacketSink {
     void destroyQp(SoftQp qp) {
         control(() -> {
             qp.cancelTimers();
-            qpsByNum.remove(qp.qpNum());
+            if (qpsByNum.remove(qp.qpNum()) == qp) counters.release(qp.counters);
             List<SoftQp> l = new ArrayList<>(List.of(qps));
             l.remove(qp);
             qps = l.toArray(new SoftQp[0]);
@@ -469,15 +486,16 @@ public final class SoftDevice implements Device, PacketSink {
     }
 
     public long rxUnknownQp() {
-        return rxUnknownQp;
+        return counters.get(Counter.DROP_UNKNOWN_QP);
     }
 
     /** Packets whose P_Key is not the default partition's (dropped). */
     public long rxBadPkey() {
-        return rxBadPkey;
+        return counters.get(Counter.DROP_BAD_PKEY);
     }
 
+    /** Packets a QP dropped because its state or transport does not take them. */
     public long rxDropped() {
-        return rxDropped;
+        return counters.get(Counter.DROP_WRONG_STATE) + counters.get(Counter.DROP_BAD_OPCODE);
     }
 }
