@@ -262,6 +262,36 @@ class CountersAndJournalUnderLossTest {
         };
     }
 
+    /** READs lose requests and responses: resent READ requests (one packet for many PSNs) count as one packet each. */
+    @Test
+    void readsUnderLossBothWaysJournalEveryResentPacketWithItsReason() {
+        Path q = dir.resolve("reads" + Journal.SUFFIX);
+        try (Journal journal = Journal.open(q).start();
+             Rig r = new Rig(Impairment.random(0.01, 0, 0, 3), Impairment.random(0.01, 0, 0, 4), journalled(journal))) {
+            QueuePair[] qp = r.connect(org.urdma.verbs.QpType.RC, MemoryFabric.Connection.defaults().withTimeout(8), 256);
+            MemoryRegion src = r.mrB(SIZE, AccessFlags.ALL);
+            MemoryRegion dst = r.mrA(SIZE, AccessFlags.LOCAL_WRITE);
+            SendWorkRequest wr = new SendWorkRequest();
+            for (int i = 0; i < 200; i++) {
+                qp[0].postSend(wr.reset().wrId(i).flags(org.urdma.verbs.SendFlags.SIGNALED).opcode(WrOpcode.RDMA_READ)
+                        .addSge(dst, 0, SIZE).remote(src.address(), src.rkey()));
+            }
+            for (WorkCompletion wc : r.awaitA(200, 5_000 * MS)) assertEquals(WcStatus.SUCCESS, wc.status, wc.toString());
+            journal.close();
+            long resent = ((SoftQp) qp[0]).retransmittedPackets();
+            assertTrue(resent > 0);
+            long sum = 0;
+            Set<RetransmitReason> why = new HashSet<>();
+            for (JournalEvent e : events(q)) {
+                if (e.type() != EventType.RETRANSMIT) continue;
+                sum += e.b();
+                why.add(RetransmitReason.values()[e.c()]);
+            }
+            assertEquals(resent, sum);
+            assertTrue(why.contains(RetransmitReason.READ_GAP), "lost responses are READ gaps: " + why);
+        }
+    }
+
     @Test
     void dropsAreCountedByReasonOnTheDeviceAndTheQpAndJournalled() {
         Path q = dir.resolve("drops" + Journal.SUFFIX);
