@@ -77,6 +77,7 @@ final class NetPerf {
             out.printf(" CM              : %s exchange over TCP (%s), port %d%n", s.format.name(), s.cm.transport(), s.n.port);
         }
         out.printf(" Engine driver   : %s%n", s.driverName());
+        for (String line : s.telemetry.describe()) out.println(line);
         out.printf(" ICRC            : %s\t\tNetty transport: %s%n", org.urdma.transport.wire.Icrc.implementation(),
                 s.cm != null ? s.cm.transport() : org.urdma.transport.cm.ConnectionManager.nettyTransport());
         out.println(PerfCommand.LINE);

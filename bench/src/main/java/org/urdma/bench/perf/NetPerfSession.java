@@ -21,6 +21,7 @@ import org.urdma.transport.driver.EngineDriver;
 import org.urdma.transport.driver.InlineDriver;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.RealTimeDriver;
+import org.urdma.transport.counters.EngineCounters;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
 import org.urdma.transport.packet.Link;
@@ -53,6 +54,8 @@ final class NetPerfSession implements AutoCloseable {
     final Link link;
     final EthernetDatapath datapath;
     final SoftDevice device;
+    /** --counters / --journal. */
+    final org.urdma.cli.EngineTelemetry telemetry;
     /** The engine's agent thread during connection setup; with --driver inline then the benchmark thread (InlineDriver). */
     private EngineDriver driver;
     /**
@@ -135,7 +138,10 @@ final class NetPerfSession implements AutoCloseable {
         DeviceConfig dc = new DeviceConfig("urdma0", dp.config().port().mac(), 64, Math.max(4096, depth * 2), 16,
                 Math.max(8192, depth * 4), 1024, 16, 256, 512, 64, LossRecovery.named(o.reliability));
         long seed = System.nanoTime();
-        this.device = new SoftDevice(dc, l, new SplittableRandom(seed), System.nanoTime());
+        this.telemetry = new org.urdma.cli.EngineTelemetry(o.counters, o.journal, dc.name());
+        EngineCounters counters = telemetry.countersOf(dc);
+        this.device = new SoftDevice(dc, l, new SplittableRandom(seed), System.nanoTime(), counters,
+                telemetry.journal(dc, counters));
         RealTimeDriver.Idle idle = o.idle.toLowerCase(Locale.ROOT).startsWith("busy") || o.idle.equalsIgnoreCase("spin")
                 ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
         EngineDriver.Mode.parse(o.driver); // a bad --driver fails before anything is set up
@@ -335,6 +341,7 @@ final class NetPerfSession implements AutoCloseable {
         } finally {
             cm.close();
             driver.close();
+            telemetry.close();
             datapath.closeCapture();
             if (link instanceof AutoCloseable c) {
                 try {

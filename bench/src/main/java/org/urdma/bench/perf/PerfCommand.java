@@ -36,6 +36,7 @@ public final class PerfCommand implements Runnable {
         out.printf(" ICRC            : %s\t\tNetty transport: %s%n", icrc, org.urdma.transport.cm.ConnectionManager.nettyTransport());
         out.printf(" Driver          : %s%s  Reliability: %s  Loss: %s%n", o.driver,
                 o.driver.equals("agent") ? " (" + o.idle + ")" : "", o.reliability, o.loss);
+        for (String line : s.telemetry.describe()) out.println(line);
         out.println(LINE);
         out.printf(" local address: QPN 0x%04x PSN 0x%06x RKey 0x%08x VAddr 0x%014x%n", s.client.qpNum(), 0x2c6fc0,
                 s.bufA.rkey(), s.bufA.address());

@@ -73,6 +73,17 @@ public final class PerfOptions {
     @Option(names = "--loss", description = "Frame loss probability on the data direction (default: ${DEFAULT-VALUE})")
     double loss = 0;
 
+    @Option(names = "--counters", arity = "0..1", fallbackValue = "", paramLabel = "DIR",
+            description = "Publish the engine counters (rxe hw_counters names, per device and QP) in a memory-mapped file in DIR "
+            + "(default: $URDMA_STAT_DIR or /dev/shm/urdma-USER) that 'urdma stat' reads while the run lasts; without it "
+            + "the engines count in memory only")
+    String counters;
+
+    @Option(names = "--journal", arity = "0..1", fallbackValue = "", paramLabel = "DIR",
+            description = "Journal engine events (QP states, retransmissions and why, NAKs, drops) into the Chronicle Queue "
+            + "DIR (default: engine-DEV-PID.journal beside the counters files), read with 'urdma journal'; off by default")
+    String journal;
+
     @Option(names = "--reliability", description = "go-back-n or go-back-0 (default: ${DEFAULT-VALUE})")
     String reliability = "go-back-n";
 

@@ -38,6 +38,8 @@ final class PerfSession implements AutoCloseable {
     private final RealTimeDriver driverA, driverB;
     /** --pcap/--pcapng: every frame either device sends, or null. */
     private final PcapWriter capture;
+    /** --counters / --journal. */
+    final org.urdma.cli.EngineTelemetry telemetry;
 
     PerfSession(PerfOptions o, int bufferSize, int depth) {
         this(o, 14, 7, bufferSize, depth, null);
@@ -58,9 +60,10 @@ final class PerfSession implements AutoCloseable {
         MemoryLink.Config link = MemoryLink.Config.defaults().withLatency(0).withSlots(o.linkSlots);
         Impairment loss = o.loss > 0 ? Impairment.random(o.loss, 0, 0, 1) : Impairment.NONE;
         this.capture = capture;
+        telemetry = new org.urdma.cli.EngineTelemetry(o.counters, o.journal, "urdma0");
         fabric = new MemoryFabric(DeviceConfig.named("urdma0", 1).withLossRecovery(rel),
                 DeviceConfig.named("urdma1", 2).withLossRecovery(rel), link, MemoryFabric.CodecFactory.wire(kind, o.paxiIcrc, o.ecn),
-                loss, Impairment.NONE, System.nanoTime(), System.nanoTime());
+                loss, Impairment.NONE, System.nanoTime(), System.nanoTime(), telemetry);
         if (capture != null) {
             // what a capture at each sender's port sees (frames the link's loss drops are in it); both devices share
             // the writer, so records are written under its lock: capture is a debugging aid, not the measured path
@@ -142,6 +145,7 @@ final class PerfSession implements AutoCloseable {
     public void close() {
         if (driverA != null) driverA.close();
         if (driverB != null) driverB.close();
+        telemetry.close();
         arena.close();
         if (capture != null) {
             try {

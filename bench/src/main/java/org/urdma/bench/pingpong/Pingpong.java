@@ -119,9 +119,13 @@ final class Pingpong {
         DeviceConfig dc = new DeviceConfig("urdma0", dp.config().port().mac(), 64, Math.max(4096, depth * 2), 16,
                 Math.max(8192, depth * 4), 1024, 16, 256, 512, 64, LossRecovery.named("gbn"));
         long seed = System.nanoTime();
-        SoftDevice device = new SoftDevice(dc, link, new SplittableRandom(seed), System.nanoTime());
+        org.urdma.cli.EngineTelemetry telemetry = new org.urdma.cli.EngineTelemetry(o.counters, o.journal, dc.name());
+        var counters = telemetry.countersOf(dc);
+        SoftDevice device = new SoftDevice(dc, link, new SplittableRandom(seed), System.nanoTime(), counters,
+                telemetry.journal(dc, counters));
         RealTimeDriver driver = new RealTimeDriver(device, RealTimeDriver.Idle.BACKOFF);
         Arena arena = Arena.ofShared();
+        for (String line : telemetry.describe()) out.println(line.trim());
         try {
             return session(out, device, dp, link, new SplittableRandom(seed ^ 0x5DEECE66DL), arena);
         } catch (ConnectionException | IOException | PingpongFailure e) {
@@ -133,6 +137,7 @@ final class Pingpong {
             return 1;
         } finally {
             driver.close();
+            telemetry.close();
             dp.closeCapture();
             if (link instanceof AutoCloseable c) {
                 try {

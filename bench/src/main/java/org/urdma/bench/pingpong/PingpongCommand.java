@@ -81,6 +81,14 @@ public final class PingpongCommand implements Callable<Integer> {
     @Option(names = "--pcapng", paramLabel = "FILE", description = "As --pcap, in pcapng (Wireshark's default; nanosecond timestamps)")
     String pcapng;
 
+    @Option(names = "--counters", arity = "0..1", fallbackValue = "", paramLabel = "DIR", description = "Publish the engine "
+            + "counters in a memory-mapped file in DIR (default: $URDMA_STAT_DIR or /dev/shm/urdma-USER) for 'urdma stat'")
+    String counters;
+
+    @Option(names = "--journal", arity = "0..1", fallbackValue = "", paramLabel = "DIR", description = "Journal engine "
+            + "events into DIR (default: engine-DEV-PID.journal beside the counters files) for 'urdma journal'")
+    String journal;
+
     @Range(min = 0)
     @Option(names = "--recv-delay-ms", paramLabel = "MS", description = {
             "Not in the stock tool: post the receives only MS ms after the address exchange (default: ${DEFAULT-VALUE},",

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.lang.management.ManagementFactory;
 import java.util.function.LongConsumer;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.urdma.verbs.WrOpcode;
 
 /**
@@ -28,7 +30,9 @@ class PerfLoopAllocationTest {
             long b = mx.getThreadAllocatedBytes(tid);
             phase.accept(MANY);
             long c = mx.getThreadAllocatedBytes(tid);
-            best = Math.min(best, (c - b) - (b - a));
+            long extra = (c - b) - (b - a);
+            // negative: the short phase caught a one-off allocation (a deoptimization), the window proves nothing
+            if (extra >= 0) best = Math.min(best, extra);
         }
         return best;
     }
@@ -46,7 +50,10 @@ class PerfLoopAllocationTest {
         int phase;
 
         Rig(String type, int size, boolean send) {
-            PerfOptions o = options(type);
+            this(options(type), size, send);
+        }
+
+        Rig(PerfOptions o, int size, boolean send) {
             int depth = send ? PerfPatterns.RX_DEPTH + 16 : 64;
             s = new PerfSession(o, (int) PerfSide.bufferSize(size), depth);
             client = MemoryPerfSide.sides(s, false, size, null);
@@ -70,6 +77,26 @@ class PerfLoopAllocationTest {
         try (Rig r = new Rig("RC", 4096, false)) {
             long extra = extraBytes(n -> PerfPatterns.window(r.client, WrOpcode.RDMA_WRITE, 4096, n, 0, 64, r.phase++));
             assertEquals(0, extra, "bytes allocated by " + (MANY - FEW) + " more RDMA WRITEs");
+        }
+    }
+
+    /**
+     * With the counters published in a mapped file and the journal on, under 1 % loss (so retransmissions, NAKs and
+     * their journal records are on the measured path too), RDMA WRITEs still allocate nothing.
+     */
+    @Test
+    void writeBwUnderLossWithCountersFileAndJournalAllocatesNothingPerIteration(@TempDir Path dir) {
+        PerfOptions o = options("RC");
+        o.loss = 0.01;
+        o.counters = dir.toString();
+        o.journal = dir.resolve("alloc.journal").toString();
+        try (Rig r = new Rig(o, 4096, false)) {
+            long extra = extraBytes(n -> PerfPatterns.window(r.client, WrOpcode.RDMA_WRITE, 4096, n, 0, 64, r.phase++));
+            assertEquals(0, extra, "bytes allocated by " + (MANY - FEW) + " more RDMA WRITEs under loss, counters and journal on");
+            org.urdma.transport.engine.SoftQp qp = (org.urdma.transport.engine.SoftQp) r.s.client;
+            assertTrue(qp.retransmittedPackets() > 0 && r.s.fabric.a.counters().path() != null
+                    && r.s.fabric.a.journal().enabled(), "the measured path counted into the file and journalled");
+            assertEquals(0, r.s.fabric.a.journal().lost());
         }
     }
 

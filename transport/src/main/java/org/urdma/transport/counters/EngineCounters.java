@@ -144,12 +144,37 @@ public final class EngineCounters implements AutoCloseable {
             }
         }
         increment(Counter.QP_COUNTERS_UNAVAILABLE);
-        return new QpCounters(qpn, new AtomicCounter[ALL.length], totals, false);
+        return new QpCounters(qpn, unpublished(null), totals, false);
     }
 
-    /** The QP is destroyed: its rows are freed (their counts stay in the device totals). */
+    /**
+     * The QP is destroyed: its rows are freed (their counts stay in the device totals). The QP keeps its last values
+     * in process memory, so what it counted can still be read after it is gone.
+     */
     public void release(QpCounters qp) {
+        AtomicCounter[] kept = unpublished(qp.own);
         free(qp.own);
+        System.arraycopy(kept, 0, qp.own, 0, kept.length);
+    }
+
+    /**
+     * Rows of a QP's own in process memory only, not in the file (no room there, or the QP was released), starting
+     * at {@code from}'s values (null: zero): the engine reads a QP's numbers from its counters whether published or not.
+     */
+    private static AtomicCounter[] unpublished(AtomicCounter[] from) {
+        UnsafeBuffer values = new UnsafeBuffer(BufferUtil.allocateDirectAligned(QP_COUNTERS * CountersReader.COUNTER_LENGTH,
+            BitUtil.CACHE_LINE_LENGTH));
+        AtomicCounter[] own = new AtomicCounter[ALL.length];
+        int id = 0;
+        for (Counter c : ALL) {
+            if (c.scope() == Counter.Scope.QP) {
+                own[c.ordinal()] = new AtomicCounter(values, id++);
+                if (from != null && from[c.ordinal()] != null) {
+                    own[c.ordinal()].set(from[c.ordinal()].get());
+                }
+            }
+        }
+        return own;
     }
 
     public void add(Counter c, long n) {

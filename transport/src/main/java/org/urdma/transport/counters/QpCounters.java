@@ -3,8 +3,8 @@ package org.urdma.transport.counters;
 import org.agrona.concurrent.status.AtomicCounter;
 
 /**
- * One QP's counters ({@link EngineCounters#qp}): every add goes to the QP's row, if it has one for that
- * counter (QP-scope counters, while the file had room), and to the device total. Engine thread only.
+ * One QP's counters ({@link EngineCounters#qp}): every add goes to the QP's row for that counter (QP-scope counters:
+ * in the file while it had room, else in process memory only) and to the device total. Engine thread only.
  */
 public final class QpCounters {
     private final int qpn;
@@ -23,7 +23,7 @@ public final class QpCounters {
         return qpn;
     }
 
-    /** Has rows of its own (false: the counters file was full when the QP was made; totals only). */
+    /** Has rows in the file (false: the file was full when the QP was made; its own rows are in process memory only). */
     public boolean tracked() {
         return tracked;
     }
@@ -40,7 +40,7 @@ public final class QpCounters {
         add(c, 1);
     }
 
-    /** This QP's count (0 for a counter it has no row of). */
+    /** This QP's count (0 for a device-scope counter, which QPs have no row of). */
     public long get(Counter c) {
         AtomicCounter q = own[c.ordinal()];
         return q == null ? 0 : q.get();

@@ -1,8 +1,10 @@
 package org.urdma.transport.driver;
 
 import java.util.SplittableRandom;
+import org.urdma.transport.counters.EngineCounters;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
+import org.urdma.transport.journal.EventJournal;
 import org.urdma.transport.link.Ecn;
 import org.urdma.transport.link.Impairment;
 import org.urdma.transport.link.LinkFraming;
@@ -55,12 +57,39 @@ public final class MemoryFabric {
 
     public MemoryFabric(DeviceConfig configA, DeviceConfig configB, MemoryLink.Config link, CodecFactory codecs,
                         Impairment aToB, Impairment bToA, long seed, long startNanos) {
+        this(configA, configB, link, codecs, aToB, bToA, seed, startNanos, Telemetry.IN_MEMORY);
+    }
+
+    /** Where a device of the fabric counts and journals (the caller closes what it made, after the engines stop). */
+    @FunctionalInterface
+    public interface Telemetry {
+        /** Counters in memory, no journal. */
+        Telemetry IN_MEMORY = c -> null;
+
+        /** The counters of the device configured by {@code config}, or null for counters in memory. */
+        EngineCounters counters(DeviceConfig config);
+
+        /** Its journal writer ({@link EventJournal#NONE}: none). */
+        default EventJournal journal(DeviceConfig config, EngineCounters counters) {
+            return EventJournal.NONE;
+        }
+    }
+
+    public MemoryFabric(DeviceConfig configA, DeviceConfig configB, MemoryLink.Config link, CodecFactory codecs,
+                        Impairment aToB, Impairment bToA, long seed, long startNanos, Telemetry telemetry) {
         MemoryLink[] ends = MemoryLink.pair(link, codecs.create(configA), codecs.create(configB), aToB, bToA);
         linkA = ends[0];
         linkB = ends[1];
         SplittableRandom r = new SplittableRandom(seed);
-        a = new SoftDevice(configA, linkA, r.split(), startNanos);
-        b = new SoftDevice(configB, linkB, r.split(), startNanos);
+        a = device(configA, linkA, r.split(), startNanos, telemetry);
+        b = device(configB, linkB, r.split(), startNanos, telemetry);
+    }
+
+    private static SoftDevice device(DeviceConfig config, MemoryLink link, SplittableRandom random, long startNanos,
+                                     Telemetry telemetry) {
+        EngineCounters c = telemetry.counters(config);
+        if (c == null) c = EngineCounters.inMemory(config.name());
+        return new SoftDevice(config, link, random, startNanos, c, telemetry.journal(config, c));
     }
 
     /** Connection parameters for {@link #connect}. */

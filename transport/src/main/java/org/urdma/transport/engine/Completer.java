@@ -1,5 +1,6 @@
 package org.urdma.transport.engine;
 
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.packet.RxPacket;
 import org.urdma.transport.recovery.LossCause;
 import org.urdma.transport.wire.Aeth;
@@ -30,7 +31,7 @@ final class Completer {
     /** READ response packets received for the WQE at the head. */
     private int readReceived;
     private int lastOutOfSequence;
-    long retries, rnrNaks, timeouts, naks, implicitNaks, readGaps;
+    long implicitNaks, readGaps;
     /** Responses older than the oldest unacknowledged PSN (late, duplicated or forged), ignored. */
     long stale;
 
@@ -108,7 +109,7 @@ final class Completer {
     void onResponse(RxPacket p, long now) {
         int psn = p.psn();
         if (!Psn.before(psn, req().nextPsn)) { // for a PSN never sent
-            qp.device.rxDropped++;
+            qp.drop(Counter.DROP_BAD_OPCODE, psn, now);
             return;
         }
         int o = (p.opcode() & 0x1F);
@@ -124,14 +125,14 @@ final class Completer {
                 int syn = p.aethSyndrome();
                 switch (syn & Aeth.SYNDROME_TYPE) {
                     case Aeth.SYNDROME_ACK -> onAck(psn, now);
-                    case Aeth.SYNDROME_RNR_NAK -> onRnrNak(psn, syn & 0x1F, now);
-                    case Aeth.SYNDROME_NAK -> onNak(psn, syn & 0x1F, now);
-                    default -> qp.device.rxDropped++;
+                    case Aeth.SYNDROME_RNR_NAK -> onRnrNak(psn, syn, now);
+                    case Aeth.SYNDROME_NAK -> onNak(psn, syn, now);
+                    default -> qp.drop(Counter.DROP_BAD_OPCODE, psn, now);
                 }
             }
             case Opcode.RDMA_READ_RESPONSE_FIRST, Opcode.RDMA_READ_RESPONSE_MIDDLE, Opcode.RDMA_READ_RESPONSE_LAST, Opcode.RDMA_READ_RESPONSE_ONLY -> onReadResponse(p, o, now);
             case Opcode.ATOMIC_ACKNOWLEDGE -> onAtomicAck(p, now);
-            default -> qp.device.rxDropped++;
+            default -> qp.drop(Counter.DROP_BAD_OPCODE, psn, now);
         }
         if (qp.state() != org.urdma.verbs.QpState.ERR) retireReady(now);
     }
@@ -197,8 +198,11 @@ final class Completer {
         if (!outstanding()) qp.cancelRetryTimer();
     }
 
-    private void onNak(int psn, int code, long now) {
-        naks++;
+    private void onNak(int psn, int syndrome, long now) {
+        int code = syndrome & 0x1F;
+        qp.counters.increment(Counter.NAKS_RCVD);
+        if (code == Aeth.NAK_PSN_SEQUENCE_ERROR) qp.counters.increment(Counter.RCVD_SEQ_ERR);
+        qp.journal.nakReceived(now, qp.qpNum(), psn, syndrome);
         ackThrough(Psn.add(psn, -1), false, now);
         if (qp.state() == org.urdma.verbs.QpState.ERR) return;
         if (code == Aeth.NAK_PSN_SEQUENCE_ERROR) {
@@ -215,17 +219,21 @@ final class Completer {
         if (head < req().startedIndex) retire(head, status, 0, now);
     }
 
-    private void onRnrNak(int psn, int timerCode, long now) {
-        rnrNaks++;
+    private void onRnrNak(int psn, int syndrome, long now) {
+        int timerCode = syndrome & 0x1F;
+        qp.counters.increment(Counter.RCVD_RNR_ERR);
+        qp.journal.rnrNakReceived(now, qp.qpNum(), psn, syndrome);
         ackThrough(Psn.add(psn, -1), false, now);
         if (qp.state() == org.urdma.verbs.QpState.ERR) return;
         long head = sq.retired.get();
         if (head >= req().startedIndex) return;
         if (rnrLeft == 0) {
+            qp.counters.increment(Counter.RETRY_RNR_EXCEEDED_ERR);
             retire(head, WcStatus.RNR_RETRY_EXC_ERR, 0, now);
             return;
         }
         if (rnrLeft != 7) rnrLeft--;
+        req().resendAfterRnr();
         req().rewind(psn);
         req().rnrWait = true;
         qp.cancelRetryTimer();
@@ -310,17 +318,19 @@ final class Completer {
         // one retry per loss episode, unless the timer fires again or a NAK comes after the retry resent the lost packet
         // and one behind it (the responder NAKs again only when it sees a new round: the resent packet was lost too)
         if (retrying && cause != LossCause.TIMEOUT
-                && !(cause == LossCause.NAK && req().packetsSent > retryMark + 1 && psn == compPsn)) {
+                && !(cause == LossCause.NAK && req().transmitted > retryMark + 1 && psn == compPsn)) {
             return;
         }
         long head = sq.retired.get();
         if (head >= req().startedIndex) return;
         if (retryLeft == 0) {
+            qp.counters.increment(Counter.RETRY_EXCEEDED_ERR);
             retire(head, WcStatus.RETRY_EXC_ERR, 0, now);
             return;
         }
         retryLeft--;
-        retries++;
+        qp.counters.increment(Counter.COMPLETER_RETRY_ERR);
+        req().resendReason(cause);
         qp.recovery.onLoss(psn, cause, req(), now);
         if (qp.recovery.discardsPartialMessage()) {
             readReceived = 0;
@@ -328,7 +338,7 @@ final class Completer {
             if (Psn.before(from, compPsn)) compPsn = from;
         }
         retrying = true;
-        retryMark = req().packetsSent;
+        retryMark = req().transmitted;
         lastProgress = now;
     }
 
@@ -339,7 +349,7 @@ final class Completer {
             qp.armRetryTimer(due);
             return;
         }
-        timeouts++;
+        qp.counters.increment(Counter.ACK_TIMEOUTS);
         startRetry(compPsn, LossCause.TIMEOUT, now);
         if (qp.state() != org.urdma.verbs.QpState.ERR) qp.armRetryTimer(now + qp.ackTimeoutNanos);
     }

@@ -1,9 +1,12 @@
 package org.urdma.transport.engine;
 
+import org.urdma.transport.counters.Counter;
+import org.urdma.transport.journal.RetransmitReason;
 import org.urdma.transport.memory.MemoryKeyTable;
 import org.urdma.transport.memory.RegisteredMemory;
 import org.urdma.transport.packet.Route;
 import org.urdma.transport.packet.TxPacket;
+import org.urdma.transport.recovery.LossCause;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.OpcodeTable;
@@ -37,7 +40,10 @@ final class Requester implements LossRecovery.Retransmitter {
     /** A WQE failed to start: send nothing more; the completer reports it and moves the QP to ERR. */
     boolean stalled;
     private int sinceAckReq;
-    long packetsSent, retransmittedPackets;
+    /** Why the packets sent again since the last rewind are sent again. */
+    private RetransmitReason resendReason = RetransmitReason.TIMEOUT;
+    /** Retransmitted packets of this pass not yet journalled: consecutive PSNs from runFirst, one packet each. */
+    private int runFirst, runCount;
 
     Requester(SoftQp qp) {
         this.qp = qp;
@@ -53,6 +59,7 @@ final class Requester implements LossRecovery.Retransmitter {
     }
 
     void reset() {
+        runCount = 0;
         txIndex = startedIndex = sq.retired.get();
         txOffset = 0;
         rdAtomicOutstanding = 0;
@@ -64,6 +71,7 @@ final class Requester implements LossRecovery.Retransmitter {
     }
 
     void afterFlush() {
+        runCount = 0;
         stalled = false;
         txIndex = startedIndex = sq.retired.get();
         txOffset = 0;
@@ -82,6 +90,13 @@ final class Requester implements LossRecovery.Retransmitter {
     int progress(long now, boolean drained) {
         int work = qp.type == QpType.RC ? qp.completer.retireReady(now) : 0;
         if (rnrWait || stalled || qp.state() == org.urdma.verbs.QpState.ERR) return work;
+        work += transmit(now, drained);
+        journalResent(now);
+        return work;
+    }
+
+    private int transmit(long now, boolean drained) {
+        int work = 0;
         int burst = qp.device.config().txBurst();
         int window = qp.device.config().window();
         int sent = qp.type == QpType.RC ? qp.recovery.retransmit(this, now) : 0;
@@ -193,7 +208,7 @@ final class Requester implements LossRecovery.Retransmitter {
             case RDMA_READ -> {
                 int remaining = total - txOffset;
                 int opcode = service | Opcode.RDMA_READ_REQUEST;
-                t = qp.device.claim(opcode, 0, now);
+                t = qp.claim(opcode, 0, now);
                 if (t == null) return false;
                 ackReq = true;
                 t.start(opcode, qp.destQpn, txPsn, true, false).reth(sq.remoteAddr[s] + txOffset, sq.rkey[s], remaining);
@@ -203,7 +218,7 @@ final class Requester implements LossRecovery.Retransmitter {
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
                 boolean cas = op == WrOpcode.ATOMIC_CMP_AND_SWP;
                 int opcode = service | (cas ? Opcode.COMPARE_SWAP : Opcode.FETCH_ADD);
-                t = qp.device.claim(opcode, 0, now);
+                t = qp.claim(opcode, 0, now);
                 if (t == null) return false;
                 ackReq = true;
                 t.start(opcode, qp.destQpn, txPsn, true, false)
@@ -233,7 +248,7 @@ final class Requester implements LossRecovery.Retransmitter {
                 int opcode = service | o;
                 int interval = qp.recovery.ackReqInterval();
                 ackReq = qp.type == QpType.RC && (last || (interval > 0 && sinceAckReq + 1 >= interval));
-                t = qp.device.claim(opcode, len, now);
+                t = qp.claim(opcode, len, now);
                 if (t == null) return false;
                 int destQp = qp.destQpn;
                 if (qp.type == QpType.UD) {
@@ -253,11 +268,11 @@ final class Requester implements LossRecovery.Retransmitter {
                 payload = len;
             }
         }
-        qp.device.commit(t, route, now);
+        qp.commit(t, route, now);
         qp.rate.onSent(payload, now);
-        packetsSent++;
+        transmitted++;
         if (everSent && Psn.before(txPsn, highestSentPlusOne)) {
-            retransmittedPackets++;
+            resent(packetsUsed);
         } else {
             highestSentPlusOne = Psn.add(txPsn, packetsUsed);
             everSent = true;
@@ -283,6 +298,44 @@ final class Requester implements LossRecovery.Retransmitter {
 
     private int highestSentPlusOne;
     private boolean everSent;
+    /** Request packets this requester sent (for the completer's retry logic; the counters have the telemetry). */
+    long transmitted;
+
+    /**
+     * The packet at txPsn was sent again: counted, and journalled with its neighbours. A run of one-PSN packets becomes
+     * one RETRANSMIT event (first PSN, packets); a READ request (one packet for several PSNs) ends its run, so every
+     * event's PSNs are exactly the packets resent and the events' counts add up to retransmitted_pkts.
+     */
+    private void resent(int psns) {
+        qp.counters.increment(Counter.RETRANSMITTED_PKTS);
+        if (runCount > 0 && txPsn != Psn.add(runFirst, runCount)) journalResent(qp.device.now());
+        if (runCount == 0) runFirst = txPsn;
+        runCount++;
+        if (psns != 1) journalResent(qp.device.now());
+    }
+
+    private void journalResent(long now) {
+        if (runCount > 0) {
+            qp.journal.retransmit(now, qp.qpNum(), runFirst, runCount, resendReason);
+            runCount = 0;
+        }
+    }
+
+    /** What the next packets sent again are resent for (the completer says, before the loss recovery rewinds). */
+    void resendReason(LossCause cause) {
+        resendReason = switch (cause) {
+            case NAK -> RetransmitReason.NAK;
+            case IMPLICIT_NAK -> RetransmitReason.IMPLICIT_NAK;
+            case READ_GAP -> RetransmitReason.READ_GAP;
+            case TIMEOUT -> RetransmitReason.TIMEOUT;
+            case SACK -> RetransmitReason.SACK;
+        };
+    }
+
+    /** An RNR NAK: the next packets sent again wait out the RNR timer first. */
+    void resendAfterRnr() {
+        resendReason = RetransmitReason.RNR;
+    }
 
     /** Copies {@code len} payload bytes at {@code offset} of WQE slot {@code s} from its SGEs (or inline data) into the frame. */
     private void gather(int s, int offset, int len, TxPacket t) {
@@ -314,6 +367,7 @@ final class Requester implements LossRecovery.Retransmitter {
     /** Resend from {@code psn}: find the WQE holding it and restart transmission there. */
     @Override
     public void rewind(int psn) {
+        journalResent(qp.device.now());
         for (long i = sq.retired.get(); i < startedIndex; i++) {
             int s = sq.slot(i);
             int n = sq.packets[s];

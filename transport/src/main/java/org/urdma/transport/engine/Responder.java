@@ -2,6 +2,7 @@ package org.urdma.transport.engine;
 
 import java.nio.ByteBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.memory.MemoryKeyTable;
 import org.urdma.transport.memory.RegisteredMemory;
 import org.urdma.transport.packet.RxPacket;
@@ -60,7 +61,7 @@ final class Responder {
     private int resNext;
     private long resSeq;
     private final UnsafeBuffer grh = new UnsafeBuffer(ByteBuffer.allocateDirect(40));
-    long duplicates, outOfSequence, qkeyViolations, rnrNaksSent, naksSent, acksSent, ucDiscarded, udDropped;
+    long acksSent, ucDiscarded, udDropped;
 
     private static final class Resource {
         boolean atomic;
@@ -113,15 +114,15 @@ final class Responder {
         int svc = (p.opcode() & 0xE0);
         switch (qp.type) {
             case RC -> {
-                if (svc != Opcode.TRANSPORT_RC) { qp.device.rxDropped++; return; }
+                if (svc != Opcode.TRANSPORT_RC) { qp.drop(Counter.DROP_BAD_OPCODE, p.psn(), now); return; }
                 onRc(p, now);
             }
             case UC -> {
-                if (svc != Opcode.TRANSPORT_UC) { qp.device.rxDropped++; return; }
+                if (svc != Opcode.TRANSPORT_UC) { qp.drop(Counter.DROP_BAD_OPCODE, p.psn(), now); return; }
                 onUc(p, now);
             }
             case UD -> {
-                if (svc != Opcode.TRANSPORT_UD) { qp.device.rxDropped++; return; }
+                if (svc != Opcode.TRANSPORT_UD) { qp.drop(Counter.DROP_BAD_OPCODE, p.psn(), now); return; }
                 onUd(p, now);
             }
         }
@@ -135,7 +136,6 @@ final class Responder {
         int o = (p.opcode() & 0x1F);
         int d = Psn.diff(p.psn(), ePsn);
         if (d > 0) {
-            outOfSequence++;
             // one NAK per gap; but PSNs going back mean the requester acted on it and resent, and the resent packet at
             // the gap was lost too: NAK again, or the requester learns of it only from its ACK timeout
             if (!nakSent || !Psn.after(p.psn(), lastOutOfSequence)) {
@@ -145,6 +145,8 @@ final class Responder {
                 }
                 // a NAK the link had no room for is sent at the next out-of-sequence packet
                 nakSent = sendAckOrNak(Aeth.SYNDROME_NAK | Aeth.NAK_PSN_SEQUENCE_ERROR, ePsn, now);
+                // counted once per NAK'd gap (or new round at it), as rxe counts out_of_seq_request
+                if (nakSent) qp.counters.increment(Counter.OUT_OF_SEQ_REQUEST);
             }
             lastOutOfSequence = p.psn();
             return;
@@ -238,6 +240,7 @@ final class Responder {
             }
             completeRecv(WcStatus.SUCCESS, WcOpcode.RECV, (int) recvOffset, p.immData(), inv, flags, p.solicited());
             msn++;
+            qp.counters.increment(Counter.RDMA_RECVS);
         }
         return true;
     }
@@ -394,7 +397,7 @@ final class Responder {
     }
 
     private void duplicate(RxPacket p, int o, long now) {
-        duplicates++;
+        qp.counters.increment(Counter.DUPLICATE_REQUEST);
         if (o == Opcode.RDMA_READ_REQUEST || o == Opcode.COMPARE_SWAP || o == Opcode.FETCH_ADD) {
             for (Resource r : res) {
                 if (!r.valid) continue;
@@ -440,7 +443,6 @@ final class Responder {
     }
 
     private void sendRnrNak(int psn, long now) {
-        rnrNaksSent++;
         sendAckOrNak(Aeth.SYNDROME_RNR_NAK | (qp.minRnrTimer & 0x1F), psn, now);
     }
 
@@ -449,12 +451,23 @@ final class Responder {
     }
 
     private boolean sendAckOrNak(int syndrome, int psn, long now) {
-        TxPacket t = qp.device.claim(Opcode.RC_ACKNOWLEDGE, 0, now);
+        TxPacket t = qp.claim(Opcode.RC_ACKNOWLEDGE, 0, now);
         if (t == null) return false;
         t.start(Opcode.RC_ACKNOWLEDGE, qp.destQpn, psn, false, false).aeth(syndrome, msn & 0xFFFFFF);
-        qp.device.commit(t, qp.route, now);
-        if ((syndrome & Aeth.SYNDROME_TYPE) == Aeth.SYNDROME_NAK) naksSent++;
-        else if ((syndrome & Aeth.SYNDROME_TYPE) == Aeth.SYNDROME_ACK) acksSent++;
+        qp.commit(t, qp.route, now);
+        switch (syndrome & Aeth.SYNDROME_TYPE) {
+            case Aeth.SYNDROME_NAK -> {
+                qp.counters.increment(Counter.NAKS_SENT);
+                qp.journal.nakSent(now, qp.qpNum(), psn, syndrome);
+            }
+            case Aeth.SYNDROME_RNR_NAK -> {
+                qp.counters.increment(Counter.SEND_RNR_ERR);
+                qp.counters.increment(Counter.RNR_NAKS_SENT);
+                qp.journal.rnrNakSent(now, qp.qpNum(), psn, syndrome);
+            }
+            case Aeth.SYNDROME_ACK -> acksSent++;
+            default -> { }
+        }
         return true;
     }
 
@@ -501,11 +514,11 @@ final class Responder {
     private void onUd(RxPacket p, long now) {
         int o = (p.opcode() & 0x1F);
         if (o != Opcode.SEND_ONLY && o != Opcode.SEND_ONLY_WITH_IMM) {
-            udDropped++;
+            qp.drop(Counter.DROP_BAD_OPCODE, p.psn(), now);
             return;
         }
         if (p.qkey() != qp.qkey) { // Q_Key violation: silently dropped, as the spec says
-            qkeyViolations++;
+            qp.drop(Counter.DROP_QKEY, p.psn(), now);
             return;
         }
         if (!haveRecv && !takeRecv()) {
@@ -537,6 +550,7 @@ final class Responder {
         haveRecv = false;
         qp.recvCq.push(recvWrId, WcStatus.SUCCESS, WcOpcode.RECV, 40 + p.payloadLength(), p.immData(), 0,
                 qp.qpNum(), p.srcQp(), flags, p.solicited());
+        qp.counters.increment(Counter.RDMA_RECVS);
     }
 
     // ---------------------------------------------------------------- transmit
@@ -573,10 +587,10 @@ final class Responder {
     private boolean sendResponse(Resource r, long now) {
         int syndrome = Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID;
         if (r.atomic) {
-            TxPacket t = qp.device.claim(Opcode.RC_ATOMIC_ACKNOWLEDGE, 0, now);
+            TxPacket t = qp.claim(Opcode.RC_ATOMIC_ACKNOWLEDGE, 0, now);
             if (t == null) return false;
             t.start(Opcode.RC_ATOMIC_ACKNOWLEDGE, qp.destQpn, r.psn, false, false).aeth(syndrome, msn & 0xFFFFFF).atomicAck(r.orig);
-            qp.device.commit(t, qp.route, now);
+            qp.commit(t, qp.route, now);
             r.sending = false;
             return true;
         }
@@ -589,12 +603,12 @@ final class Responder {
         boolean last = r.sendOffset + len >= r.length;
         int opcode = first && last ? Opcode.RC_RDMA_READ_RESPONSE_ONLY : first ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
                 : last ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
-        TxPacket t = qp.device.claim(opcode, len, now);
+        TxPacket t = qp.claim(opcode, len, now);
         if (t == null) return false;
         t.start(opcode, qp.destQpn, r.sendPsn, false, false);
         if ((OpcodeTable.mask(opcode) & OpcodeTable.HDR_AETH) != 0) t.aeth(syndrome, msn & 0xFFFFFF); // MIDDLE has none
         t.payload(r.mr.buffer(), r.mr.offsetOf(r.va + r.sendOffset), len);
-        qp.device.commit(t, qp.route, now);
+        qp.commit(t, qp.route, now);
         r.sendOffset += len;
         r.sendPsn = Psn.add(r.sendPsn, 1);
         if (last) r.sending = false;

@@ -10,6 +10,7 @@ import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.counters.EngineCounters;
+import org.urdma.transport.counters.QpCounters;
 import org.urdma.transport.journal.EventJournal;
 import org.urdma.transport.packet.Link;
 import org.urdma.transport.packet.PacketSink;
@@ -18,6 +19,7 @@ import org.urdma.transport.packet.RxPacket;
 import org.urdma.transport.packet.TxPacket;
 import org.urdma.transport.memory.MemoryKeyTable;
 import org.urdma.transport.rate.CnpMerge;
+import org.urdma.transport.wire.DecodeStatus;
 import org.urdma.transport.wire.Opcode;
 import org.urdma.verbs.AsyncEvent;
 import org.urdma.verbs.AsyncEventType;
@@ -81,8 +83,7 @@ public final class SoftDevice implements Device, PacketSink {
     private long now;
     /** Engine passes so far (doWork calls); a coalesced ACK waits for the next one. */
     private long passes;
-    // counters
-    long rxUnknownQp, rxDropped, rxBadPkey, rxForeignSource, txBackPressure;
+    long txBackPressure;
     // telemetry (engine thread only; see org.urdma.transport.counters and .journal)
     private final EngineCounters counters;
     private final EventJournal journal;
@@ -280,13 +281,14 @@ public final class SoftDevice implements Device, PacketSink {
 
     @Override
     public void onPacket(RxPacket p, long now) {
-        if ((p.pkey() & 0x7FFF) != 0x7FFF) { // only the default partition exists on this port
-            rxBadPkey++;
-            return;
-        }
         SoftQp qp = qpsByNum.get(p.destQp());
         if (qp == null) {
-            rxUnknownQp++;
+            counters.increment(Counter.DROP_UNKNOWN_QP);
+            journal.drop(now, p.destQp(), Counter.DROP_UNKNOWN_QP, p.psn());
+            return;
+        }
+        if ((p.pkey() & 0x7FFF) != 0x7FFF) { // only the default partition exists on this port
+            qp.drop(Counter.DROP_BAD_PKEY, p.psn(), now);
             return;
         }
         if (p.opcode() == Opcode.CNP) { // neither request nor response: to the rate control, past the CNP merge
@@ -301,6 +303,13 @@ public final class SoftDevice implements Device, PacketSink {
         }
         qp.onPacket(p, now);
         activate(qp);
+    }
+
+    @Override
+    public void onMalformed(DecodeStatus why, long now) {
+        Counter reason = why == DecodeStatus.BAD_ICRC ? Counter.DROP_BAD_ICRC : Counter.DROP_MALFORMED;
+        counters.increment(reason);
+        journal.drop(now, -1, reason, -1);
     }
 
     /** A frame slot for one packet, or null when the link pushes back (the caller tries again on a later pass). */
@@ -459,7 +468,14 @@ public final class SoftDevice implements Device, PacketSink {
                 nextQpn = (nextQpn + 1) & 0xFFFFFF;
                 if (nextQpn < 2) nextQpn = 2; // QP0/QP1 are special
             } while (qpsByNum.containsKey(qpn));
-            SoftQp qp = new SoftQp(this, pd, init, qpn);
+            QpCounters c = counters.qp(qpn);
+            SoftQp qp;
+            try {
+                qp = new SoftQp(this, pd, init, qpn, c);
+            } catch (RuntimeException e) {
+                counters.release(c);
+                throw e;
+            }
             qpsByNum.put(qpn, qp);
             return qp;
         });
@@ -468,7 +484,7 @@ public final class SoftDevice implements Device, PacketSink {
     void destroyQp(SoftQp qp) {
         control(() -> {
             qp.cancelTimers();
-            qpsByNum.remove(qp.qpNum());
+            if (qpsByNum.remove(qp.qpNum()) == qp) counters.release(qp.counters);
             qp.destroyed = true; // the ready queue drops it when it comes round
             timed.remove(qp);
             paced.remove(qp);
@@ -577,21 +593,22 @@ public final class SoftDevice implements Device, PacketSink {
     }
 
     public long rxUnknownQp() {
-        return rxUnknownQp;
+        return counters.get(Counter.DROP_UNKNOWN_QP);
     }
 
     /** Packets whose P_Key is not the default partition's (dropped). */
     public long rxBadPkey() {
-        return rxBadPkey;
+        return counters.get(Counter.DROP_BAD_PKEY);
     }
 
     /** RC/UC packets whose source was not their QP's destination (dropped, never placed). */
     public long rxForeignSource() {
-        return rxForeignSource;
+        return counters.get(Counter.DROP_FOREIGN_SOURCE);
     }
 
+    /** Packets a QP dropped because its state or transport does not take them. */
     public long rxDropped() {
-        return rxDropped;
+        return counters.get(Counter.DROP_WRONG_STATE) + counters.get(Counter.DROP_BAD_OPCODE);
     }
 
     /** Requests received CE-marked, over every QP (the {@code ecn_ce_rcvd} counter). */

@@ -2,8 +2,11 @@ package org.urdma.transport.engine;
 
 import org.agrona.DeadlineTimerWheel;
 import org.urdma.transport.counters.Counter;
+import org.urdma.transport.counters.QpCounters;
+import org.urdma.transport.journal.EventJournal;
 import org.urdma.transport.packet.Route;
 import org.urdma.transport.packet.RxPacket;
+import org.urdma.transport.packet.TxPacket;
 import org.urdma.transport.rate.CongestionSignal;
 import org.urdma.transport.rate.RateControl;
 import org.urdma.transport.recovery.LossRecovery;
@@ -33,6 +36,9 @@ public final class SoftQp implements QueuePair {
     /** ECN Congestion Experienced. */
     static final int ECN_CE = 0b11;
     final SoftDevice device;
+    /** This QP's engine counters (one source for every number the getters below report) and the device's journal. */
+    final QpCounters counters;
+    final EventJournal journal;
     final SoftPd pd;
     final QpType type;
     private final int qpn;
@@ -91,15 +97,15 @@ public final class SoftQp implements QueuePair {
             throw new ExceptionInInitializerError(e);
         }
     }
-    /** RC/UC packets dropped because they did not come from the connected peer. */
-    long foreignSource;
     long retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
     long retryDeadline = Long.MAX_VALUE;
     long rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
     long rnrDeadline = Long.MAX_VALUE;
 
-    SoftQp(SoftDevice device, SoftPd pd, QpInitAttributes init, int qpn) {
+    SoftQp(SoftDevice device, SoftPd pd, QpInitAttributes init, int qpn, QpCounters counters) {
         this.device = device;
+        this.counters = counters;
+        this.journal = device.journal();
         this.pd = pd;
         this.type = init.type();
         this.qpn = qpn;
@@ -279,6 +285,7 @@ public final class SoftQp implements QueuePair {
             case SQD -> drainedRaised = false;
             default -> { }
         }
+        if (next != cur) journal.qpState(now(), qpn, cur, next);
         state = next;
         device.activate(this);
     }
@@ -307,6 +314,7 @@ public final class SoftQp implements QueuePair {
     /** {@code fatal}: the engine found the error (raises QP_FATAL); a modify to ERR does not. */
     private void moveToError(boolean fatal) {
         if (state == QpState.ERR) return;
+        journal.qpState(now(), qpn, state, QpState.ERR);
         state = QpState.ERR;
         cancelTimers();
         if (fatal) device.raise(AsyncEventType.QP_FATAL, this);
@@ -367,18 +375,22 @@ public final class SoftQp implements QueuePair {
     void onPacket(RxPacket p, long now) {
         QpState s = state;
         if (s == QpState.RESET || s == QpState.INIT || s == QpState.ERR) {
-            device.rxDropped++;
+            drop(Counter.DROP_WRONG_STATE, p.psn(), now);
             return;
         }
         if (type != QpType.UD && !p.sourceIs(route)) { // rxe check_addr: RC/UC take packets from their peer only
-            foreignSource++;
-            device.rxForeignSource++; // hook: counters.Counter.DROP_FOREIGN_SOURCE
+            drop(Counter.DROP_FOREIGN_SOURCE, p.psn(), now);
             return;
         }
         if (((p.opcode() & 0xE0) == Opcode.TRANSPORT_RC && OpcodeTable.has(p.opcode(), OpcodeTable.ACK))) {
-            if (type == QpType.RC && s != QpState.RTR) completer.onResponse(p, now);
-            else device.rxDropped++;
+            if (type == QpType.RC && s != QpState.RTR) {
+                received(p);
+                completer.onResponse(p, now);
+            } else {
+                drop(Counter.DROP_BAD_OPCODE, p.psn(), now);
+            }
         } else {
+            received(p);
             if (p.ecn() == ECN_CE) cnp.onCe(p, now);
             responder.onRequest(p, now);
         }
@@ -388,13 +400,40 @@ public final class SoftQp implements QueuePair {
     void onCnp(long now) {
         QpState s = state;
         if (s == QpState.RESET || s == QpState.INIT || s == QpState.ERR) {
-            device.rxDropped++;
+            drop(Counter.DROP_WRONG_STATE, 0, now);
             return;
         }
         cnpsHandled++;
-        device.counters().increment(Counter.CNP_HANDLED);
-        device.journal().cnpReceived(now, qpn, 0);
+        counters.increment(Counter.CNP_HANDLED);
+        journal.cnpReceived(now, qpn, 0);
         rate.onCongestion(CongestionSignal.CNP, now);
+    }
+
+    private void received(RxPacket p) {
+        counters.increment(Counter.RCVD_PKTS);
+        counters.add(Counter.RCVD_BYTES, TxPacket.sectionLength(p.opcode(), p.payloadLength()));
+    }
+
+    /** A packet for this QP is dropped: counted under its reason and journalled. */
+    void drop(Counter reason, int psn, long now) {
+        counters.increment(reason);
+        journal.drop(now, qpn, reason, psn);
+    }
+
+    /** A frame slot from the device's link, or null on back-pressure (try again on a later pass). */
+    TxPacket claim(int opcode, int payloadLength, long now) {
+        return device.claim(opcode, payloadLength, now);
+    }
+
+    /** Sends the packet written into a claimed slot; one the link cannot carry is counted as a send error. */
+    void commit(TxPacket t, Route to, long now) {
+        if (t.discarded()) {
+            counters.increment(Counter.SEND_ERR);
+        } else {
+            counters.increment(Counter.SENT_PKTS);
+            counters.add(Counter.SENT_BYTES, TxPacket.sectionLength(t.opcode(), t.payloadLength()));
+        }
+        device.commit(t, to, now);
     }
 
     /** The earliest timer (ACK timeout, RNR wait) of this QP; the wheel fires it on the tick after. */
@@ -455,43 +494,50 @@ public final class SoftQp implements QueuePair {
         long id = sq.wrId[slot];
         WcOpcode op = WrOpcode.of(sq.opcode[slot]).completion();
         sq.retired.lazySet(idx + 1);
+        if (status == WcStatus.SUCCESS && op == WcOpcode.SEND) counters.increment(Counter.RDMA_SENDS);
         if (status != WcStatus.SUCCESS || signaled) {
             sendCq.push(id, status, op, byteLen, 0, 0, qpn, 0, 0, false);
         }
     }
 
-    /** Packets this QP sent again (go-back retransmissions). */
-    public long retransmittedPackets() {
-        return requester.retransmittedPackets;
+    /** This QP's engine counters (live in the device's counters file when it has one). */
+    public QpCounters counters() {
+        return counters;
     }
 
+    /** Packets this QP sent again (go-back retransmissions). */
+    public long retransmittedPackets() {
+        return counters.get(Counter.RETRANSMITTED_PKTS);
+    }
+
+    /** Packets this QP sent: requests, retransmissions, and its responder's ACKs, NAKs and READ responses (rxe's sent_pkts). */
     public long packetsSent() {
-        return requester.packetsSent;
+        return counters.get(Counter.SENT_PKTS);
     }
 
     /** Retransmission rounds started (NAK, implicit NAK or timeout) and ACK timeouts among them. */
     public long retries() {
-        return completer.retries;
+        return counters.get(Counter.COMPLETER_RETRY_ERR);
     }
 
     public long timeouts() {
-        return completer.timeouts;
+        return counters.get(Counter.ACK_TIMEOUTS);
     }
 
-    /** Responder side: ACKs and NAKs sent, duplicate and out-of-sequence request packets received. */
+    /** Responder side: ACKs and NAKs sent, duplicate requests and sequence gaps (out-of-sequence requests) received. */
     public String responderStats() {
-        return "acks " + responder.acksSent + ", naks " + responder.naksSent + ", duplicates " + responder.duplicates
-                + ", out of sequence " + responder.outOfSequence;
+        return "acks " + responder.acksSent + ", naks " + counters.get(Counter.NAKS_SENT) + ", duplicates "
+                + counters.get(Counter.DUPLICATE_REQUEST) + ", out of sequence " + counters.get(Counter.OUT_OF_SEQ_REQUEST);
     }
 
     /** RNR NAKs this QP's responder sent (a SEND found no receive posted). */
     public long rnrNaksSent() {
-        return responder.rnrNaksSent;
+        return counters.get(Counter.RNR_NAKS_SENT);
     }
 
     /** RC/UC packets dropped because their source is not this QP's destination (rxe check_addr). */
     public long foreignSourceDrops() {
-        return foreignSource;
+        return counters.get(Counter.DROP_FOREIGN_SOURCE);
     }
 
     /** ACKs, NAKs and responses the completer ignored as older than the oldest unacknowledged PSN. */
@@ -501,7 +547,7 @@ public final class SoftQp implements QueuePair {
 
     /** RNR NAKs this QP's requester received (each one waits the NAK's timer, then resends). */
     public long rnrNaksReceived() {
-        return completer.rnrNaks;
+        return counters.get(Counter.RCVD_RNR_ERR);
     }
 
     /** Requests that arrived CE-marked (ECN 0b11). */

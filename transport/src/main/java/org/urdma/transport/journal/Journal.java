@@ -29,6 +29,8 @@ public final class Journal implements AutoCloseable {
     /** 1 MiB: about 26 000 events between two drains. */
     public static final int DEFAULT_RING_CAPACITY = 1 << 20;
     public static final String SUFFIX = ".journal";
+    /** The smallest ring: room for eight records, one of them the largest message the ring takes. */
+    public static final int MIN_RING_CAPACITY = 512;
     /** Queue file growth step (Chronicle's default is far larger than a journal needs). */
     private static final long BLOCK_SIZE = 1 << 22;
 
@@ -54,10 +56,14 @@ public final class Journal implements AutoCloseable {
         return open(dir, DEFAULT_RING_CAPACITY);
     }
 
-    /** {@code ringCapacity}: a power of two, at least 64 bytes (a record takes 40). */
+    /**
+     * {@code ringCapacity}: a power of two, at least {@link #MIN_RING_CAPACITY} bytes (a record takes 40, and Agrona's
+     * ring takes a message of at most an eighth of its capacity; a smaller ring would refuse every record by throwing).
+     */
     public static Journal open(Path dir, int ringCapacity) {
-        if (ringCapacity < 64 || !BitUtil.isPowerOfTwo(ringCapacity)) {
-            throw new IllegalArgumentException("ring capacity: must be a power of two >= 64, was " + ringCapacity);
+        if (ringCapacity < MIN_RING_CAPACITY || !BitUtil.isPowerOfTwo(ringCapacity)) {
+            throw new IllegalArgumentException("ring capacity: must be a power of two >= " + MIN_RING_CAPACITY + ", was "
+                + ringCapacity);
         }
         return new Journal(dir, ringCapacity);
     }

@@ -11,5 +11,7 @@ public enum RetransmitReason {
     /** A response past the oldest outstanding request (e.g. a READ response) implied the earlier ones were lost. */
     IMPLICIT_NAK,
     /** The RNR NAK timer expired. */
-    RNR
+    RNR,
+    /** A READ response came after a missing one. */
+    READ_GAP
 }

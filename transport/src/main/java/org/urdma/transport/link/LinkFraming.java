@@ -33,6 +33,7 @@ public final class LinkFraming {
     private final boolean pcpFromTrafficClass;
     private final int icrcLength;
     private long decodeErrors;
+    private DecodeStatus lastError = DecodeStatus.OK;
 
     /** Untagged frames, ECT(0), PAXI with its optional ICRC. */
     public LinkFraming(FramingKind kind, byte[] localMac, byte[] localGid) {
@@ -146,7 +147,7 @@ public final class LinkFraming {
         return framing.wrap(a, t.buffer(), t.frameOffset(), sectionEnd);
     }
 
-    /** Decodes a frame for the engine, or null when it is malformed (counted). */
+    /** Decodes a frame for the engine, or null when it is malformed (counted; {@link #lastError} says why). */
     public RxPacket decode(DirectBuffer frame, int offset, int length) {
         return decode(frame, offset, length, false);
     }
@@ -154,11 +155,18 @@ public final class LinkFraming {
     /** As {@link #decode(DirectBuffer, int, int)}; {@code icrcOffloaded}: the sender left the ICRC out, do not check it. */
     public RxPacket decode(DirectBuffer frame, int offset, int length, boolean icrcOffloaded) {
         decoder.icrcOffload(icrcOffloaded);
-        if (decoder.decode(frame, offset, length, rx.frame()) != DecodeStatus.OK) {
+        DecodeStatus st = decoder.decode(frame, offset, length, rx.frame());
+        if (st != DecodeStatus.OK) {
             decodeErrors++;
+            lastError = st;
             return null;
         }
         return rx.ready();
+    }
+
+    /** Why the last frame {@link #decode} refused was malformed. */
+    public DecodeStatus lastError() {
+        return lastError;
     }
 
     private static long mac(byte[] m) {

@@ -288,6 +288,7 @@ public final class MemoryLink implements Link {
                 sink.onPacket(p, now);
             } else {
                 malformedFrames++;
+                sink.onMalformed(framing.lastError(), now);
             }
             rx.release();
         }

@@ -82,8 +82,10 @@ class EngineCountersTest {
             } while (last.tracked());
             assertEquals(1, c.get(Counter.QP_COUNTERS_UNAVAILABLE));
             last.add(Counter.RCVD_PKTS, 2);
-            assertEquals(0, last.get(Counter.RCVD_PKTS));
+            assertEquals(2, last.get(Counter.RCVD_PKTS), "an unpublished QP still counts its own (the engine reads them)");
+            assertEquals(0, rows(c, "dev1 qp " + (n - 1) + " "), "but has no rows in the file");
             assertEquals(10, c.get(Counter.RCVD_PKTS));
+            assertEquals(8, a.get(Counter.RCVD_PKTS), "a released QP keeps its values in process (7, then the late 1)");
         }
     }
 

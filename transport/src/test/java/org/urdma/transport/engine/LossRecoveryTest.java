@@ -127,12 +127,13 @@ class LossRecoveryTest {
             SoftQp a = (SoftQp) qp[0];
             assertTrue(r.fabric.linkA.lostFrames() > 100 && r.fabric.linkB.lostFrames() > 10, "loss actually happened");
             assertTrue(r.fabric.linkA.duplicatedFrames() > 50 && r.fabric.linkA.reorderedFrames() > 50);
-            assertTrue(a.requester.retransmittedPackets > 0 && a.completer.retries > 0);
+            assertTrue(a.retransmittedPackets() > 0 && a.retries() > 0);
             System.out.printf("1000 mixed: %d frames A->B (%d lost, %d dup, %d reordered), %d retransmitted, %d retries "
                             + "(%d NAKs, %d implicit NAKs, %d READ gaps, %d timeouts), %d frames B->A, %.1f ms virtual%n",
                     r.fabric.linkA.sentFrames(), r.fabric.linkA.lostFrames(), r.fabric.linkA.duplicatedFrames(),
-                    r.fabric.linkA.reorderedFrames(), a.requester.retransmittedPackets, a.completer.retries,
-                    a.completer.naks, a.completer.implicitNaks, a.completer.readGaps, a.completer.timeouts,
+                    r.fabric.linkA.reorderedFrames(), a.retransmittedPackets(), a.retries(),
+                    a.counters().get(org.urdma.transport.counters.Counter.NAKS_RCVD), a.completer.implicitNaks,
+                    a.completer.readGaps, a.timeouts(),
                     r.fabric.linkB.sentFrames(), (r.sim.now() - Rig.START) / 1e6);
         }
     }

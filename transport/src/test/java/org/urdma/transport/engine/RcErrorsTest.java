@@ -205,7 +205,7 @@ class RcErrorsTest {
             qp[0].postSend(new SendWorkRequest().wrId(8).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(src, 0, 64));
             r.run(200 * MS); // ~200 RNR NAKs, far more than any finite rnr_retry
             assertTrue(r.pendingA().isEmpty(), r.pendingA().toString());
-            long naks = ((SoftQp) qp[1]).responder.rnrNaksSent;
+            long naks = ((SoftQp) qp[1]).rnrNaksSent();
             // spaced by the RNR timer of code 14 (960 us): about 200 in 200 ms, never more
             assertTrue(naks > 150 && naks <= 209, "rnr naks " + naks);
             qp[1].postRecv(new ReceiveWorkRequest().wrId(80).addSge(dst, 0, 64));
@@ -224,7 +224,7 @@ class RcErrorsTest {
             qp[0].postSend(new SendWorkRequest().wrId(8).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(src, 0, 64));
             WorkCompletion wc = r.awaitA(1, 10 * MS).get(0);
             assertEquals(WcStatus.RNR_RETRY_EXC_ERR, wc.status, wc.toString());
-            assertEquals(4, ((SoftQp) qp[1]).responder.rnrNaksSent, "first try + 3 retries");
+            assertEquals(4, ((SoftQp) qp[1]).rnrNaksSent(), "first try + 3 retries");
         }
     }
 

@@ -42,7 +42,7 @@ class ResponderResourcesTest {
             assertEquals(20L, remote.segment().get(ValueLayout.JAVA_LONG, 0), "each atomic executed once despite duplicates");
             for (int i = 0; i < 20; i++) assertEquals(i, local.segment().get(ValueLayout.JAVA_LONG, 8L * i), "original values in order");
             assertEquals(-1, remote.segment().asSlice(8192, 3000 - 1024 * 0).mismatch(local.segment().asSlice(4096 + 1024L * 19, 3000)));
-            assertTrue(((SoftQp) qp[1]).responder.duplicates >= 40, "duplicates were seen and replayed");
+            assertTrue(((SoftQp) qp[1]).counters().get(org.urdma.transport.counters.Counter.DUPLICATE_REQUEST) >= 40, "duplicates were seen and replayed");
         }
     }
 

@@ -41,8 +41,19 @@ final class Rig implements AutoCloseable {
     }
 
     Rig(Impairment aToB, Impairment bToA, LossRecovery.Factory rel, MemoryLink.Config link, int window, MemoryFabric.CodecFactory codec) {
+        this(aToB, bToA, rel, link, window, codec, MemoryFabric.Telemetry.IN_MEMORY);
+    }
+
+    /** Devices that count and journal where {@code telemetry} says. */
+    Rig(Impairment aToB, Impairment bToA, MemoryFabric.Telemetry telemetry) {
+        this(aToB, bToA, LossRecovery.goBackN(), MemoryLink.Config.defaults(), 512, MemoryFabric.CodecFactory.wire(FramingKind.ROCE2),
+                telemetry);
+    }
+
+    Rig(Impairment aToB, Impairment bToA, LossRecovery.Factory rel, MemoryLink.Config link, int window, MemoryFabric.CodecFactory codec,
+        MemoryFabric.Telemetry telemetry) {
         fabric = new MemoryFabric(DeviceConfig.named("a", 1).withLossRecovery(rel).withWindow(window),
-                DeviceConfig.named("b", 2).withLossRecovery(rel).withWindow(window), link, codec, aToB, bToA, 42, START);
+                DeviceConfig.named("b", 2).withLossRecovery(rel).withWindow(window), link, codec, aToB, bToA, 42, START, telemetry);
         sim = new SimulatedDriver(START, fabric.a, fabric.b);
         pdA = fabric.a.allocPd();
         pdB = fabric.b.allocPd();

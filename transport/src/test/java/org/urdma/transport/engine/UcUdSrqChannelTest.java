@@ -124,7 +124,7 @@ class UcUdSrqChannelTest {
             assertEquals(WcStatus.SUCCESS, r.awaitA(1, MS).get(0).status);
             r.run(MS);
             assertTrue(r.pendingB().isEmpty());
-            assertEquals(1, ((SoftQp) qp[1]).responder.qkeyViolations);
+            assertEquals(1, ((SoftQp) qp[1]).counters().get(org.urdma.transport.counters.Counter.DROP_QKEY));
         }
     }
 

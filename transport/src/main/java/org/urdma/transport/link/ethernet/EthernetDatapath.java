@@ -176,6 +176,7 @@ public final class EthernetDatapath {
         RxPacket p = framing.decode(b, offset, length);
         if (p == null) {
             counters.rxMalformed++;
+            sink.onMalformed(framing.lastError(), now);
             return false;
         }
         if (tci >= 0) {
