@@ -14,8 +14,11 @@ import org.urdma.transport.port.ArpFrame;
 import org.urdma.transport.port.ArpResolver;
 import org.urdma.transport.port.ArpService;
 import org.urdma.transport.port.GidTable;
+import org.urdma.transport.counters.EngineCounters;
 import org.urdma.transport.wire.AnyFrameDecoder;
+import org.urdma.transport.wire.EthernetHeader;
 import org.urdma.transport.wire.FramingKind;
+import org.urdma.transport.wire.MacControlFrame;
 
 /**
  * What AF_PACKET and TAP links share: framing a packet the engine built in a TX slot (with the 802.1Q tag), and
@@ -33,6 +36,8 @@ public final class EthernetDatapath {
     private final ArpService arp;
     private final long mac;
     final LinkCounters counters = new LinkCounters();
+    private final PriorityPause pause;
+    private final String pauseRateSource;
     private PcapWriter capture;
     private long captureClockOffset;
 
@@ -40,7 +45,27 @@ public final class EthernetDatapath {
     public static final int ROCE_MAX_HEADER = 80;
 
     public EthernetDatapath(EthernetLinkConfig config) {
+        this(config, 0);
+    }
+
+    /**
+     * @param interfaceSpeedBps the interface's speed as the kernel reports it (ethtool), or 0 when it reports none:
+     *                          PAUSE/PFC quanta are timed at the configured rate, else this, else 10 Gbit/s
+     */
+    public EthernetDatapath(EthernetLinkConfig config, long interfaceSpeedBps) {
         this.config = config;
+        long rate;
+        if (config.linkRateBps() > 0) {
+            rate = config.linkRateBps();
+            pauseRateSource = "configured";
+        } else if (interfaceSpeedBps > 0) {
+            rate = interfaceSpeedBps;
+            pauseRateSource = "interface speed";
+        } else {
+            rate = EthernetLinkConfig.DEFAULT_LINK_RATE;
+            pauseRateSource = "default, the interface reports no speed";
+        }
+        this.pause = new PriorityPause(counters, rate);
         this.kind = config.framing();
         this.gids = new GidTable(config.port());
         this.framing = new LinkFraming(kind, true, config.port().mac(), gids.gidFor(kind).toBytes(), config.vlanId(),
@@ -70,6 +95,57 @@ public final class EthernetDatapath {
 
     public LinkCounters counters() {
         return counters;
+    }
+
+    /** The rate PAUSE/PFC quanta are timed at (bit/s). */
+    public long pauseRateBps() {
+        return pause.rateBps();
+    }
+
+    /** Where {@link #pauseRateBps()} came from: "configured", "interface speed" or the default. */
+    public String pauseRateSource() {
+        return pauseRateSource;
+    }
+
+    /** One line for a log: the flow control and the rate its quanta are timed at. */
+    public String flowControlLine() {
+        return "flow control " + config.flowControl().cliName() + ", pause quanta at " + pause.rateBps() / 1_000_000 + " Mbit/s ("
+                + pauseRateSource + ")";
+    }
+
+    /**
+     * Adds the pause counters (and CBFC credits) to the device's engine counters too, per priority
+     * ({@link org.urdma.transport.counters.Counter#PAUSE_FRAMES_RCVD}, {@code PAUSE_TIME_NS}). Engine thread.
+     */
+    public void engineCounters(EngineCounters c) {
+        pause.engineCounters(c);
+    }
+
+    /** The priority a packet towards {@code route} leaves with: its 802.1Q PCP (untagged: {@code config.pcp()}). */
+    public int priority(Route route) {
+        return config.pcpFromTrafficClass() ? (route.trafficClass() >>> 5) & 7 : config.pcp();
+    }
+
+    /**
+     * Whether a packet towards {@code route} may start now: false while its priority is paused by PFC/PAUSE
+     * (counted; the engine retries on a later pass, {@link #nextEventTime()} says when the pause ends).
+     */
+    public boolean mayStart(Route route, long now) {
+        if (pause.paused(priority(route), now)) {
+            counters.txPaused++;
+            return false;
+        }
+        return true;
+    }
+
+    /** Time-based housekeeping: ends pauses that ran out, so their time is counted. */
+    public void poll(long now) {
+        pause.poll(now);
+    }
+
+    /** When the earliest running pause ends (a simulated driver wakes then), or Long.MAX_VALUE. */
+    public long nextEventTime() {
+        return pause.nextEnd();
     }
 
     /** The TCI this link tags ARP and untagged-by-class frames with, or -1. */
@@ -164,6 +240,10 @@ public final class EthernetDatapath {
             return false;
         }
         long dst = mac48(b, offset);
+        if (EthernetHeader.type(b, offset) == EthernetHeader.TYPE_MAC_CONTROL) {
+            onMacControl(b, offset, length, dst, now);
+            return false;
+        }
         if (classifier.classify(b, offset, length).framing() != kind) {
             counters.rxIgnored++; // kernel traffic on the same interface (TCP, ND), other formats, PFC
             return false;
@@ -187,6 +267,25 @@ public final class EthernetDatapath {
         counters.rxBytes += length;
         sink.onPacket(p, now);
         return true;
+    }
+
+    /** PFC pauses the priorities it names, PAUSE all of them (to our MAC or the reserved multicast), in PFC mode. */
+    private void onMacControl(DirectBuffer b, int offset, int length, long dst, long now) {
+        counters.rxMacControl++;
+        if (config.flowControl() != FlowControl.PFC || (dst != MacControlFrame.DST_MAC && dst != mac)) {
+            counters.rxIgnored++;
+            return;
+        }
+        if (MacControlFrame.isPfc(b, offset, length)) {
+            int enabled = MacControlFrame.classEnable(b, offset);
+            for (int p = 0; p < MacControlFrame.PRIORITIES; p++) {
+                if ((enabled & (1 << p)) != 0) pause.onPause(1 << p, MacControlFrame.pfcQuanta(b, offset, p), now);
+            }
+        } else if (MacControlFrame.isPause(b, offset, length)) {
+            pause.onPause(0xFF, MacControlFrame.pauseQuanta(b, offset), now);
+        } else {
+            counters.rxIgnored++; // another MAC Control opcode, or too short
+        }
     }
 
     private void record(long now, DirectBuffer b, int offset, int length) {

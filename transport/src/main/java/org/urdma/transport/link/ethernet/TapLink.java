@@ -42,7 +42,7 @@ public final class TapLink implements Link, AutoCloseable {
     public TapLink(TapDevice tap, EthernetLinkConfig config, int interfaceMtu, boolean ownsTap) {
         this.tap = tap;
         this.ownsTap = ownsTap;
-        this.datapath = new EthernetDatapath(config);
+        this.datapath = new EthernetDatapath(config, AfPacketLink.interfaceSpeedBps(tap.name()));
         this.counters = datapath.counters;
         this.maxFrame = Math.min(BUFFER, interfaceMtu + 18);
         this.maxPayload = datapath.maxPayloadFor(interfaceMtu);
@@ -72,7 +72,8 @@ public final class TapLink implements Link, AutoCloseable {
     }
 
     @Override
-    public TxPacket claim(int opcode, int payloadLength, long now) {
+    public TxPacket claim(int opcode, int payloadLength, Route route, long now) {
+        if (!datapath.mayStart(route, now)) return null; // its priority is paused (PFC/PAUSE)
         if (unsent > 0 && !write(unsent)) {
             counters.txBackPressure++;
             return null;
@@ -123,8 +124,14 @@ public final class TapLink implements Link, AutoCloseable {
     @Override
     public int flush(long now) {
         this.now = now;
+        datapath.poll(now);
         int work = unsent > 0 && write(unsent) ? 1 : 0;
         return work + datapath.arp().poll(now);
+    }
+
+    @Override
+    public long nextEventTime() {
+        return datapath.nextEventTime();
     }
 
     @Override
