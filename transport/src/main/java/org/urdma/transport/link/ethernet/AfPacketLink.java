@@ -41,15 +41,16 @@ public final class AfPacketLink implements Link, AutoCloseable {
     private PacketSink sink;
     private long now;
 
-    private AfPacketLink(AfPacketSocket socket, EthernetLinkConfig config, long interfaceSpeedBps) {
+    private AfPacketLink(AfPacketSocket socket, EthernetLinkConfig config, long interfaceSpeedBps, int rxRingFrames) {
         this.socket = socket;
-        this.datapath = new EthernetDatapath(config, interfaceSpeedBps);
+        this.datapath = new EthernetDatapath(config, interfaceSpeedBps, rxRingFrames);
         this.counters = datapath.counters;
         this.txView = new UnsafeBuffer(socket.txBuffer().address(), 0); // wrapped over each frame's slot
         this.txMax = socket.txMaxFrameLength();
         this.maxPayload = datapath.maxPayloadFor(socket.mtu());
         this.flushBatch = config.flushBatch();
         datapath.arp().attach(this::sendRaw, datapath.baseTci());
+        datapath.attach(this::sendRaw);
     }
 
     /**
@@ -90,7 +91,7 @@ public final class AfPacketLink implements Link, AutoCloseable {
     public static AfPacketLink open(String interfaceName, EthernetLinkConfig config, AfPacketOptions options) {
         AfPacketSocket s = AfPacketSocket.open(interfaceName, options);
         try {
-            return new AfPacketLink(s, config, interfaceSpeedBps(interfaceName));
+            return new AfPacketLink(s, config, interfaceSpeedBps(interfaceName), options.rxRingFrames());
         } catch (RuntimeException e) {
             s.close();
             throw e;

@@ -32,7 +32,7 @@ class PauseFramesTest {
     static EthernetDatapath datapath(long rate, long interfaceSpeed) {
         EthernetLinkConfig c = EthernetLinkConfig.of(FramingKind.ROCE1, PortIdentity.of(MAC, "10.9.0.1/24"))
                 .withVlan(0, 0).withPcpFromTrafficClass(true).withLinkRate(rate);
-        return new EthernetDatapath(c, interfaceSpeed);
+        return new EthernetDatapath(c, interfaceSpeed, 0);
     }
 
     static Route priority(int p) {
@@ -149,7 +149,7 @@ class PauseFramesTest {
     void aCbfcLinkIgnoresPfcAndCountsIt() {
         EthernetLinkConfig c = EthernetLinkConfig.of(FramingKind.PAXI_AFH1, PortIdentity.of(MAC, "10.9.0.1/24"))
                 .withVlan(0, 3).withLinkRate(10 * GBPS).withFlowControl(FlowControl.CBFC, 16);
-        EthernetDatapath d = new EthernetDatapath(c, 0);
+        EthernetDatapath d = new EthernetDatapath(c, 0, 0);
         pfc(d, 3, 1000, 0);
         assertTrue(d.mayStart(priority(3), 10));
         assertEquals(0, d.counters().pauseFrames());
