@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.function.UnaryOperator;
+import org.agrona.concurrent.IdleStrategy;
 import org.urdma.nativeio.AfPacketOptions;
 import org.urdma.nativeio.netns.Netns;
 import org.urdma.switchemu.deploy.NetworkBuilder;
@@ -18,6 +19,7 @@ import org.urdma.transport.link.ethernet.EthernetLinkConfig;
 import org.urdma.transport.port.PortIdentity;
 import org.urdma.transport.rate.RateControl;
 import org.urdma.transport.recovery.LossRecovery;
+import org.urdma.transport.wire.FramingKind;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.CompletionQueue;
 import org.urdma.verbs.MemoryRegion;
@@ -44,19 +46,30 @@ final class UrdmaHost implements AutoCloseable {
     final Arena arena = Arena.ofShared();
     final MemoryRegion mr;
 
-    /** {@code options} null: the link's default rings; {@code window}: packets in flight per QP; {@code rate}: per QP. */
-    UrdmaHost(String name, String ns, long mac48, String ip, UnaryOperator<EthernetLinkConfig> tweak, long regionSize,
-              AfPacketOptions options, int window, RateControl.Factory rate) throws Exception {
+    /** RoCEv1, the link's default rings, a backoff engine thread. */
+    UrdmaHost(String name, String ns, long mac48, String ip, UnaryOperator<EthernetLinkConfig> tweak, long regionSize, int window,
+              RateControl.Factory rate) throws Exception {
+        this(name, ns, mac48, ip, FramingKind.ROCE1, tweak, regionSize, null, window, rate, null);
+    }
+
+    /**
+     * @param options null: the link's default rings
+     * @param window  packets in flight per QP
+     * @param rate    rate control per QP
+     * @param idle    the engine thread's idle strategy, null: backoff
+     */
+    UrdmaHost(String name, String ns, long mac48, String ip, FramingKind kind, UnaryOperator<EthernetLinkConfig> tweak, long regionSize,
+              AfPacketOptions options, int window, RateControl.Factory rate, IdleStrategy idle) throws Exception {
         this.mac = PortIdentity.parseMac(String.format("%02x:%02x:%02x:%02x:%02x:%02x", mac48 >>> 40 & 0xFF, mac48 >>> 32 & 0xFF,
                 mac48 >>> 24 & 0xFF, mac48 >>> 16 & 0xFF, mac48 >>> 8 & 0xFF, mac48 & 0xFF));
-        EthernetLinkConfig c = tweak.apply(EthernetLinkConfig.of(org.urdma.transport.wire.FramingKind.ROCE1, PortIdentity.of(mac, ip)));
+        EthernetLinkConfig c = tweak.apply(EthernetLinkConfig.of(kind, PortIdentity.of(mac, ip)));
         this.link = Netns.call(ns, () -> options == null
                 ? AfPacketLink.open(NetworkBuilder.HOST_INTERFACE, c, AfPacketOptions.Version.V2)
                 : AfPacketLink.open(NetworkBuilder.HOST_INTERFACE, c, options));
         DeviceConfig dc = new DeviceConfig(name, mac, 64, 4096, 16, 8192, 1024, 16, 256, window, 64, LossRecovery.goBackN(),
                 rate);
         this.device = new SoftDevice(dc, link, new java.util.SplittableRandom(mac48), System.nanoTime());
-        this.driver = new RealTimeDriver(device, RealTimeDriver.Idle.BACKOFF);
+        this.driver = idle == null ? new RealTimeDriver(device, RealTimeDriver.Idle.BACKOFF) : new RealTimeDriver(device, idle);
         this.pd = device.allocPd();
         this.cq = device.createCq(4096, null);
         this.mr = pd.registerMemory(arena.allocate(regionSize, 4096), RW);

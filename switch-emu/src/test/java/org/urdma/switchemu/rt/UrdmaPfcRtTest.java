@@ -68,9 +68,9 @@ class UrdmaPfcRtTest {
     static Result incast(String pfc, String buffer, int writes) throws Exception {
         long bytes = (long) writes * SIZE;
         try (UrdmaFabric f = new UrdmaFabric(incast(pfc, buffer), "s1");
-             UrdmaHost h1 = new UrdmaHost("h1", f.ns("h1"), H1, "10.9.0.1/24", c -> c.withVlan(1, 3).withLinkRate(1_000_000_000L), bytes, null, 4096, LINE_RATE);
-             UrdmaHost h2 = new UrdmaHost("h2", f.ns("h2"), H2, "10.9.0.2/24", c -> c.withVlan(1, 3).withLinkRate(1_000_000_000L), bytes, null, 4096, LINE_RATE);
-             UrdmaHost h3 = new UrdmaHost("h3", f.ns("h3"), H3, "10.9.0.3/24", c -> c.withVlan(1, 3).withLinkRate(100_000_000L), 2 * bytes, null, 512, RateControl.none())) {
+             UrdmaHost h1 = new UrdmaHost("h1", f.ns("h1"), H1, "10.9.0.1/24", c -> c.withVlan(1, 3).withLinkRate(1_000_000_000L), bytes, 4096, LINE_RATE);
+             UrdmaHost h2 = new UrdmaHost("h2", f.ns("h2"), H2, "10.9.0.2/24", c -> c.withVlan(1, 3).withLinkRate(1_000_000_000L), bytes, 4096, LINE_RATE);
+             UrdmaHost h3 = new UrdmaHost("h3", f.ns("h3"), H3, "10.9.0.3/24", c -> c.withVlan(1, 3).withLinkRate(100_000_000L), 2 * bytes, 512, RateControl.none())) {
             QueuePair q1 = h1.rcQp(), q2 = h2.rcQp(), q31 = h3.rcQp(), q32 = h3.rcQp();
             // local ACK timeout 18 (1.07 s): a message may wait behind the whole lossless queue (shared part and both
             // headrooms, ~7 MB drained at 100 Mbit/s: 0.56 s), far more than timeout 14's 67 ms; a lossless fabric is
