@@ -136,6 +136,7 @@ final class NetPerfSession implements AutoCloseable {
                 Math.max(8192, depth * 4), 1024, 16, 256, 512, 64, LossRecovery.named(o.reliability));
         long seed = System.nanoTime();
         this.device = new SoftDevice(dc, l, new SplittableRandom(seed), System.nanoTime());
+        dp.engineCounters(device.counters()); // pause time and CBFC credits in urdma stat's engine rows
         RealTimeDriver.Idle idle = o.idle.toLowerCase(Locale.ROOT).startsWith("busy") || o.idle.equalsIgnoreCase("spin")
                 ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
         EngineDriver.Mode.parse(o.driver); // a bad --driver fails before anything is set up
@@ -175,7 +176,8 @@ final class NetPerfSession implements AutoCloseable {
     private EthernetLinkConfig config(FramingKind kind, byte[] mac) {
         EthernetLinkConfig c = EthernetLinkConfig.of(kind, PortIdentity.of(mac, n.ip));
         if (n.vlan >= 0) c = c.withVlan(n.vlan, n.pcp);
-        return c;
+        return c.withLinkRate(n.linkRateBps()).withFlowControl(org.urdma.transport.link.ethernet.FlowControl.parse(n.flowControl),
+                n.cbfcCredits);
     }
 
     MemoryFabric.Connection connection() {
