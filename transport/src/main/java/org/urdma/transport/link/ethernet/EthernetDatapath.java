@@ -123,10 +123,10 @@ public final class EthernetDatapath {
         return pauseRateSource;
     }
 
-    /** One line for a log: the flow control and the rate its quanta are timed at. */
+    /** One line for a log: the flow control and the rate its quanta are timed at (or the CBFC credit). */
     public String flowControlLine() {
-        if (cbfc != null) return "flow control cbfc, " + cbfc.initialCredits() + " frames of credit per VC";
-        return "flow control pfc, pause quanta at " + pause.rateBps() / 1_000_000 + " Mbit/s ("
+        if (cbfc != null) return "cbfc, " + cbfc.initialCredits() + " frames of credit per VC";
+        return "pfc, pause quanta at " + pause.rateBps() / 1_000_000 + " Mbit/s ("
                 + pauseRateSource + ")";
     }
 
