@@ -89,6 +89,11 @@ public final class AfPacketOptions {
     }
 
     /** No RX ring: frames are read with {@link AfPacketSocket#receive(java.lang.foreign.MemorySegment, int)}. */
+    /** Frames of the largest size the RX ring holds at once (0 without a ring): a receiver's buffer in frames. */
+    public int rxRingFrames() {
+        return rxRing ? rxBlockSize / rxFrameSize * rxBlockCount : 0;
+    }
+
     public AfPacketOptions noRxRing() {
         this.rxRing = false;
         return this;

@@ -83,6 +83,32 @@ public record NetInterface(String name, int index, byte[] mac, int mtu, int flag
         return idx;
     }
 
+    /** SIOCETHTOOL with ETHTOOL_GSET: the link's speed in struct ethtool_cmd (u16 speed at 12, u16 speed_hi at 28). */
+    private static final long SIOCETHTOOL = 0x8946;
+    private static final int ETHTOOL_GSET = 0x1;
+    private static final int ETHTOOL_CMD_SIZE = 44;
+
+    /**
+     * The interface's link speed in Mbit/s as the kernel reports it (what {@code /sys/class/net/IF/speed} shows, but
+     * read in the calling thread's namespace, which sysfs is not), or -1 when it reports none (veth, TAP, loopback,
+     * no carrier).
+     */
+    public static long speedMbps(String name) {
+        validateName(name);
+        int fd = Libc.check(Libc.socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), "socket", "AF_INET, SOCK_DGRAM");
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment cmd = arena.allocate(ETHTOOL_CMD_SIZE, 8);
+            cmd.set(JAVA_INT, 0, ETHTOOL_GSET);
+            MemorySegment ifr = newIfreq(arena, name);
+            ifr.set(java.lang.foreign.ValueLayout.ADDRESS, IFR_UNION, cmd);
+            if (Libc.ioctl(fd, SIOCETHTOOL, ifr) < 0) return -1; // EOPNOTSUPP: the driver has no ethtool speed
+            long speed = Short.toUnsignedInt(cmd.get(JAVA_SHORT, 12)) | (long) Short.toUnsignedInt(cmd.get(JAVA_SHORT, 28)) << 16;
+            return speed == 0 || speed == 0xFFFF_FFFFL ? -1 : speed; // SPEED_UNKNOWN is (u32) -1
+        } finally {
+            Libc.close(fd);
+        }
+    }
+
     /** True if an interface with that name exists in the calling thread's namespace. */
     public static boolean exists(String name) {
         validateName(name);

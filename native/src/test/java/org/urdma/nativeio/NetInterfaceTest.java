@@ -35,6 +35,29 @@ class NetInterfaceTest {
     }
 
     @Test
+    void loopbackReportsNoSpeed() {
+        assertEquals(-1, NetInterface.speedMbps("lo"));
+    }
+
+    /** The ethtool speed read in the thread's namespace is what that namespace's sysfs shows (veth: 10000 once up). */
+    @Test
+    void vethSpeedMatchesSysfsInsideItsNamespace() throws Exception {
+        RootAssumptions.assumeRoot();
+        try (Topology t = Topology.create()) {
+            String a = t.namespace("a");
+            String b = t.namespace("b");
+            t.veth(a, "x0", b, "y0", Topology.LinkOptions.mtu(1500));
+            Process p = new ProcessBuilder("ip", "netns", "exec", a, "cat", "/sys/class/net/x0/speed").redirectErrorStream(true).start();
+            String sysfs = new String(p.getInputStream().readAllBytes()).trim();
+            p.waitFor();
+            long expected = sysfs.matches("\\d+") && Long.parseLong(sysfs) > 0 ? Long.parseLong(sysfs) : -1;
+            long[] got = new long[1];
+            t.run(a, () -> got[0] = NetInterface.speedMbps("x0"));
+            assertEquals(expected, got[0], "sysfs in the namespace says '" + sysfs + "'");
+        }
+    }
+
+    @Test
     void vethLookupMatchesWhatIpSet() {
         RootAssumptions.assumeRoot();
         try (Topology t = Topology.create()) {

@@ -41,6 +41,38 @@ public final class NetOptions {
     @Option(names = "--pcp", description = "802.1Q priority with --vlan (default: ${DEFAULT-VALUE})")
     int pcp = 0;
 
+    @Option(names = "--link-rate", paramLabel = "RATE", description = "Rate PAUSE/PFC quanta are timed at (512 bit times each), "
+            + "e.g. 10G, 25G, 100M; default: the interface's speed, or 10G where it reports none (veth, TAP)")
+    String linkRate;
+
+    @Option(names = "--flow-control", description = "pfc: obey received PFC/PAUSE frames; cbfc: PAXI credit-based flow control "
+            + "per VC (PAXI framings; the peer must run cbfc too) (default: ${DEFAULT-VALUE})")
+    String flowControl = "pfc";
+
+    @Range(min = 0, max = 32767)
+    @Option(names = "--cbfc-credits", description = "CBFC: frames per VC the peer's RX buffer holds for us; 0 = an eighth of "
+            + "this side's RX ring (default: ${DEFAULT-VALUE})")
+    int cbfcCredits = 0;
+
+    /** --link-rate in bit/s: a number with an optional k/M/G/T suffix; 0 when not given. */
+    long linkRateBps() {
+        if (linkRate == null) return 0;
+        String t = linkRate.trim();
+        long unit = 1;
+        char last = t.isEmpty() ? ' ' : Character.toUpperCase(t.charAt(t.length() - 1));
+        if (last == 'K' || last == 'M' || last == 'G' || last == 'T') {
+            unit = last == 'K' ? 1_000L : last == 'M' ? 1_000_000L : last == 'G' ? 1_000_000_000L : 1_000_000_000_000L;
+            t = t.substring(0, t.length() - 1);
+        }
+        try {
+            double v = Double.parseDouble(t);
+            if (v > 0 && v * unit <= 1.6e12) return (long) (v * unit);
+        } catch (NumberFormatException e) {
+            // fall through to the one-line error
+        }
+        throw new IllegalArgumentException("--link-rate: a rate such as 10G, 25G or 100M, was '" + linkRate + "'");
+    }
+
     @Range(min = 1, max = 3600)
     @Option(names = "--cm-timeout", description = "Seconds to wait for the peer at each out-of-band step (default: ${DEFAULT-VALUE}); "
             + "at a barrier, for the peer's run, up to 1 h (or this if longer); a peer gone without closing TCP (link cut, "

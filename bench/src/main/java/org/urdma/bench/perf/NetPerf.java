@@ -58,6 +58,30 @@ final class NetPerf {
         return " (is the peer running the same test with the same -s/-n/-a/-c?)";
     }
 
+    /**
+     * The link's pause and credit counters for a run's summary, one line, or "" when all are zero: PFC/PAUSE frames and
+     * time paused per priority, CBFC credits consumed and granted per VC.
+     */
+    static String flowControlSummary(org.urdma.transport.link.ethernet.EthernetDatapath dp) {
+        org.urdma.transport.link.ethernet.LinkCounters c = dp.counters();
+        StringBuilder b = new StringBuilder();
+        for (int p = 0; p < 8; p++) {
+            if (c.pauseFrames(p) == 0 && c.pauseTimeNs(p) == 0) continue;
+            b.append(b.isEmpty() ? "pause rcvd (priority: frames/us paused):" : ",").append(' ').append(p).append(": ")
+                    .append(c.pauseFrames(p)).append('/').append(c.pauseTimeNs(p) / 1000);
+        }
+        if (!b.isEmpty()) b.append("; sends held ").append(c.txPaused());
+        StringBuilder k = new StringBuilder();
+        for (int vc = 0; vc < 8; vc++) {
+            if (c.cbfcConsumed(vc) + c.cbfcReceived(vc) + c.cbfcGranted(vc) + c.cbfcFramesTaken(vc) == 0) continue;
+            k.append(k.isEmpty() ? "cbfc (vc: consumed/returned to us, taken/granted by us):" : ",").append(' ').append(vc).append(": ")
+                    .append(c.cbfcConsumed(vc)).append('/').append(c.cbfcReceived(vc)).append(", ")
+                    .append(c.cbfcFramesTaken(vc)).append('/').append(c.cbfcGranted(vc));
+        }
+        if (!k.isEmpty()) k.append("; sends held ").append(c.txPaused());
+        return b.isEmpty() ? k.toString() : k.isEmpty() ? b.toString() : b + "; " + k;
+    }
+
     static void header(PrintStream out, String title, NetPerfSession s) {
         PerfOptions o = s.o;
         out.println(PerfCommand.LINE);
@@ -68,6 +92,7 @@ final class NetPerf {
         out.printf(" TX depth        : %d%n", o.txDepth);
         out.printf(" Mtu             : %d[B]%n", s.local.mtu().bytes());
         out.printf(" Link type       : Ethernet%n");
+        if (s.datapath != null) out.printf(" Flow control    : %s%n", s.datapath.flowControlLine());
         out.printf(" GID index       : %d%n", s.datapath.gids().indexOf(s.local.gid()));
         out.printf(" Max inline data : 0[B]%n");
         if (s.perftest != null) {

@@ -142,6 +142,7 @@ final class NetPerfSession implements AutoCloseable {
         EngineCounters counters = telemetry.countersOf(dc);
         this.device = new SoftDevice(dc, l, new SplittableRandom(seed), System.nanoTime(), counters,
                 telemetry.journal(dc, counters));
+        dp.engineCounters(device.counters()); // pause time and CBFC credits in urdma stat's engine rows
         RealTimeDriver.Idle idle = o.idle.toLowerCase(Locale.ROOT).startsWith("busy") || o.idle.equalsIgnoreCase("spin")
                 ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
         EngineDriver.Mode.parse(o.driver); // a bad --driver fails before anything is set up
@@ -181,7 +182,8 @@ final class NetPerfSession implements AutoCloseable {
     private EthernetLinkConfig config(FramingKind kind, byte[] mac) {
         EthernetLinkConfig c = EthernetLinkConfig.of(kind, PortIdentity.of(mac, n.ip)).withEcn(o.ecn);
         if (n.vlan >= 0) c = c.withVlan(n.vlan, n.pcp);
-        return c;
+        return c.withLinkRate(n.linkRateBps()).withFlowControl(org.urdma.transport.link.ethernet.FlowControl.parse(n.flowControl),
+                n.cbfcCredits);
     }
 
     MemoryFabric.Connection connection() {

@@ -154,6 +154,8 @@ final class PerfRunner {
             out.printf(" %s%n", rxDrops(s.device));
             out.printf(" link: %s%s%n", s.datapath.counters(), s.link instanceof org.urdma.transport.link.ethernet.AfPacketLink a
                     ? "; kernel " + a.kernelStatistics() : "");
+            String fc = NetPerf.flowControlSummary(s.datapath);
+            if (!fc.isEmpty()) out.printf(" %s%n", fc);
             s.format.barrier(s.channel, s.local, "end of the run");
             s.format.finish(s.channel);
         }
@@ -196,6 +198,8 @@ final class PerfRunner {
         out.printf(" qp: packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d, RNR NAKs received %d, RNR NAKs sent %d%n",
                 sent, resent, rounds, timeouts, rnrIn, rnrOut);
         out.printf(" %s%n", rxDrops(s.device));
+        String fc = NetPerf.flowControlSummary(s.datapath);
+        if (!fc.isEmpty()) out.printf(" %s%n", fc);
     }
 
     /** Frames the device dropped on receive: for a QP it does not have, with a foreign P_Key, or for another reason. */

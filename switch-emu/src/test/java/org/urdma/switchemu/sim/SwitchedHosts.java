@@ -93,7 +93,7 @@ final class SwitchedHosts {
         }
 
         @Override
-        public TxPacket claim(int opcode, int payloadLength, long now) {
+        public TxPacket claim(int opcode, int payloadLength, Route route, long now) {
             TxPacket t = framing.begin(slot, 0);
             return framing.canCarry(opcode) ? t : t.discard();
         }

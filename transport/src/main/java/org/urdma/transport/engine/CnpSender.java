@@ -57,16 +57,17 @@ final class CnpSender {
     }
 
     private boolean send(long now) {
-        TxPacket t = qp.device.claim(Opcode.CNP, 0, now);
+        Route to = qp.type == QpType.UD ? udRoute : qp.route;
+        TxPacket t = qp.claim(Opcode.CNP, 0, to, now);
         if (t == null) return false;
         t.start(Opcode.CNP, pendingQp, 0, false, false).cnp();
-        qp.device.commit(t, qp.type == QpType.UD ? udRoute : qp.route, now);
+        qp.commit(t, to, now);
         pending = false;
         sentAny = true;
         lastSent = now;
         cnpsSent++;
-        qp.device.counters().increment(Counter.CNP_SENT);
-        qp.device.journal().cnpSent(now, qp.qpNum(), 0);
+        qp.counters.increment(Counter.CNP_SENT);
+        qp.journal.cnpSent(now, qp.qpNum(), 0);
         return true;
     }
 }

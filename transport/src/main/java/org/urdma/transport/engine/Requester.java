@@ -208,7 +208,7 @@ final class Requester implements LossRecovery.Retransmitter {
             case RDMA_READ -> {
                 int remaining = total - txOffset;
                 int opcode = service | Opcode.RDMA_READ_REQUEST;
-                t = qp.claim(opcode, 0, now);
+                t = qp.claim(opcode, 0, route, now);
                 if (t == null) return false;
                 ackReq = true;
                 t.start(opcode, qp.destQpn, txPsn, true, false).reth(sq.remoteAddr[s] + txOffset, sq.rkey[s], remaining);
@@ -218,7 +218,7 @@ final class Requester implements LossRecovery.Retransmitter {
             case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
                 boolean cas = op == WrOpcode.ATOMIC_CMP_AND_SWP;
                 int opcode = service | (cas ? Opcode.COMPARE_SWAP : Opcode.FETCH_ADD);
-                t = qp.claim(opcode, 0, now);
+                t = qp.claim(opcode, 0, route, now);
                 if (t == null) return false;
                 ackReq = true;
                 t.start(opcode, qp.destQpn, txPsn, true, false)
@@ -248,7 +248,7 @@ final class Requester implements LossRecovery.Retransmitter {
                 int opcode = service | o;
                 int interval = qp.recovery.ackReqInterval();
                 ackReq = qp.type == QpType.RC && (last || (interval > 0 && sinceAckReq + 1 >= interval));
-                t = qp.claim(opcode, len, now);
+                t = qp.claim(opcode, len, qp.type == QpType.UD ? sq.ah[s].route() : route, now);
                 if (t == null) return false;
                 int destQp = qp.destQpn;
                 if (qp.type == QpType.UD) {

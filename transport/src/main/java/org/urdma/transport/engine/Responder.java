@@ -451,7 +451,7 @@ final class Responder {
     }
 
     private boolean sendAckOrNak(int syndrome, int psn, long now) {
-        TxPacket t = qp.claim(Opcode.RC_ACKNOWLEDGE, 0, now);
+        TxPacket t = qp.claim(Opcode.RC_ACKNOWLEDGE, 0, qp.route, now);
         if (t == null) return false;
         t.start(Opcode.RC_ACKNOWLEDGE, qp.destQpn, psn, false, false).aeth(syndrome, msn & 0xFFFFFF);
         qp.commit(t, qp.route, now);
@@ -587,7 +587,7 @@ final class Responder {
     private boolean sendResponse(Resource r, long now) {
         int syndrome = Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID;
         if (r.atomic) {
-            TxPacket t = qp.claim(Opcode.RC_ATOMIC_ACKNOWLEDGE, 0, now);
+            TxPacket t = qp.claim(Opcode.RC_ATOMIC_ACKNOWLEDGE, 0, qp.route, now);
             if (t == null) return false;
             t.start(Opcode.RC_ATOMIC_ACKNOWLEDGE, qp.destQpn, r.psn, false, false).aeth(syndrome, msn & 0xFFFFFF).atomicAck(r.orig);
             qp.commit(t, qp.route, now);
@@ -603,7 +603,7 @@ final class Responder {
         boolean last = r.sendOffset + len >= r.length;
         int opcode = first && last ? Opcode.RC_RDMA_READ_RESPONSE_ONLY : first ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
                 : last ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
-        TxPacket t = qp.claim(opcode, len, now);
+        TxPacket t = qp.claim(opcode, len, qp.route, now);
         if (t == null) return false;
         t.start(opcode, qp.destQpn, r.sendPsn, false, false);
         if ((OpcodeTable.mask(opcode) & OpcodeTable.HDR_AETH) != 0) t.aeth(syndrome, msn & 0xFFFFFF); // MIDDLE has none

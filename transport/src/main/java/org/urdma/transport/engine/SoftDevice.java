@@ -313,8 +313,8 @@ public final class SoftDevice implements Device, PacketSink {
     }
 
     /** A frame slot for one packet, or null when the link pushes back (the caller tries again on a later pass). */
-    TxPacket claim(int opcode, int payloadLength, long now) {
-        TxPacket t = link.claim(opcode, payloadLength, now);
+    TxPacket claim(int opcode, int payloadLength, Route route, long now) {
+        TxPacket t = link.claim(opcode, payloadLength, route, now);
         if (t == null) {
             txBackPressure++;
             servingBlocked = true;

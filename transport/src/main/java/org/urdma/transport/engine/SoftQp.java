@@ -421,8 +421,8 @@ public final class SoftQp implements QueuePair {
     }
 
     /** A frame slot from the device's link, or null on back-pressure (try again on a later pass). */
-    TxPacket claim(int opcode, int payloadLength, long now) {
-        return device.claim(opcode, payloadLength, now);
+    TxPacket claim(int opcode, int payloadLength, Route to, long now) {
+        return device.claim(opcode, payloadLength, to, now);
     }
 
     /** Sends the packet written into a claimed slot; one the link cannot carry is counted as a send error. */

@@ -66,8 +66,8 @@ final class AccountingLink implements Link {
     }
 
     @Override
-    public TxPacket claim(int opcode, int payloadLength, long now) {
-        return link.claim(opcode, payloadLength, now);
+    public TxPacket claim(int opcode, int payloadLength, Route route, long now) {
+        return link.claim(opcode, payloadLength, route, now);
     }
 
     @Override

@@ -137,7 +137,7 @@ public final class MemoryLink implements Link {
     }
 
     @Override
-    public TxPacket claim(int opcode, int payloadLength, long now) {
+    public TxPacket claim(int opcode, int payloadLength, Route route, long now) {
         if (!framing.canCarry(opcode) || framing.frameLength(opcode, payloadLength) > tx.slotSize()) {
             claimed = -1;
             return framing.begin(scratch, 0).discard(); // cannot be framed: dropped and counted, like a NIC would

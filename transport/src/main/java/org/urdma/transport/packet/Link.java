@@ -13,9 +13,10 @@ public interface Link {
      * A frame slot for one packet of {@code opcode} carrying {@code payloadLength} bytes, or null when the link cannot
      * take it now (back-pressure: try later). Exactly one {@link #commit} follows a successful claim, before the next
      * claim. A packet the link cannot carry (too long, an opcode its framing lacks) gets a slot that
-     * {@link #commit} drops and counts, like a NIC would.
+     * {@link #commit} drops and counts, like a NIC would. {@code route} is where the packet will go: its traffic class
+     * gives the packet's priority, which a link may have paused (PFC, PAUSE) or run out of credits for (CBFC).
      */
-    TxPacket claim(int opcode, int payloadLength, long now);
+    TxPacket claim(int opcode, int payloadLength, Route route, long now);
 
     /** Frames the packet just written into the claimed slot and queues it towards {@code route}. */
     void commit(TxPacket packet, Route route, long now);
@@ -28,7 +29,7 @@ public interface Link {
         return 0;
     }
 
-    /** Earliest time something will be ready on this link (arrival or held frame), or Long.MAX_VALUE. */
+    /** Earliest time something will be ready on this link (arrival, held frame, end of a pause), or Long.MAX_VALUE. */
     default long nextEventTime() {
         return Long.MAX_VALUE;
     }

@@ -5,6 +5,7 @@ import org.urdma.transport.wire.Aeth;
 import org.urdma.transport.wire.AtomicAckEth;
 import org.urdma.transport.wire.AtomicEth;
 import org.urdma.transport.wire.Bth;
+import org.urdma.transport.wire.CbfcEth;
 import org.urdma.transport.wire.Deth;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.transport.wire.Ieth;
@@ -28,6 +29,7 @@ public final class RxPacket {
     private static final int IMM = OpcodeTable.index(OpcodeTable.HDR_IMMDT);
     private static final int IETH = OpcodeTable.index(OpcodeTable.HDR_IETH);
     private static final int DETH = OpcodeTable.index(OpcodeTable.HDR_DETH);
+    private static final int CBFC = OpcodeTable.index(OpcodeTable.HDR_CBFC);
 
     /** What the framing decodes into: link and network fields, opcode, mask, header offsets, payload bounds. */
     private final Packet frame = new Packet();
@@ -180,6 +182,11 @@ public final class RxPacket {
         FramingKind k = frame.framing;
         if (k != FramingKind.ROCE2 && k != FramingKind.PAXI_STANDARD) return 0;
         return (frame.ipv6 ? frame.trafficClass : frame.tos) & 3;
+    }
+
+    /** One VC's count of a PAXI CBFC credit frame (opcode 0xC0), 0 for other packets. */
+    public int cbfcCredit(int vc) {
+        return has(OpcodeTable.HDR_CBFC) ? CbfcEth.credit(b, at(CBFC), vc) : 0;
     }
 
     /** The source GID: the GRH's or IPv6 source, or the IPv4-mapped GID of the IPv4 source. */

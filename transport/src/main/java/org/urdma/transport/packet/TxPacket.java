@@ -6,6 +6,7 @@ import org.urdma.transport.wire.Aeth;
 import org.urdma.transport.wire.AtomicAckEth;
 import org.urdma.transport.wire.AtomicEth;
 import org.urdma.transport.wire.Bth;
+import org.urdma.transport.wire.CbfcEth;
 import org.urdma.transport.wire.Cnp;
 import org.urdma.transport.wire.Deth;
 import org.urdma.transport.wire.Ieth;
@@ -122,6 +123,12 @@ public final class TxPacket {
 
     public TxPacket deth(int qkey, int srcQp) {
         Deth.put(buffer, at(OpcodeTable.HDR_DETH), qkey, srcQp);
+        return this;
+    }
+
+    /** One VC's count in a PAXI CBFC credit frame (opcode 0xC0, WIRE.md §9). */
+    public TxPacket cbfcCredit(int vc, int credits) {
+        CbfcEth.credit(buffer, at(OpcodeTable.HDR_CBFC), vc, credits);
         return this;
     }
 

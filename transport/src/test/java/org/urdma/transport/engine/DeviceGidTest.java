@@ -18,7 +18,7 @@ class DeviceGidTest {
 
     /** A link with an addressed port and nothing on the wire. */
     private record PortLink(GidTable gids) implements Link {
-        public TxPacket claim(int opcode, int payloadLength, long now) {
+        public TxPacket claim(int opcode, int payloadLength, Route route, long now) {
             return null;
         }
 
@@ -52,7 +52,7 @@ class DeviceGidTest {
     @Test
     void aPortlessLinkHasOnlyIndexZero() {
         SoftDevice d = new SoftDevice(DeviceConfig.named("gid1", 2), new Link() {
-            public TxPacket claim(int opcode, int payloadLength, long now) {
+            public TxPacket claim(int opcode, int payloadLength, Route route, long now) {
                 return null;
             }
 

@@ -11,7 +11,7 @@ public final class TestPackets {
 
     /** An opcode without extended headers (e.g. RC SEND_ONLY), or ACKNOWLEDGE with an ACK syndrome; false on back-pressure. */
     public static boolean send(Link link, Route route, int opcode, int destQp, int psn, DirectBuffer payload, int length, long now) {
-        TxPacket t = link.claim(opcode, length, now);
+        TxPacket t = link.claim(opcode, length, route, now);
         if (t == null) return false;
         t.start(opcode, destQp, psn, false, false);
         if (opcode == 0x11) t.aeth(0x1F, 0);

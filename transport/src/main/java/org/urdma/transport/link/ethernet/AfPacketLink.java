@@ -41,15 +41,16 @@ public final class AfPacketLink implements Link, AutoCloseable {
     private PacketSink sink;
     private long now;
 
-    private AfPacketLink(AfPacketSocket socket, EthernetLinkConfig config) {
+    private AfPacketLink(AfPacketSocket socket, EthernetLinkConfig config, long interfaceSpeedBps, int rxRingFrames) {
         this.socket = socket;
-        this.datapath = new EthernetDatapath(config);
+        this.datapath = new EthernetDatapath(config, interfaceSpeedBps, rxRingFrames);
         this.counters = datapath.counters;
         this.txView = new UnsafeBuffer(socket.txBuffer().address(), 0); // wrapped over each frame's slot
         this.txMax = socket.txMaxFrameLength();
         this.maxPayload = datapath.maxPayloadFor(socket.mtu());
         this.flushBatch = config.flushBatch();
         datapath.arp().attach(this::sendRaw, datapath.baseTci());
+        datapath.attach(this::sendRaw);
     }
 
     /**
@@ -90,7 +91,7 @@ public final class AfPacketLink implements Link, AutoCloseable {
     public static AfPacketLink open(String interfaceName, EthernetLinkConfig config, AfPacketOptions options) {
         AfPacketSocket s = AfPacketSocket.open(interfaceName, options);
         try {
-            return new AfPacketLink(s, config);
+            return new AfPacketLink(s, config, interfaceSpeedBps(interfaceName), options.rxRingFrames());
         } catch (RuntimeException e) {
             s.close();
             throw e;
@@ -120,7 +121,8 @@ public final class AfPacketLink implements Link, AutoCloseable {
     }
 
     @Override
-    public TxPacket claim(int opcode, int payloadLength, long now) {
+    public TxPacket claim(int opcode, int payloadLength, Route route, long now) {
+        if (!datapath.mayStart(route, now)) return null; // its priority is paused (PFC/PAUSE)
         // the frame's length picks the slot: a short frame may leave by sendmmsg (AfPacketOptions.copySendMax)
         int len = datapath.fit(opcode, payloadLength, txMax);
         if (len < 0) {
@@ -169,6 +171,7 @@ public final class AfPacketLink implements Link, AutoCloseable {
     public int flush(long now) {
         this.now = now;
         int work = datapath.arp().poll(now);
+        datapath.poll(now);
         if (pendingBytes > 0) {
             flushNow();
             work++;
@@ -209,6 +212,17 @@ public final class AfPacketLink implements Link, AutoCloseable {
         }
         if (f.losing()) counters.rxRingLosses++;
         datapath.onFrame(rxView, (int) f.offset(), f.length(), f.wireLength(), f.vlanValid() ? f.vlanTci() & 0xFFFF : -1, now, sink);
+    }
+
+    @Override
+    public long nextEventTime() {
+        return datapath.nextEventTime();
+    }
+
+    /** The kernel's speed of the interface in bit/s (in the calling thread's namespace), or 0 when it reports none. */
+    static long interfaceSpeedBps(String name) {
+        long mbps = org.urdma.nativeio.NetInterface.speedMbps(name);
+        return mbps > 0 ? mbps * 1_000_000L : 0;
     }
 
     /** The kernel's PACKET_STATISTICS for this socket (frames it handed to the RX ring, frames it dropped: ring full). */

@@ -18,9 +18,18 @@ import org.urdma.transport.wire.FramingKind;
  * @param flushBatch           AF_PACKET: frames committed to the TX ring before a flush is forced (one syscall each)
  * @param arp                  neighbour cache timing
  * @param ecn                  ECN codepoint of RoCEv2 / PAXI Standard frames (default ECT(0), as a NIC with ECN on)
+ * @param linkRateBps          the rate PAUSE/PFC quanta are timed at (1 quantum = 512 bit times), or 0 for the
+ *                             interface's speed where the kernel reports one, else {@link #DEFAULT_LINK_RATE}
+ * @param flowControl          PFC (honour received PFC/PAUSE) or CBFC (PAXI per-VC credits; exclusive with PFC)
+ * @param cbfcCredits          CBFC: frames per VC the peer's receiver holds for us (its RX buffer), 0 = this end's own
+ *                             RX ring divided among the 8 VCs (peers of one build have the same rings)
  */
 public record EthernetLinkConfig(FramingKind framing, PortIdentity port, int vlanId, int pcp, boolean pcpFromTrafficClass,
-                                 int maxPayloadCeiling, int flushBatch, ArpResolver.Config arp, Ecn ecn) {
+                                 int maxPayloadCeiling, int flushBatch, ArpResolver.Config arp, Ecn ecn, long linkRateBps,
+                                 FlowControl flowControl, int cbfcCredits) {
+    /** The rate quanta are timed at when the interface reports no speed (veth, TAP): 10 Gbit/s. */
+    public static final long DEFAULT_LINK_RATE = 10_000_000_000L;
+
     public EthernetLinkConfig {
         if (framing == null) throw new IllegalArgumentException("framing: must not be null");
         if (port == null) throw new IllegalArgumentException("port: must not be null");
@@ -35,34 +44,52 @@ public record EthernetLinkConfig(FramingKind framing, PortIdentity port, int vla
         if ((framing == FramingKind.ROCE2 || framing == FramingKind.PAXI_STANDARD) && !port.hasIpv4()) {
             throw new IllegalArgumentException("port: framing " + framing.cliName() + " needs an IPv4 address (--ip A.B.C.D/NN)");
         }
+        if (linkRateBps < 0) throw new IllegalArgumentException("linkRate: must be > 0 bit/s (or 0 for the interface speed), was " + linkRateBps);
+        if (flowControl == null) throw new IllegalArgumentException("flowControl: must not be null");
+        if (flowControl == FlowControl.CBFC && framing.usesBth()) {
+            throw new IllegalArgumentException("flowControl: cbfc needs a PAXI framing (paxi-standard, paxi-afh1, paxi-afh2), was " + framing.cliName());
+        }
+        if (cbfcCredits < 0 || cbfcCredits > 0x7FFF) throw new IllegalArgumentException("cbfcCredits: must be 0..32767 frames, was " + cbfcCredits);
     }
 
     public static EthernetLinkConfig of(FramingKind framing, PortIdentity port) {
-        return new EthernetLinkConfig(framing, port, -1, 0, false, 4096, 64, ArpResolver.Config.defaults(), Ecn.ECT0);
+        return new EthernetLinkConfig(framing, port, -1, 0, false, 4096, 64, ArpResolver.Config.defaults(), Ecn.ECT0, 0, FlowControl.PFC, 0);
     }
 
     public EthernetLinkConfig withVlan(int vid, int priority) {
-        return new EthernetLinkConfig(framing, port, vid, priority, pcpFromTrafficClass, maxPayloadCeiling, flushBatch, arp, ecn);
+        return new EthernetLinkConfig(framing, port, vid, priority, pcpFromTrafficClass, maxPayloadCeiling, flushBatch, arp, ecn, linkRateBps, flowControl, cbfcCredits);
     }
 
     public EthernetLinkConfig withPcpFromTrafficClass(boolean on) {
-        return new EthernetLinkConfig(framing, port, vlanId, pcp, on, maxPayloadCeiling, flushBatch, arp, ecn);
+        return new EthernetLinkConfig(framing, port, vlanId, pcp, on, maxPayloadCeiling, flushBatch, arp, ecn, linkRateBps, flowControl, cbfcCredits);
     }
 
     public EthernetLinkConfig withMaxPayload(int ceiling) {
-        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, ceiling, flushBatch, arp, ecn);
+        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, ceiling, flushBatch, arp, ecn, linkRateBps, flowControl, cbfcCredits);
     }
 
     public EthernetLinkConfig withFlushBatch(int n) {
-        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, maxPayloadCeiling, n, arp, ecn);
+        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, maxPayloadCeiling, n, arp, ecn, linkRateBps, flowControl, cbfcCredits);
     }
 
     public EthernetLinkConfig withArp(ArpResolver.Config c) {
-        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, maxPayloadCeiling, flushBatch, c, ecn);
+        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, maxPayloadCeiling, flushBatch, c, ecn, linkRateBps, flowControl, cbfcCredits);
     }
 
     public EthernetLinkConfig withEcn(Ecn e) {
-        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, maxPayloadCeiling, flushBatch, arp, e);
+        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, maxPayloadCeiling, flushBatch, arp, e, linkRateBps, flowControl, cbfcCredits);
+    }
+
+    /** Times PAUSE/PFC quanta at {@code bps} instead of the interface speed. */
+    public EthernetLinkConfig withLinkRate(long bps) {
+        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, maxPayloadCeiling, flushBatch, arp, ecn, bps,
+                flowControl, cbfcCredits);
+    }
+
+    /** PFC or CBFC; {@code credits} frames per VC for CBFC (0 = from this end's RX ring). */
+    public EthernetLinkConfig withFlowControl(FlowControl fc, int credits) {
+        return new EthernetLinkConfig(framing, port, vlanId, pcp, pcpFromTrafficClass, maxPayloadCeiling, flushBatch, arp, ecn,
+                linkRateBps, fc, credits);
     }
 
     public boolean tagged() {

@@ -10,6 +10,11 @@ public final class LinkCounters {
     final long[] rxByPcp = new long[8];
     int lastRxPcp = -1;
     long captureErrors;
+    long rxMacControl, txPaused;
+    final long[] pauseFrames = new long[8];
+    final long[] pauseTimeNs = new long[8];
+    final long[] cbfcConsumed = new long[8], cbfcReceived = new long[8], cbfcGranted = new long[8], cbfcFramesTaken = new long[8];
+    long cbfcFramesSent, cbfcFramesRcvd, cbfcBadGrants;
 
     public long txFrames() { return txFrames; }
     public long txBytes() { return txBytes; }
@@ -41,6 +46,35 @@ public final class LinkCounters {
     /** PCP of the last tagged RDMA frame received, or -1 if none was tagged. */
     public int lastRxPcp() { return lastRxPcp; }
     public long captureErrors() { return captureErrors; }
+    /** MAC Control frames (PAUSE, PFC, others) received, honoured or not. */
+    public long rxMacControl() { return rxMacControl; }
+    /** Claims refused because the packet's priority was paused (PFC/PAUSE) or its VC had no credit (CBFC). */
+    public long txPaused() { return txPaused; }
+    /** PFC frames naming priority {@code p} plus PAUSE frames (which name all) received and honoured. */
+    public long pauseFrames(int p) { return pauseFrames[p]; }
+    /** Time priority {@code p} was paused, in ns, for the pauses that have ended (XON or time out). */
+    public long pauseTimeNs(int p) { return pauseTimeNs[p]; }
+    public long pauseFrames() { return sum(pauseFrames); }
+    public long pauseTimeNs() { return sum(pauseTimeNs); }
+
+    /** CBFC sender: credits spent on VC {@code vc} (frames sent on it). */
+    public long cbfcConsumed(int vc) { return cbfcConsumed[vc]; }
+    /** CBFC sender: credits the peer returned for VC {@code vc}. */
+    public long cbfcReceived(int vc) { return cbfcReceived[vc]; }
+    /** CBFC receiver: credits this end returned to its peer for VC {@code vc}. */
+    public long cbfcGranted(int vc) { return cbfcGranted[vc]; }
+    /** CBFC receiver: frames of ours that arrived on VC {@code vc}, each holding one of the peer's credits. */
+    public long cbfcFramesTaken(int vc) { return cbfcFramesTaken[vc]; }
+    public long cbfcFramesSent() { return cbfcFramesSent; }
+    public long cbfcFramesRcvd() { return cbfcFramesRcvd; }
+    /** Credit frames whose counts grew by more than the peer can owe (stray or hostile): ignored. */
+    public long cbfcBadGrants() { return cbfcBadGrants; }
+
+    static long sum(long[] a) {
+        long s = 0;
+        for (long v : a) s += v;
+        return s;
+    }
 
     @Override
     public String toString() {

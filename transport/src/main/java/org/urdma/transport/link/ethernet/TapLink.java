@@ -19,6 +19,8 @@ import org.urdma.transport.packet.TxPacket;
  */
 public final class TapLink implements Link, AutoCloseable {
     private static final int BUFFER = 65536;
+    /** Frames the kernel queues towards a TAP reader (the tun driver's default txqueuelen): CBFC's RX buffer here. */
+    static final int TAP_QUEUE_FRAMES = 500;
     private final TapDevice tap;
     private final boolean ownsTap;
     private final EthernetDatapath datapath;
@@ -42,11 +44,12 @@ public final class TapLink implements Link, AutoCloseable {
     public TapLink(TapDevice tap, EthernetLinkConfig config, int interfaceMtu, boolean ownsTap) {
         this.tap = tap;
         this.ownsTap = ownsTap;
-        this.datapath = new EthernetDatapath(config);
+        this.datapath = new EthernetDatapath(config, AfPacketLink.interfaceSpeedBps(tap.name()), TAP_QUEUE_FRAMES);
         this.counters = datapath.counters;
         this.maxFrame = Math.min(BUFFER, interfaceMtu + 18);
         this.maxPayload = datapath.maxPayloadFor(interfaceMtu);
         datapath.arp().attach(this::sendRaw, datapath.baseTci());
+        datapath.attach(this::sendRaw);
     }
 
     @Override
@@ -72,7 +75,8 @@ public final class TapLink implements Link, AutoCloseable {
     }
 
     @Override
-    public TxPacket claim(int opcode, int payloadLength, long now) {
+    public TxPacket claim(int opcode, int payloadLength, Route route, long now) {
+        if (!datapath.mayStart(route, now)) return null; // its priority is paused (PFC/PAUSE)
         if (unsent > 0 && !write(unsent)) {
             counters.txBackPressure++;
             return null;
@@ -123,8 +127,14 @@ public final class TapLink implements Link, AutoCloseable {
     @Override
     public int flush(long now) {
         this.now = now;
+        datapath.poll(now);
         int work = unsent > 0 && write(unsent) ? 1 : 0;
         return work + datapath.arp().poll(now);
+    }
+
+    @Override
+    public long nextEventTime() {
+        return datapath.nextEventTime();
     }
 
     @Override

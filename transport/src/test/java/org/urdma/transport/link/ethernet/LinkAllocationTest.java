@@ -70,7 +70,7 @@ class LinkAllocationTest {
                 for (int i = 0; i < 16; i++) {
                     psn = (psn + 1) & 0xFFFFFF;
                     TxPacket t;
-                    while ((t = a.claim(0x0A, 1024, now)) == null) a.flush(now); // RDMA WRITE ONLY
+                    while ((t = a.claim(0x0A, 1024, route, now)) == null) a.flush(now); // RDMA WRITE ONLY
                     t.start(0x0A, 0x123, psn, false, false).reth(0x1000, 7, 1024).payload(data, 0, 1024);
                     a.commit(t, route, now);
                 }
