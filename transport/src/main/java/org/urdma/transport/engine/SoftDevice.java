@@ -606,9 +606,10 @@ public final class SoftDevice implements Device, PacketSink {
         return counters.get(Counter.DROP_FOREIGN_SOURCE);
     }
 
-    /** Packets a QP dropped because its state or transport does not take them. */
+    /** Packets a QP dropped: its state or transport does not take them, or they came from another source than its peer. */
     public long rxDropped() {
-        return counters.get(Counter.DROP_WRONG_STATE) + counters.get(Counter.DROP_BAD_OPCODE);
+        return counters.get(Counter.DROP_WRONG_STATE) + counters.get(Counter.DROP_BAD_OPCODE)
+                + counters.get(Counter.DROP_FOREIGN_SOURCE);
     }
 
     /** Requests received CE-marked, over every QP (the {@code ecn_ce_rcvd} counter). */

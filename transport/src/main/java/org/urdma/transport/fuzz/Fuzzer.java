@@ -63,11 +63,12 @@ import org.urdma.verbs.WrOpcode;
  * Deterministic for a seed; no clocks, threads or sleeps.
  */
 public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
-    /** Engine gap being fixed elsewhere (issue 17 item 1): a stale NAK fails the oldest request. */
-    public static final String KNOWN_GAP_STALE_NAK = "known gap (issue 17 #1): a stale NAK failed an outstanding request";
-    /** Engine gap being fixed elsewhere (issue 17 item 5): the responder does not check who sent a packet. */
-    public static final String KNOWN_GAP_FOREIGN_SOURCE =
-        "known gap (issue 17 #5): an RC/UC QP processed a packet from a source other than its peer";
+    /**
+     * A forged RC/UC packet with another link source (MAC) but the peer's network address was taken: rxe's check_addr,
+     * which the engine follows, compares the IP/GID source only (frames from another address are dropped and counted).
+     */
+    public static final String FOREIGN_MAC_PEER_ADDRESS =
+        "RC/UC packet from another MAC with the peer's IP/GID: taken, as rxe's check_addr compares addresses only";
     static final long START = 1_000_000_000L;
     private static final long LEGIT = -1;
     private static final int KB = 1024;
@@ -300,7 +301,7 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
         if (p == null || s == null) return;
         if (tag != LEGIT && o == Outcome.PROCESSED) {
             s.pair.tainted = true;
-            if (s.pair.type != QpType.UD && foreignSource(p, s.onA ? b : a)) expect(KNOWN_GAP_FOREIGN_SOURCE);
+            if (s.pair.type != QpType.UD && foreignSource(p, s.onA ? b : a)) expect(FOREIGN_MAC_PEER_ADDRESS);
         }
         QpState after = s.qp.state();
         if (stateBefore == QpState.RTS && after != QpState.RTS) leftRts(s, tag, p, after);
@@ -347,8 +348,10 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
         if ((op & 0x1F) == Opcode.ACKNOWLEDGE) {
             int syn = p.aethSyndrome();
             if ((syn & Aeth.SYNDROME_TYPE) == Aeth.SYNDROME_NAK && (syn & 0x1F) != Aeth.NAK_PSN_SEQUENCE_ERROR) {
-                if (s.firstErrorPsn != -1 && Psn.before(p.psn(), s.firstErrorPsn)) expect(KNOWN_GAP_STALE_NAK);
-                else expect("RC requester: NAK " + nakName(syn & 0x1F) + " fails the request (" + st + ")");
+                if (s.firstErrorPsn != -1 && Psn.before(p.psn(), s.firstErrorPsn)) {
+                    throw new OracleFailure("a stale NAK failed an outstanding request: " + p); // issue 17 #1
+                }
+                expect("RC requester: NAK " + nakName(syn & 0x1F) + " fails the request (" + st + ")");
                 return;
             }
             if (st == WcStatus.RETRY_EXC_ERR) {

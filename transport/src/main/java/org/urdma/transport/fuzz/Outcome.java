@@ -13,7 +13,7 @@ public enum Outcome {
     BAD_PKEY,
     /** {@code SoftDevice.rxUnknownQp()}. */
     UNKNOWN_QP,
-    /** {@code SoftDevice.rxDropped()}: wrong transport for the QP, a QP not ready, a response for a PSN never sent. */
+    /** {@code SoftDevice.rxDropped()}: wrong transport for the QP, a QP not ready, a response for a PSN never sent, a foreign source. */
     RX_DROPPED,
     /** Handed to a QP's responder or completer, which acted on it per the spec (duplicates and sequence errors too). */
     PROCESSED;
