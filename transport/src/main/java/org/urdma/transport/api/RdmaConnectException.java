@@ -1,0 +1,10 @@
+package org.urdma.transport.api;
+
+/** Connection setup failed; the message names what: refused, timed out, the peer vanished or spoke another format. */
+public final class RdmaConnectException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public RdmaConnectException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

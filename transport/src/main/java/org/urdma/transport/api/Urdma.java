@@ -1,0 +1,128 @@
+package org.urdma.transport.api;
+
+import java.util.Locale;
+import java.util.SplittableRandom;
+import org.urdma.nativeio.AfPacketOptions;
+import org.urdma.nativeio.NetInterface;
+import org.urdma.nativeio.TapDevice;
+import org.urdma.transport.driver.EngineDriver;
+import org.urdma.transport.driver.InlineDriver;
+import org.urdma.transport.driver.MemoryFabric;
+import org.urdma.transport.driver.RealTimeDriver;
+import org.urdma.transport.engine.DeviceConfig;
+import org.urdma.transport.engine.SoftDevice;
+import org.urdma.transport.link.Impairment;
+import org.urdma.transport.link.MemoryLink;
+import org.urdma.transport.link.ethernet.AfPacketLink;
+import org.urdma.transport.link.ethernet.EthernetLinkConfig;
+import org.urdma.transport.link.ethernet.TapLink;
+import org.urdma.transport.port.InterfaceCheck;
+import org.urdma.transport.port.PortIdentity;
+import org.urdma.transport.rate.RateControl;
+import org.urdma.transport.recovery.LossRecovery;
+import org.urdma.transport.wire.FramingKind;
+
+/**
+ * Where a Java application starts: opens urdma devices on a link. Then {@link UrdmaDevice#listen} and
+ * {@link UrdmaDevice#connect} give connected QPs.
+ * <pre>{@code
+ * try (UrdmaDevice dev = Urdma.open(DeviceOptions.afPacket("veth0").withIp("10.0.0.1/24"))) { ... }
+ * try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory())) { ... pair.first() ... pair.second() ... }
+ * }</pre>
+ */
+public final class Urdma {
+    /** A fixed locally administered MAC for a TAP port when none is given ("urdma" in ASCII). */
+    private static final String TAP_MAC = "02:75:72:64:6d:61";
+
+    private Urdma() {
+    }
+
+    /**
+     * Opens a device on an {@code afpacket:IF} or {@code tap:IF} link (root or CAP_NET_RAW/CAP_NET_ADMIN) and starts
+     * its driver. A device on the memory link has no peer alone: use {@link #memoryPair}.
+     *
+     * @throws IllegalArgumentException naming the option that is wrong (unknown interface, an address the kernel owns)
+     */
+    public static UrdmaDevice open(DeviceOptions o) {
+        String kind = o.linkKind();
+        if (kind.equals("memory")) {
+            throw new IllegalArgumentException("link: a memory device needs its peer in this JVM, use Urdma.memoryPair");
+        }
+        FramingKind framing = FramingKind.parse(o.framing());
+        String ifname = o.interfaceName();
+        boolean tap = kind.equals("tap");
+        InterfaceCheck.portAddressNotKernels(ifname, o.ip());
+        if (!tap) InterfaceCheck.interfaceUp(ifname); // a TAP is ours and set up below
+        if (tap) {
+            byte[] mac = PortIdentity.parseMac(o.mac() != null ? o.mac() : TAP_MAC);
+            TapDevice dev = TapDevice.open(ifname);
+            NetInterface.setUp(ifname, true);
+            TapLink link = new TapLink(dev, EthernetLinkConfig.of(framing, PortIdentity.of(mac, o.ip())),
+                    NetInterface.lookup(ifname).mtu(), true);
+            return start(o, link, link, link.datapath(), framing, mac, "TAP " + ifname);
+        }
+        byte[] mac = o.mac() != null ? PortIdentity.parseMac(o.mac()) : NetInterface.lookup(ifname).mac();
+        // TPACKET_V2: V3 hands a block over only when its retire timer fires, which stalls RC's window (see NetPerfSession)
+        AfPacketLink link = AfPacketLink.open(ifname, EthernetLinkConfig.of(framing, PortIdentity.of(mac, o.ip())),
+                AfPacketOptions.Version.V2);
+        return start(o, link, link, link.datapath(), framing, mac, "AF_PACKET " + ifname);
+    }
+
+    /** Two devices in this JVM joined by an in-memory link, each with its own driver: {@code o}'s link must be memory. */
+    public static MemoryPair memoryPair(DeviceOptions o) {
+        if (!o.linkKind().equals("memory")) throw new IllegalArgumentException("link: memoryPair needs memory, was '" + o.link() + "'");
+        FramingKind framing = FramingKind.parse(o.framing());
+        DeviceConfig a = config(o, o.name(), o.mac() != null ? PortIdentity.parseMac(o.mac()) : new byte[] {2, 0, 0, 0, 0, 1});
+        DeviceConfig b = config(o, o.name() + "-peer", new byte[] {2, 0, 0, 0, 0, 2});
+        if (java.util.Arrays.equals(a.mac(), b.mac())) b = config(o, o.name() + "-peer", new byte[] {2, 0, 0, 0, 0, 3});
+        long now = System.nanoTime();
+        MemoryFabric f = new MemoryFabric(a, b, MemoryLink.Config.defaults().withLatency(0), MemoryFabric.CodecFactory.wire(framing),
+                Impairment.NONE, Impairment.NONE, now, now);
+        UrdmaDevice first = new UrdmaDevice(f.a, null, null, framing, driver(o, f.a), "memory link");
+        UrdmaDevice second = new UrdmaDevice(f.b, null, null, framing, driver(o, f.b), "memory link");
+        return new MemoryPair(first, second);
+    }
+
+    /** Two devices on one in-memory link; closing the pair closes both. */
+    public record MemoryPair(UrdmaDevice first, UrdmaDevice second) implements AutoCloseable {
+        @Override
+        public void close() {
+            try {
+                first.close();
+            } finally {
+                second.close();
+            }
+        }
+    }
+
+    private static UrdmaDevice start(DeviceOptions o, org.urdma.transport.packet.Link link, AutoCloseable owned,
+                                     org.urdma.transport.link.ethernet.EthernetDatapath port, FramingKind framing, byte[] mac,
+                                     String describe) {
+        try {
+            SoftDevice d = new SoftDevice(config(o, o.name(), mac), link, new SplittableRandom(System.nanoTime()), System.nanoTime());
+            return new UrdmaDevice(d, owned, port, framing, driver(o, d), describe);
+        } catch (RuntimeException e) {
+            try {
+                owned.close();
+            } catch (Exception suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    private static DeviceConfig config(DeviceOptions o, String name, byte[] mac) {
+        DeviceConfig n = DeviceConfig.named(name, 0); // the engine's default limits, with this port's MAC and policies
+        return new DeviceConfig(name, mac, n.maxQp(), n.maxQpWr(), n.maxSge(), n.maxCqe(), n.maxMr(), n.maxRdAtomic(),
+                n.maxInline(), n.window(), n.txBurst(), LossRecovery.named(o.lossRecovery().toLowerCase(Locale.ROOT)),
+                RateControl.named(o.rateControl()));
+    }
+
+    private static EngineDriver driver(DeviceOptions o, SoftDevice d) {
+        return switch (o.driver()) {
+            case THREAD -> new RealTimeDriver(d, RealTimeDriver.Idle.BACKOFF);
+            case THREAD_BUSY_SPIN -> new RealTimeDriver(d, RealTimeDriver.Idle.BUSY_SPIN);
+            case INLINE -> new InlineDriver(d);
+        };
+    }
+}
