@@ -17,6 +17,11 @@ public final class RdmaServer implements AutoCloseable {
         this.listener = listener;
     }
 
+    /** The device accepted connections' QPs are on (register advertised memory in its {@link UrdmaDevice#pd()}). */
+    public UrdmaDevice device() {
+        return device;
+    }
+
     /** The TCP port clients connect to. */
     public int port() {
         return listener.localAddress().getPort();

@@ -24,6 +24,8 @@ import org.urdma.verbs.WrOpcode;
 
 class EndpointTest {
     private static final Duration T = Duration.ofSeconds(10);
+    /** A thread per blocking task (the common pool may have one thread only). */
+    private static final java.util.concurrent.Executor THREADS = r -> Thread.ofPlatform().daemon().start(r);
 
     @Test
     void acceptAndConnectGiveConnectedQpsThatCarryASendAndEachOthersPrivateData() throws Exception {
@@ -31,7 +33,7 @@ class EndpointTest {
              RdmaServer server = pair.first().listen(0)) {
             MemoryRegion target = pair.first().register(4096, AccessFlags.ALL);
             CompletableFuture<RdmaConnection> accepted = CompletableFuture.supplyAsync(() ->
-                    server.accept(EndpointOptions.defaults().withPrivateData(RemoteRegion.of(target).toBytes())));
+                    server.accept(EndpointOptions.defaults().withPrivateData(RemoteRegion.of(target).toBytes())), THREADS);
             try (RdmaConnection client = pair.second().connect("127.0.0.1", server.port(),
                     EndpointOptions.defaults().withPrivateData(new byte[] {1, 2, 3}));
                  RdmaConnection srv = accepted.get()) {
@@ -51,7 +53,7 @@ class EndpointTest {
                 assertEquals(7, wc.wrId());
                 assertEquals(8, wc.byteLen());
                 assertEquals(0x1122334455667788L, in.segment().get(ValueLayout.JAVA_LONG, 0));
-                CompletableFuture<Void> serverDone = CompletableFuture.runAsync(() -> srv.barrier("done", T));
+                CompletableFuture<Void> serverDone = CompletableFuture.runAsync(() -> srv.barrier("done", T), THREADS);
                 client.barrier("done", T);
                 serverDone.get();
             }
@@ -63,7 +65,7 @@ class EndpointTest {
         try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory());
              RdmaServer server = pair.first().listen(0)) {
             EndpointOptions uc = EndpointOptions.defaults().withType(QpType.UC);
-            CompletableFuture<RdmaConnection> accepted = CompletableFuture.supplyAsync(() -> server.accept(uc));
+            CompletableFuture<RdmaConnection> accepted = CompletableFuture.supplyAsync(() -> server.accept(uc), THREADS);
             try (RdmaConnection client = pair.second().connect("127.0.0.1", server.port(), uc);
                  RdmaConnection srv = accepted.get()) {
                 assertEquals(QpType.UC, client.qp().type());
