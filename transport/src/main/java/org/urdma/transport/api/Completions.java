@@ -14,6 +14,9 @@ public final class Completions {
     /**
      * Polls {@code cq} until a completion arrives (spinning briefly, then parking), and returns it.
      *
+     * @param cq      the queue to poll
+     * @param timeout how long to wait
+     * @return the completion (a new object)
      * @throws IllegalStateException if none arrives within {@code timeout}, or it is not {@link WcStatus#SUCCESS}
      *                               (naming the work request, opcode and status)
      */

@@ -33,6 +33,7 @@ public record DeviceOptions(String link, String framing, String ip, String mac, 
         INLINE
     }
 
+    /** Checks every option, naming the one that is wrong. */
     public DeviceOptions {
         Objects.requireNonNull(link, "link");
         String l = link.toLowerCase(Locale.ROOT);
@@ -46,49 +47,107 @@ public record DeviceOptions(String link, String framing, String ip, String mac, 
         if (name == null || name.isEmpty()) throw new IllegalArgumentException("name: must not be empty");
     }
 
-    /** The memory link, RoCEv2 framing, go-back-N, no rate control, an agent thread per device. */
+    /** {@return the memory link, RoCEv2 framing, go-back-N, no rate control, an agent thread per device} */
     public static DeviceOptions memory() {
         return new DeviceOptions("memory", "roce2", null, null, "gbn", "none", Driver.THREAD, "urdma0");
     }
 
-    /** An AF_PACKET socket on interface {@code ifname} (root or CAP_NET_RAW); RoCEv2 needs {@link #withIp}. */
+    /**
+     * Options for an AF_PACKET link.
+     *
+     * @param ifname the interface, e.g. {@code eth0}
+     * @return an AF_PACKET socket on it (root or CAP_NET_RAW); RoCEv2 needs {@link #withIp}
+     */
     public static DeviceOptions afPacket(String ifname) {
         return memory().withLink("afpacket:" + ifname);
     }
 
-    /** A TAP interface {@code ifname} this process creates (or attaches to) and owns. */
+    /**
+     * Options for a TAP link.
+     *
+     * @param ifname the TAP's name, e.g. {@code tap0}
+     * @return a TAP interface this process creates (or attaches to) and owns
+     */
     public static DeviceOptions tap(String ifname) {
         return memory().withLink("tap:" + ifname);
     }
 
+    /**
+     * A copy with this option changed.
+     *
+     * @param l the link: {@code memory}, {@code afpacket:IF} or {@code tap:IF}
+     * @return a copy with it
+     */
     public DeviceOptions withLink(String l) {
         return new DeviceOptions(l, framing, ip, mac, lossRecovery, rateControl, driver, name);
     }
 
+    /**
+     * A copy with this option changed.
+     *
+     * @param f the wire format
+     * @return a copy with it
+     */
     public DeviceOptions withFraming(String f) {
         return new DeviceOptions(link, f, ip, mac, lossRecovery, rateControl, driver, name);
     }
 
+    /**
+     * A copy with this option changed.
+     *
+     * @param cidr this port's IPv4 address {@code A.B.C.D/NN}, or null
+     * @return a copy with it
+     */
     public DeviceOptions withIp(String cidr) {
         return new DeviceOptions(link, framing, cidr, mac, lossRecovery, rateControl, driver, name);
     }
 
+    /**
+     * A copy with this option changed.
+     *
+     * @param m this port's MAC, or null for the default
+     * @return a copy with it
+     */
     public DeviceOptions withMac(String m) {
         return new DeviceOptions(link, framing, ip, m, lossRecovery, rateControl, driver, name);
     }
 
+    /**
+     * A copy with this option changed.
+     *
+     * @param r {@code gbn} or {@code gb0}
+     * @return a copy with it
+     */
     public DeviceOptions withLossRecovery(String r) {
         return new DeviceOptions(link, framing, ip, mac, r, rateControl, driver, name);
     }
 
+    /**
+     * A copy with this option changed.
+     *
+     * @param r {@code none} or {@code window:BYTES/NANOS}
+     * @return a copy with it
+     */
     public DeviceOptions withRateControl(String r) {
         return new DeviceOptions(link, framing, ip, mac, lossRecovery, r, driver, name);
     }
 
+    /**
+     * A copy with this option changed.
+     *
+     * @param d what runs the engine
+     * @return a copy with it
+     */
     public DeviceOptions withDriver(Driver d) {
         return new DeviceOptions(link, framing, ip, mac, lossRecovery, rateControl, d, name);
     }
 
+    /**
+     * A copy with this option changed.
+     *
+     * @param n the device's name
+     * @return a copy with it
+     */
     public DeviceOptions withName(String n) {
         return new DeviceOptions(link, framing, ip, mac, lossRecovery, rateControl, driver, n);
     }

@@ -18,6 +18,7 @@ public record EndpointOptions(QpType type, int depth, boolean completionChannel,
     /** rdma_cm's limit for a connect request's private data is 56 bytes; urdma allows more. */
     public static final int MAX_PRIVATE_DATA = 1024;
 
+    /** Checks every option, naming the one that is wrong. */
     public EndpointOptions {
         Objects.requireNonNull(type, "type");
         if (type != QpType.RC && type != QpType.UC) throw new IllegalArgumentException("type: RC or UC, was " + type);
@@ -29,32 +30,63 @@ public record EndpointOptions(QpType type, int depth, boolean completionChannel,
         if (timeout == null || timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout: must be > 0");
     }
 
-    /** RC, 128 work requests each way, no completion channel, no private data, 10 s. */
+    /** {@return RC, 128 work requests each way, no completion channel, no private data, 10 s} */
     public static EndpointOptions defaults() {
         return new EndpointOptions(QpType.RC, 128, false, null, Duration.ofSeconds(10));
     }
 
+    /** {@return a copy of the private data} */
     @Override
     public byte[] privateData() {
         return privateData.clone();
     }
 
+    /**
+     * A copy with this option changed.
+     *
+     * @param t RC or UC
+     * @return a copy with it
+     */
     public EndpointOptions withType(QpType t) {
         return new EndpointOptions(t, depth, completionChannel, privateData, timeout);
     }
 
+    /**
+     * A copy with this option changed.
+     *
+     * @param d work requests each way
+     * @return a copy with it
+     */
     public EndpointOptions withDepth(int d) {
         return new EndpointOptions(type, d, completionChannel, privateData, timeout);
     }
 
+    /**
+     * A copy with this option changed.
+     *
+     * @param on whether the CQs report to a completion channel
+     * @return a copy with it
+     */
     public EndpointOptions withCompletionChannel(boolean on) {
         return new EndpointOptions(type, depth, on, privateData, timeout);
     }
 
+    /**
+     * A copy with this option changed.
+     *
+     * @param data bytes for the peer, or null for none
+     * @return a copy with it
+     */
     public EndpointOptions withPrivateData(byte[] data) {
         return new EndpointOptions(type, depth, completionChannel, data, timeout);
     }
 
+    /**
+     * A copy with this option changed.
+     *
+     * @param t how long each step may take
+     * @return a copy with it
+     */
     public EndpointOptions withTimeout(Duration t) {
         return new EndpointOptions(type, depth, completionChannel, privateData, t);
     }

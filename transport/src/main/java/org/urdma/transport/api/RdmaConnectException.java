@@ -4,6 +4,12 @@ package org.urdma.transport.api;
 public final class RdmaConnectException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * Creates the exception.
+     *
+     * @param message one line naming the step and what failed
+     * @param cause   the underlying failure
+     */
     public RdmaConnectException(String message, Throwable cause) {
         super(message, cause);
     }

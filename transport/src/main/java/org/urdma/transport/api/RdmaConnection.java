@@ -94,35 +94,37 @@ public final class RdmaConnection implements AutoCloseable {
         return channel.swap(mine, n, "private data");
     }
 
-    /** The connected QP (RTS). */
+    /** {@return the connected QP (RTS)} */
     public QueuePair qp() {
         return qp;
     }
 
+    /** {@return the CQ of the QP's send queue} */
     public CompletionQueue sendCq() {
         return sendCq;
     }
 
+    /** {@return the CQ of the QP's receive queue} */
     public CompletionQueue recvCq() {
         return recvCq;
     }
 
-    /** The completion channel both CQs report to, or null unless {@link EndpointOptions#completionChannel()}. */
+    /** {@return the completion channel both CQs report to, or null unless {@link EndpointOptions#completionChannel()}} */
     public CompletionChannel completionChannel() {
         return completionChannel;
     }
 
-    /** What the peer passed as {@link EndpointOptions#privateData()} (empty if nothing). */
+    /** {@return what the peer passed as {@link EndpointOptions#privateData()} (empty if nothing)} */
     public byte[] peerPrivateData() {
         return peerPrivateData.clone();
     }
 
-    /** The peer's QP number. */
+    /** {@return the peer's QP number} */
     public int peerQpn() {
         return remote.qpn();
     }
 
-    /** The device this connection's QP is on. */
+    /** {@return the device this connection's QP is on} */
     public UrdmaDevice device() {
         return device;
     }
@@ -131,6 +133,8 @@ public final class RdmaConnection implements AutoCloseable {
      * Waits until the peer reaches the barrier of the same name too (over the out-of-band channel), e.g. "done" after
      * the last RDMA operation, so neither side tears down memory the other still uses.
      *
+     * @param step    the barrier's name, for messages
+     * @param timeout how long to wait for the peer
      * @throws RdmaConnectException if the peer does not arrive within {@code timeout}, closed or vanished
      */
     public void barrier(String step, Duration timeout) {

@@ -17,12 +17,12 @@ public final class RdmaServer implements AutoCloseable {
         this.listener = listener;
     }
 
-    /** The device accepted connections' QPs are on (register advertised memory in its {@link UrdmaDevice#pd()}). */
+    /** {@return the device accepted connections' QPs are on (register advertised memory in its {@link UrdmaDevice#pd()})} */
     public UrdmaDevice device() {
         return device;
     }
 
-    /** The TCP port clients connect to. */
+    /** {@return the TCP port clients connect to} */
     public int port() {
         return listener.localAddress().getPort();
     }
@@ -31,6 +31,8 @@ public final class RdmaServer implements AutoCloseable {
      * Waits up to {@code options.timeout()} for a client, then connects a new QP to it, sending
      * {@code options.privateData()} and receiving the client's.
      *
+     * @param options the QP to make and the private data to send
+     * @return the connection, its QP in RTS
      * @throws RdmaConnectException naming what failed: no client in time, the client closed or vanished, or it
      *                              spoke another format
      */

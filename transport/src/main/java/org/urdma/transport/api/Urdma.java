@@ -41,6 +41,8 @@ public final class Urdma {
      * Opens a device on an {@code afpacket:IF} or {@code tap:IF} link (root or CAP_NET_RAW/CAP_NET_ADMIN) and starts
      * its driver. A device on the memory link has no peer alone: use {@link #memoryPair}.
      *
+     * @param o the link and its options
+     * @return the device, its engine running
      * @throws IllegalArgumentException naming the option that is wrong (unknown interface, an address the kernel owns)
      */
     public static UrdmaDevice open(DeviceOptions o) {
@@ -68,7 +70,12 @@ public final class Urdma {
         return start(o, link, link, link.datapath(), framing, mac, "AF_PACKET " + ifname);
     }
 
-    /** Two devices in this JVM joined by an in-memory link, each with its own driver: {@code o}'s link must be memory. */
+    /**
+     * Two devices in this JVM joined by an in-memory link, each with its own driver.
+     *
+     * @param o options of both devices; the link must be {@code memory}
+     * @return both devices, their engines running
+     */
     public static MemoryPair memoryPair(DeviceOptions o) {
         if (!o.linkKind().equals("memory")) throw new IllegalArgumentException("link: memoryPair needs memory, was '" + o.link() + "'");
         FramingKind framing = FramingKind.parse(o.framing());
@@ -83,7 +90,12 @@ public final class Urdma {
         return new MemoryPair(first, second);
     }
 
-    /** Two devices on one in-memory link; closing the pair closes both. */
+    /**
+     * Two devices on one in-memory link; closing the pair closes both.
+     *
+     * @param first  the device whose name the options gave
+     * @param second its peer on the link
+     */
     public record MemoryPair(UrdmaDevice first, UrdmaDevice second) implements AutoCloseable {
         @Override
         public void close() {

@@ -43,28 +43,34 @@ public final class UrdmaDevice implements AutoCloseable {
         this.pd = device.allocPd();
     }
 
-    /** The verbs device: CQs, completion channels, more protection domains. */
+    /** {@return the verbs device: CQs, completion channels, more protection domains} */
     public Device verbs() {
         return device;
     }
 
-    /** The protection domain connections made by this device use; register the memory they access in it. */
+    /** {@return the protection domain connections made by this device use; register the memory they access in it} */
     public ProtectionDomain pd() {
         return pd;
     }
 
-    /** Registers {@code bytes} of zeroed, page-aligned off-heap memory (freed when the device closes) in {@link #pd()}. */
+    /**
+     * Registers zeroed, page-aligned off-heap memory (freed when the device closes) in {@link #pd()}.
+     *
+     * @param bytes  its length
+     * @param access {@link org.urdma.verbs.AccessFlags} bits
+     * @return the region
+     */
     public MemoryRegion register(long bytes, int access) {
         if (bytes <= 0) throw new IllegalArgumentException("bytes: must be > 0, was " + bytes);
         return pd.registerMemory(arena.allocate(bytes, 4096), access);
     }
 
-    /** The GID peers address this device by: IPv4-mapped for RoCEv2 with an address, else MAC-derived. */
+    /** {@return the GID peers address this device by: IPv4-mapped for RoCEv2 with an address, else MAC-derived} */
     public Gid gid() {
         return port != null ? port.gids().gidFor(framing) : device.gid(0);
     }
 
-    /** The largest path MTU the link carries. */
+    /** {@return the largest path MTU the link carries} */
     public PathMtu mtu() {
         int max = device.link().maxPayload();
         PathMtu best = PathMtu.MTU_256;
@@ -72,7 +78,7 @@ public final class UrdmaDevice implements AutoCloseable {
         return best;
     }
 
-    /** For banners: the link, framing and driver. */
+    /** {@return for banners: the link, framing and driver} */
     public String describe() {
         return describe + ", " + framing + ", engine on " + driver.describe();
     }
@@ -81,12 +87,20 @@ public final class UrdmaDevice implements AutoCloseable {
      * Listens for {@link #connect} calls from peers on TCP {@code port} of every address of this network namespace
      * (0: a free port, see {@link RdmaServer#port()}).
      *
+     * @param port the TCP port
+     * @return the listening endpoint
      * @throws RdmaConnectException if the port cannot be bound
      */
     public RdmaServer listen(int port) {
         return listen(new InetSocketAddress(port));
     }
 
+    /**
+     * As {@link #listen(int)} on one address.
+     *
+     * @param bind the address and port
+     * @return the listening endpoint
+     */
     public RdmaServer listen(InetSocketAddress bind) {
         ConnectionManager cm = new ConnectionManager();
         try {
@@ -101,6 +115,10 @@ public final class UrdmaDevice implements AutoCloseable {
      * Connects a new QP to the one a server at {@code host:port} accepts for it, exchanging private data (e.g. an
      * address and R_Key, see {@link RemoteRegion}). Refused connections are retried until {@code options.timeout()}.
      *
+     * @param host    the server's address (its kernel's, for the out-of-band TCP)
+     * @param port    the server's TCP port
+     * @param options the QP to make, the private data to send and the timeout
+     * @return the connection, its QP in RTS
      * @throws RdmaConnectException naming what failed: refused or no answer within the timeout, the peer closed
      *                              or vanished during the exchange, or its answer was not urdma's
      */
