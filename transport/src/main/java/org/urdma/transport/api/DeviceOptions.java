@@ -152,11 +152,6 @@ public record DeviceOptions(String link, String framing, String ip, String mac, 
         return new DeviceOptions(link, framing, ip, mac, lossRecovery, rateControl, driver, n);
     }
 
-    /** The interface name of an {@code afpacket:} or {@code tap:} link. */
-    String interfaceName() {
-        return link.substring(link.indexOf(':') + 1);
-    }
-
     String linkKind() {
         return link.substring(0, link.indexOf(':') < 0 ? link.length() : link.indexOf(':')).toLowerCase(Locale.ROOT);
     }

@@ -3,8 +3,6 @@ package org.urdma.transport.api;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import org.urdma.nativeio.AfPacketOptions;
-import org.urdma.nativeio.NetInterface;
-import org.urdma.nativeio.TapDevice;
 import org.urdma.transport.driver.EngineDriver;
 import org.urdma.transport.driver.InlineDriver;
 import org.urdma.transport.driver.MemoryFabric;
@@ -13,10 +11,8 @@ import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
 import org.urdma.transport.link.Impairment;
 import org.urdma.transport.link.MemoryLink;
-import org.urdma.transport.link.ethernet.AfPacketLink;
 import org.urdma.transport.link.ethernet.EthernetLinkConfig;
-import org.urdma.transport.link.ethernet.TapLink;
-import org.urdma.transport.port.InterfaceCheck;
+import org.urdma.transport.link.ethernet.EthernetLinks;
 import org.urdma.transport.port.PortIdentity;
 import org.urdma.transport.rate.RateControl;
 import org.urdma.transport.recovery.LossRecovery;
@@ -31,9 +27,6 @@ import org.urdma.transport.wire.FramingKind;
  * }</pre>
  */
 public final class Urdma {
-    /** A fixed locally administered MAC for a TAP port when none is given ("urdma" in ASCII). */
-    private static final String TAP_MAC = "02:75:72:64:6d:61";
-
     private Urdma() {
     }
 
@@ -43,7 +36,8 @@ public final class Urdma {
      *
      * @param o the link and its options
      * @return the device, its engine running
-     * @throws IllegalArgumentException naming the option that is wrong (unknown interface, an address the kernel owns)
+     * @throws RuntimeException in one line naming what is wrong: an option (IllegalArgumentException), an unknown
+     *                          interface or an address the kernel owns
      */
     public static UrdmaDevice open(DeviceOptions o) {
         String kind = o.linkKind();
@@ -51,23 +45,10 @@ public final class Urdma {
             throw new IllegalArgumentException("link: a memory device needs its peer in this JVM, use Urdma.memoryPair");
         }
         FramingKind framing = FramingKind.parse(o.framing());
-        String ifname = o.interfaceName();
-        boolean tap = kind.equals("tap");
-        InterfaceCheck.portAddressNotKernels(ifname, o.ip());
-        if (!tap) InterfaceCheck.interfaceUp(ifname); // a TAP is ours and set up below
-        if (tap) {
-            byte[] mac = PortIdentity.parseMac(o.mac() != null ? o.mac() : TAP_MAC);
-            TapDevice dev = TapDevice.open(ifname);
-            NetInterface.setUp(ifname, true);
-            TapLink link = new TapLink(dev, EthernetLinkConfig.of(framing, PortIdentity.of(mac, o.ip())),
-                    NetInterface.lookup(ifname).mtu(), true);
-            return start(o, link, link, link.datapath(), framing, mac, "TAP " + ifname);
-        }
-        byte[] mac = o.mac() != null ? PortIdentity.parseMac(o.mac()) : NetInterface.lookup(ifname).mac();
-        // TPACKET_V2: V3 hands a block over only when its retire timer fires, which stalls RC's window (see NetPerfSession)
-        AfPacketLink link = AfPacketLink.open(ifname, EthernetLinkConfig.of(framing, PortIdentity.of(mac, o.ip())),
-                AfPacketOptions.Version.V2);
-        return start(o, link, link, link.datapath(), framing, mac, "AF_PACKET " + ifname);
+        // TPACKET_V2: V3 hands a block over only when its retire timer fires, which stalls RC's window
+        EthernetLinks.Opened l = EthernetLinks.open(o.link(), o.ip(), o.mac(),
+                mac -> EthernetLinkConfig.of(framing, PortIdentity.of(mac, o.ip())), AfPacketOptions.Version.V2);
+        return start(o, l.link(), l.closer(), l.datapath(), framing, l.datapath().config().port().mac(), l.description());
     }
 
     /**
