@@ -29,7 +29,11 @@ public record DeviceOptions(String link, String framing, String ip, String mac, 
         THREAD,
         /** The same thread, spinning: lowest latency, one core per device. */
         THREAD_BUSY_SPIN,
-        /** The application's thread, inside CQ polls and control calls: no thread of its own; the application must keep polling. */
+        /**
+         * The application's thread, inside CQ polls and control calls: no thread of its own. The application must keep
+         * polling while its peer still waits on it (an ACK it owes leaves only in a pass), so a side that only serves
+         * RDMA READ/WRITE or waits at a barrier wants {@link #THREAD}.
+         */
         INLINE
     }
 

@@ -60,6 +60,31 @@ class EndpointTest {
         }
     }
 
+    /** Inline drivers run each engine only inside its application's polls: one thread polling both sides' CQs suffices. */
+    @Test
+    void inlineDriversProgressInsideCqPolls() throws Exception {
+        try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory().withDriver(DeviceOptions.Driver.INLINE));
+             RdmaServer server = pair.first().listen(0)) {
+            CompletableFuture<RdmaConnection> accepted = CompletableFuture.supplyAsync(() -> server.accept(EndpointOptions.defaults()), THREADS);
+            try (RdmaConnection client = pair.second().connect("127.0.0.1", server.port(), EndpointOptions.defaults());
+                 RdmaConnection srv = accepted.get()) {
+                MemoryRegion in = pair.first().register(64, AccessFlags.LOCAL_WRITE);
+                MemoryRegion out = pair.second().register(64, AccessFlags.LOCAL_WRITE);
+                srv.qp().postRecv(new ReceiveWorkRequest().wrId(7).addSge(in, 0, 64));
+                client.qp().postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(out, 0, 16));
+                WorkCompletion[] wc = {new WorkCompletion()};
+                boolean sent = false, received = false;
+                long deadline = System.nanoTime() + T.toNanos();
+                while (!(sent && received) && System.nanoTime() < deadline) {
+                    sent |= client.sendCq().poll(wc, 1) == 1;
+                    received |= srv.recvCq().poll(wc, 1) == 1;
+                }
+                assertTrue(sent && received, "sent " + sent + ", received " + received);
+                assertTrue(pair.first().describe().contains("inline"), pair.first().describe());
+            }
+        }
+    }
+
     @Test
     void ucConnectionsAreConnectedToo() throws Exception {
         try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory());
