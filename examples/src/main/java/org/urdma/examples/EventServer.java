@@ -61,6 +61,7 @@ public final class EventServer {
             out.segment().set(ValueLayout.JAVA_LONG, 0, received);
             c.qp().postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(out, 0, 8));
             Completions.await(c.sendCq(), ExampleArgs.TIMEOUT);
+            c.barrier("done", ExampleArgs.TIMEOUT); // the client stays until its ACK of the answer arrived
             return "received and checked " + received + " messages in " + events + " completion events";
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -61,6 +61,7 @@ public final class SendRecv {
             out.segment().set(ValueLayout.JAVA_LONG, 0, a.count());
             c.qp().postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(out, 0, 8));
             Completions.await(c.sendCq(), ExampleArgs.TIMEOUT);
+            c.barrier("done", ExampleArgs.TIMEOUT); // the client stays until its ACK of the answer arrived
             return "received and checked " + a.count() + " messages of " + SIZE + " bytes";
         }
     }
@@ -80,6 +81,7 @@ public final class SendRecv {
             Completions.await(c.recvCq(), ExampleArgs.TIMEOUT);
             long got = reply.segment().get(ValueLayout.JAVA_LONG, 0);
             if (got != a.count()) throw new IllegalStateException("data: server says it received " + got + " of " + a.count());
+            c.barrier("done", ExampleArgs.TIMEOUT);
             return "sent " + a.count() + " messages; server confirmed " + got;
         }
     }
