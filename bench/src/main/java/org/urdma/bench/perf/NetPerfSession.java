@@ -6,8 +6,6 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import org.urdma.nativeio.AfPacketOptions;
-import org.urdma.nativeio.NetInterface;
-import org.urdma.nativeio.TapDevice;
 import org.urdma.transport.cm.ConnectionException;
 import org.urdma.transport.cm.ConnectionManager;
 import org.urdma.transport.cm.NeighborResolver;
@@ -28,9 +26,8 @@ import org.urdma.transport.packet.Link;
 import org.urdma.transport.link.ethernet.AfPacketLink;
 import org.urdma.transport.link.ethernet.EthernetDatapath;
 import org.urdma.transport.link.ethernet.EthernetLinkConfig;
-import org.urdma.transport.link.ethernet.TapLink;
+import org.urdma.transport.link.ethernet.EthernetLinks;
 import org.urdma.transport.pcap.PcapWriter;
-import org.urdma.transport.port.InterfaceCheck;
 import org.urdma.transport.port.PortIdentity;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.FramingKind;
@@ -99,38 +96,18 @@ final class NetPerfSession implements AutoCloseable {
         this.latencyTest = latencyTest;
         QpType type = QpType.valueOf(o.connection.toUpperCase(Locale.ROOT));
         FramingKind kind = FramingKind.parse(o.framing);
-        String spec = o.link;
-        String ifname = spec.substring(spec.indexOf(':') + 1);
-        if (ifname.isEmpty()) throw new IllegalArgumentException("--link: give an interface, e.g. afpacket:eth0 or tap:tap0");
-        boolean tap = spec.startsWith("tap:");
-        InterfaceCheck.portAddressNotKernels(ifname, n.ip);
-        if (!tap) InterfaceCheck.interfaceUp(ifname); // a TAP is ours and set up below
-        Link l;
-        EthernetDatapath dp;
-        if (tap) {
-            byte[] mac = n.mac != null ? PortIdentity.parseMac(n.mac) : PortIdentity.parseMac("02:75:72:64:6d:61");
-            TapDevice dev = TapDevice.open(ifname);
-            NetInterface.setUp(ifname, true);
-            TapLink t = new TapLink(dev, config(kind, mac), NetInterface.lookup(ifname).mtu(), true);
-            l = t;
-            dp = t.datapath();
-            transportName = "TAP " + ifname;
-        } else {
-            NetInterface nif = NetInterface.lookup(ifname);
-            byte[] mac = n.mac != null ? PortIdentity.parseMac(n.mac) : nif.mac();
-            // V2 by default for every test: a V3 block holding the last frames of a window (or an ACK) is handed over
-            // only when the kernel's retire timer fires (1 to 2 jiffies, later on a busy host), which stalls RC's window
-            String ring = n.rxRing != null ? n.rxRing : "v2";
-            AfPacketOptions.Version v = switch (ring.toLowerCase(Locale.ROOT)) {
-                case "v2" -> AfPacketOptions.Version.V2;
-                case "v3" -> AfPacketOptions.Version.V3;
-                default -> throw new IllegalArgumentException("--rx-ring: v2 or v3, was '" + ring + "'");
-            };
-            AfPacketLink a = AfPacketLink.open(ifname, config(kind, mac), v);
-            l = a;
-            dp = a.datapath();
-            transportName = "AF_PACKET " + ifname + " (TPACKET_" + v + " RX)";
-        }
+        // V2 by default for every test: a V3 block holding the last frames of a window (or an ACK) is handed over
+        // only when the kernel's retire timer fires (1 to 2 jiffies, later on a busy host), which stalls RC's window
+        String ring = n.rxRing != null ? n.rxRing : "v2";
+        AfPacketOptions.Version v = switch (ring.toLowerCase(Locale.ROOT)) {
+            case "v2" -> AfPacketOptions.Version.V2;
+            case "v3" -> AfPacketOptions.Version.V3;
+            default -> throw new IllegalArgumentException("--rx-ring: v2 or v3, was '" + ring + "'");
+        };
+        EthernetLinks.Opened opened = EthernetLinks.open(o.link, n.ip, n.mac, mac -> config(kind, mac), v);
+        Link l = opened.link();
+        EthernetDatapath dp = opened.datapath();
+        transportName = opened.description();
         this.link = l;
         this.datapath = dp;
         PcapWriter capture = n.openCapture();
