@@ -6,18 +6,14 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.transport.wire.Packet;
 
 /** Packets for the wire benchmarks: one RC flow between two fixed ports, payload in direct memory like an MR. */
-final class BenchPackets
-{
-    private BenchPackets()
-    {
+final class BenchPackets {
+    private BenchPackets() {
     }
 
     /** An RC packet of {@code opcode} with a patterned direct payload buffer of {@code payloadCapacity} bytes. */
-    static Packet rc(final int opcode, final int payloadCapacity)
-    {
+    static Packet rc(final int opcode, final int payloadCapacity) {
         final UnsafeBuffer mr = new UnsafeBuffer(ByteBuffer.allocateDirect(payloadCapacity));
-        for (int i = 0; i < payloadCapacity; i++)
-        {
+        for (int i = 0; i < payloadCapacity; i++) {
             mr.putByte(i, (byte)(i * 31 + 7));
         }
         final Packet p = new Packet();

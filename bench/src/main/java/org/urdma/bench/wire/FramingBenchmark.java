@@ -33,8 +33,7 @@ import org.urdma.transport.wire.Packet;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
-public class FramingBenchmark
-{
+public class FramingBenchmark {
     @Param({"roce2", "roce1", "paxi-standard"})
     public String framing;
 
@@ -47,8 +46,7 @@ public class FramingBenchmark
     private UnsafeBuffer frame;
 
     @Setup
-    public void setup()
-    {
+    public void setup() {
         final FramingKind kind = FramingKind.parse(framing);
         codec = Framings.of(kind);
         frame = new UnsafeBuffer(ByteBuffer.allocateDirect(payloadBytes + 256));
@@ -60,13 +58,11 @@ public class FramingBenchmark
     }
 
     @Benchmark
-    public int encodeDecode()
-    {
+    public int encodeDecode() {
         tx.psn = (tx.psn + 1) & 0xFF_FFFF;
         final int length = codec.encode(tx, frame, 0);
         final DecodeStatus status = codec.decode(frame, 0, length, rx);
-        if (status != DecodeStatus.OK)
-        {
+        if (status != DecodeStatus.OK) {
             throw new IllegalStateException("decode failed: " + status);
         }
         return rx.payloadLength + rx.psn;

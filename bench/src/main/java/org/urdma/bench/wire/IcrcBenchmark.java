@@ -34,8 +34,7 @@ import org.urdma.transport.wire.Packet;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
-public class IcrcBenchmark
-{
+public class IcrcBenchmark {
     /** Nominal frame size; the frame is the largest RoCEv2 SEND_ONLY of at most this many bytes (4-byte payload steps). */
     @Param({"64", "1024", "4096"})
     public int frameBytes;
@@ -47,30 +46,26 @@ public class IcrcBenchmark
     private int length;
 
     @Setup
-    public void setup()
-    {
+    public void setup() {
         frame = new UnsafeBuffer(ByteBuffer.allocateDirect(8192));
         length = encodeSendOnly(frame, frameBytes);
         frameView = frame.byteBuffer().duplicate();
     }
 
     /** Writes a RoCEv2 RC SEND_ONLY frame of at most {@code maxBytes}; returns its length. */
-    static int encodeSendOnly(final UnsafeBuffer frame, final int maxBytes)
-    {
+    static int encodeSendOnly(final UnsafeBuffer frame, final int maxBytes) {
         final Packet p = BenchPackets.rc(Opcode.RC_SEND_ONLY, 8192);
         p.payloadLength = Math.max(0, (maxBytes - 58) & ~3);
         return Framings.of(FramingKind.ROCE2).encode(p, frame, 0);
     }
 
     @Benchmark
-    public int icrc()
-    {
+    public int icrc() {
         return icrc.compute(frame, EthernetHeader.LENGTH, Icrc.NET_IPV4_UDP, true, length - Icrc.LENGTH);
     }
 
     @Benchmark
-    public long crc32()
-    {
+    public long crc32() {
         crc32.reset();
         frameView.clear().limit(length);
         crc32.update(frameView);

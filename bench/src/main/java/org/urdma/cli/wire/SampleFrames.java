@@ -20,8 +20,7 @@ import org.urdma.transport.wire.Packet;
  * PFC and PAUSE frames, with fields and payload sizes drawn from a seeded generator. Each frame comes with
  * the values it was built from, so tests can check what a third-party decoder reads back.
  */
-public final class SampleFrames
-{
+public final class SampleFrames {
     /** Largest frame the generator makes (4096-byte payload plus headers). */
     public static final int MAX_FRAME = 4096 + 256;
 
@@ -54,22 +53,18 @@ public final class SampleFrames
         int payloadLength,
         int pfcClassEnable,
         int[] pfcQuanta,
-        byte[] frame)
-    {
+        byte[] frame) {
         /** "PFC", "PAUSE" or the opcode's name. */
-        public String label()
-        {
+        public String label() {
             return kind;
         }
 
-        public boolean has(final int header)
-        {
+        public boolean has(final int header) {
             return (headerMask & header) != 0;
         }
     }
 
-    private SampleFrames()
-    {
+    private SampleFrames() {
     }
 
     /**
@@ -78,8 +73,7 @@ public final class SampleFrames
      * @param vid       VLAN id used with {@code vlanPcp}
      * @param seed      seed for every varied field
      */
-    public static List<Sample> generate(final FramingKind framing, final int vlanPcp, final int vid, final long seed)
-    {
+    public static List<Sample> generate(final FramingKind framing, final int vlanPcp, final int vid, final long seed) {
         final SplittableRandom rnd = new SplittableRandom(seed);
         final Framing codec = Framings.of(framing);
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[MAX_FRAME]);
@@ -89,19 +83,15 @@ public final class SampleFrames
 
         final long hostA = 0x02_00_00_00_00_00L | rnd.nextLong(1L << 40);
         final long hostB = 0x02_00_00_00_00_00L | rnd.nextLong(1L << 40);
-        for (int opcode = 0; opcode < 256; opcode++)
-        {
-            if (!OpcodeTable.known(opcode) || !framing.canCarry(opcode))
-            {
+        for (int opcode = 0; opcode < 256; opcode++) {
+            if (!OpcodeTable.known(opcode) || !framing.canCarry(opcode)) {
                 continue;
             }
             final int[] syndromes = OpcodeTable.has(opcode, OpcodeTable.ACK) && !OpcodeTable.has(opcode, OpcodeTable.READ)
                 && opcode != Opcode.CNP ? aethVariants(opcode, rnd) : new int[] {-1};
-            for (final int syndrome : syndromes)
-            {
+            for (final int syndrome : syndromes) {
                 fill(p, framing, opcode, rnd, payload, hostA, hostB, vlanPcp, vid);
-                if (syndrome >= 0)
-                {
+                if (syndrome >= 0) {
                     p.aethSyndrome = syndrome;
                 }
                 final int length = codec.encode(p, frame, 0);
@@ -111,15 +101,13 @@ public final class SampleFrames
         // Flow control: PFC for a random set of priorities, and a PAUSE.
         final int[] quanta = new int[MacControlFrame.PRIORITIES];
         final int cev = 1 + rnd.nextInt(255);
-        for (int i = 0; i < quanta.length; i++)
-        {
+        for (int i = 0; i < quanta.length; i++) {
             quanta[i] = rnd.nextInt(0x10000);
         }
         p.reset();
         int length = MacControlFrame.putPfc(frame, 0, hostA, cev, quanta);
         final int[] sent = new int[quanta.length];
-        for (int i = 0; i < quanta.length; i++)
-        {
+        for (int i = 0; i < quanta.length; i++) {
             sent[i] = (cev & (1 << i)) != 0 ? quanta[i] : 0;
         }
         out.add(record("PFC", p, length, frame, cev, sent));
@@ -129,10 +117,8 @@ public final class SampleFrames
         return out;
     }
 
-    private static int[] aethVariants(final int opcode, final SplittableRandom rnd)
-    {
-        if (opcode == Opcode.RC_ATOMIC_ACKNOWLEDGE)
-        {
+    private static int[] aethVariants(final int opcode, final SplittableRandom rnd) {
+        if (opcode == Opcode.RC_ATOMIC_ACKNOWLEDGE) {
             return new int[] {Aeth.ack(rnd.nextInt(32))};
         }
         return new int[] {
@@ -146,14 +132,12 @@ public final class SampleFrames
 
     private static void fill(
         final Packet p, final FramingKind framing, final int opcode, final SplittableRandom rnd,
-        final MutableDirectBuffer payload, final long hostA, final long hostB, final int vlanPcp, final int vid)
-    {
+        final MutableDirectBuffer payload, final long hostA, final long hostB, final int vlanPcp, final int vid) {
         p.reset();
         final boolean request = !OpcodeTable.has(opcode, OpcodeTable.ACK);
         p.srcMac = request ? hostA : hostB;
         p.dstMac = request ? hostB : hostA;
-        if (vlanPcp >= 0)
-        {
+        if (vlanPcp >= 0) {
             p.vlan = true;
             p.pcp = vlanPcp;
             p.vid = vid;
@@ -162,8 +146,7 @@ public final class SampleFrames
         p.ipSrc = request ? 0xC612_0001 : 0xC612_0002;
         p.ipDst = request ? 0xC612_0002 : 0xC612_0001;
         p.ipId = rnd.nextInt(0x10000);
-        if (framing.ecnCapable() && opcode != Opcode.CNP && rnd.nextBoolean())
-        {
+        if (framing.ecnCapable() && opcode != Opcode.CNP && rnd.nextBoolean()) {
             p.tos = 0x02; // ECT(0)
         }
         gid(p, framing, request ? hostA : hostB, request ? hostB : hostA);
@@ -196,24 +179,19 @@ public final class SampleFrames
         p.fecR = 1 + rnd.nextInt(4);
         p.fecIndex = rnd.nextInt(p.fecR);
         p.fecLengthXor = rnd.nextInt(0x10000);
-        for (int i = 0; i < p.cbfcCredits.length; i++)
-        {
+        for (int i = 0; i < p.cbfcCredits.length; i++) {
             p.cbfcCredits[i] = rnd.nextInt(0x10000);
         }
         int size = 0;
-        if (OpcodeTable.has(opcode, OpcodeTable.PAYLOAD))
-        {
+        if (OpcodeTable.has(opcode, OpcodeTable.PAYLOAD)) {
             size = PAYLOAD_SIZES[rnd.nextInt(PAYLOAD_SIZES.length)];
-            if (framing.isPaxi())
-            {
+            if (framing.isPaxi()) {
                 size = Math.min(size, PAXI_MAX_PAYLOAD);
             }
-            if (framing == FramingKind.PAXI_LITE)
-            {
+            if (framing == FramingKind.PAXI_LITE) {
                 size = Math.max(size, 46 - 12 + 14); // Lite has no length field: stay above the 60-byte minimum
             }
-            for (int i = 0; i < size; i++)
-            {
+            for (int i = 0; i < size; i++) {
                 payload.putByte(i, (byte)rnd.nextInt(256));
             }
         }
@@ -223,10 +201,8 @@ public final class SampleFrames
     }
 
     /** RoCEv1 GIDs: link-local fe80::/64 with the EUI-64 of each port's MAC (WIRE.md §2). */
-    private static void gid(final Packet p, final FramingKind framing, final long srcMac, final long dstMac)
-    {
-        if (framing == FramingKind.ROCE1)
-        {
+    private static void gid(final Packet p, final FramingKind framing, final long srcMac, final long dstMac) {
+        if (framing == FramingKind.ROCE1) {
             p.sgidHi = 0xFE80_0000_0000_0000L;
             p.sgidLo = eui64(srcMac);
             p.dgidHi = 0xFE80_0000_0000_0000L;
@@ -234,15 +210,13 @@ public final class SampleFrames
         }
     }
 
-    static long eui64(final long mac)
-    {
+    static long eui64(final long mac) {
         final long flipped = mac ^ 0x0200_0000_0000L;
         return ((flipped >>> 24) << 40) | (0xFFFEL << 24) | (flipped & 0xFF_FFFFL);
     }
 
     private static Sample record(
-        final String kind, final Packet p, final int length, final UnsafeBuffer frame, final int cev, final int[] quanta)
-    {
+        final String kind, final Packet p, final int length, final UnsafeBuffer frame, final int cev, final int[] quanta) {
         final byte[] bytes = new byte[length];
         frame.getBytes(0, bytes);
         return new Sample(

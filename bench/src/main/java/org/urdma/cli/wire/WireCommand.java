@@ -8,14 +8,12 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     description = "Frame tools: write sample frames of every opcode to a pcap, decode a pcap with urdma's codecs.",
     subcommands = {WireSampleCommand.class, WireDecodeCommand.class})
-public final class WireCommand implements Runnable
-{
+public final class WireCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Override
-    public void run()
-    {
+    public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 }

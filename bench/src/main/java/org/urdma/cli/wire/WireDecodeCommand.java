@@ -32,8 +32,7 @@ import picocli.CommandLine.Model.CommandSpec;
     description = {
         "Decode a pcap or pcapng capture with urdma's codecs: one line per frame (framing, opcode, QPN, PSN, ICRC ok/bad).",
         "Exit status 1 if any RoCE/PAXI frame is invalid, 2 on a usage or file error."})
-public final class WireDecodeCommand implements Callable<Integer>
-{
+public final class WireDecodeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
@@ -54,26 +53,19 @@ public final class WireDecodeCommand implements Callable<Integer>
     boolean quiet;
 
     @Override
-    public Integer call() throws Exception
-    {
+    public Integer call() throws Exception {
         FramingKind afhHint = null;
-        if (afh != null)
-        {
-            try
-            {
+        if (afh != null) {
+            try {
                 afhHint = FramingKind.parse(afh);
-            }
-            catch (final IllegalArgumentException e)
-            {
+            } catch (final IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), "--afh: " + e.getMessage());
             }
-            if (afhHint != FramingKind.PAXI_AFH1 && afhHint != FramingKind.PAXI_AFH2)
-            {
+            if (afhHint != FramingKind.PAXI_AFH1 && afhHint != FramingKind.PAXI_AFH2) {
                 throw new ParameterException(spec.commandLine(), "--afh: must be paxi-afh1 or paxi-afh2, was " + afh);
             }
         }
-        if (!Files.isReadable(file))
-        {
+        if (!Files.isReadable(file)) {
             spec.commandLine().getErr().println("urdma wire decode: cannot read " + file);
             return 2;
         }
@@ -85,53 +77,42 @@ public final class WireDecodeCommand implements Callable<Integer>
         long other = 0;
         long ceMarked = 0;
         long cnps = 0;
-        try (PcapReader r = new PcapReader(file))
-        {
-            while (r.next())
-            {
+        try (PcapReader r = new PcapReader(file)) {
+            while (r.next()) {
                 frames++;
                 final UnsafeBuffer b = r.buffer();
                 final int len = r.capturedLength();
                 final FrameClass c = decoder.classify(b, 0, len);
                 final String line;
                 boolean bad = false;
-                switch (c)
-                {
-                    case PFC ->
-                    {
+                switch (c) {
+                    case PFC -> {
                         final StringBuilder sb = new StringBuilder("pfc cev=0x")
                             .append(Integer.toHexString(MacControlFrame.classEnable(b, 0))).append(" quanta=");
-                        for (int prio = 0; prio < MacControlFrame.PRIORITIES; prio++)
-                        {
+                        for (int prio = 0; prio < MacControlFrame.PRIORITIES; prio++) {
                             sb.append(prio == 0 ? "" : ",").append(MacControlFrame.pfcQuanta(b, 0, prio));
                         }
                         line = sb.toString();
                     }
                     case PAUSE -> line = "pause quanta=" + MacControlFrame.pauseQuanta(b, 0);
-                    case OTHER ->
-                    {
+                    case OTHER -> {
                         other++;
                         line = "other";
                     }
-                    case RUNT ->
-                    {
+                    case RUNT -> {
                         bad = true;
                         line = "runt length=" + len;
                     }
-                    default ->
-                    {
+                    default -> {
                         final DecodeStatus st = decoder.decode(b, 0, len, p);
-                        if (st == DecodeStatus.OK)
-                        {
+                        if (st == DecodeStatus.OK) {
                             final boolean ce = congestionExperienced(p);
                             ceMarked += ce ? 1 : 0;
                             cnps += p.opcode == Opcode.CNP ? 1 : 0;
                             line = String.format("%-13s %-28s qpn=0x%06x psn=%d icrc=%s%s",
                                 c.framing().cliName(), Opcode.name(p.opcode), p.destQp, p.psn,
                                 hasIcrc(c.framing()) ? "ok" : "none", ce ? " ecn=ce" : "");
-                        }
-                        else
-                        {
+                        } else {
                             bad = true;
                             line = String.format("%-13s %s%s", c.framing().cliName(),
                                 st == DecodeStatus.BAD_ICRC ? "icrc=bad" : "invalid: " + st,
@@ -139,19 +120,16 @@ public final class WireDecodeCommand implements Callable<Integer>
                         }
                     }
                 }
-                if (bad)
-                {
+                if (bad) {
                     invalid++;
                 }
-                if (bad || !quiet)
-                {
+                if (bad || !quiet) {
                     out.printf("%6d %s%n", r.frameNumber(), line);
                 }
             }
         }
         out.printf("%d frames: %d valid, %d invalid, %d other%n", frames, frames - invalid - other, invalid, other);
-        if (ceMarked > 0 || cnps > 0)
-        {
+        if (ceMarked > 0 || cnps > 0) {
             out.printf("congestion: %d ce-marked, %d cnp%n", ceMarked, cnps);
         }
         out.flush();
@@ -159,17 +137,14 @@ public final class WireDecodeCommand implements Callable<Integer>
     }
 
     /** ECN CE (0b11) in the IPv4 TOS / IPv6 traffic class of a RoCEv2 or PAXI Standard frame. */
-    private static boolean congestionExperienced(final Packet p)
-    {
-        if (p.framing != FramingKind.ROCE2 && p.framing != FramingKind.PAXI_STANDARD)
-        {
+    private static boolean congestionExperienced(final Packet p) {
+        if (p.framing != FramingKind.ROCE2 && p.framing != FramingKind.PAXI_STANDARD) {
             return false;
         }
         return ((p.ipv6 ? p.trafficClass : p.tos) & 3) == 3;
     }
 
-    private boolean hasIcrc(final FramingKind k)
-    {
+    private boolean hasIcrc(final FramingKind k) {
         return k != FramingKind.PAXI_LITE && (!k.isPaxi() || !noPaxiIcrc);
     }
 }

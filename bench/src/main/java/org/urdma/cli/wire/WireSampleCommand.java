@@ -19,8 +19,7 @@ import picocli.CommandLine.Model.CommandSpec;
     name = "sample",
     mixinStandardHelpOptions = true,
     description = "Write one valid frame for every opcode the framing can carry (plus CNP, PFC and PAUSE) to a pcap.")
-public final class WireSampleCommand implements Callable<Integer>
-{
+public final class WireSampleCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
@@ -45,31 +44,23 @@ public final class WireSampleCommand implements Callable<Integer>
     Path out;
 
     @Override
-    public Integer call() throws Exception
-    {
+    public Integer call() throws Exception {
         final FramingKind kind;
-        try
-        {
+        try {
             kind = FramingKind.parse(framing);
-        }
-        catch (final IllegalArgumentException e)
-        {
+        } catch (final IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--framing: " + e.getMessage());
         }
-        if (vlanPcp < -1 || vlanPcp > 7)
-        {
+        if (vlanPcp < -1 || vlanPcp > 7) {
             throw new ParameterException(spec.commandLine(), "--vlan: PCP must be 0-7, was " + vlanPcp);
         }
-        if (vid < 0 || vid > 4094)
-        {
+        if (vid < 0 || vid > 4094) {
             throw new ParameterException(spec.commandLine(), "--vid: must be 0-4094, was " + vid);
         }
         final List<SampleFrames.Sample> samples = SampleFrames.generate(kind, vlanPcp, vid, seed);
         long ts = 1_700_000_000_000_000_000L;
-        try (PcapWriter w = new PcapWriter(out))
-        {
-            for (final SampleFrames.Sample s : samples)
-            {
+        try (PcapWriter w = new PcapWriter(out)) {
+            for (final SampleFrames.Sample s : samples) {
                 w.write(ts, new UnsafeBuffer(s.frame()), 0, s.frame().length);
                 ts += 1_000;
             }

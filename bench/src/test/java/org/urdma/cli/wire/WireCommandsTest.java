@@ -19,16 +19,14 @@ import org.urdma.transport.pcap.PcapWriter;
 import picocli.CommandLine;
 
 /** {@code urdma wire sample} and {@code urdma wire decode} as a user runs them. */
-class WireCommandsTest
-{
+class WireCommandsTest {
     @TempDir
     Path dir;
 
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
-    private int run(final String... args)
-    {
+    private int run(final String... args) {
         final CommandLine cl = UrdmaCli.commandLine();
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
@@ -37,8 +35,7 @@ class WireCommandsTest
 
     @ParameterizedTest
     @ValueSource(strings = {"roce1", "roce2", "paxi-standard", "paxi-afh1", "paxi-afh2"})
-    void sampleThenDecodeGivesOneValidLinePerFrame(final String framing) throws Exception
-    {
+    void sampleThenDecodeGivesOneValidLinePerFrame(final String framing) throws Exception {
         final Path pcap = dir.resolve(framing + ".pcap");
         assertEquals(0, run("wire", "sample", "--framing", framing, "--vlan", "3", "--out", pcap.toString()), err.toString());
         final int frames = count(pcap);
@@ -52,8 +49,7 @@ class WireCommandsTest
     }
 
     @Test
-    void liteSampleDecodesWithTheLiteHint() throws Exception
-    {
+    void liteSampleDecodesWithTheLiteHint() throws Exception {
         final Path pcap = dir.resolve("lite.pcap");
         assertEquals(0, run("wire", "sample", "--framing", "paxi-lite", "--out", pcap.toString()), err.toString());
         assertEquals(0, run("wire", "decode", "--lite", pcap.toString()), out.toString());
@@ -61,18 +57,14 @@ class WireCommandsTest
     }
 
     @Test
-    void aCorruptedFrameIsReportedAsBadIcrcAndExitsOne() throws Exception
-    {
+    void aCorruptedFrameIsReportedAsBadIcrcAndExitsOne() throws Exception {
         final Path good = dir.resolve("good.pcap");
         assertEquals(0, run("wire", "sample", "--framing", "roce2", "--out", good.toString()));
         final Path bad = dir.resolve("bad.pcap");
-        try (PcapReader r = new PcapReader(good); PcapWriter w = new PcapWriter(bad))
-        {
-            while (r.next())
-            {
+        try (PcapReader r = new PcapReader(good); PcapWriter w = new PcapWriter(bad)) {
+            while (r.next()) {
                 final byte[] frame = r.bytes().clone();
-                if (r.frameNumber() == 5)
-                {
+                if (r.frameNumber() == 5) {
                     frame[frame.length - 10] ^= 0x01; // a payload bit: only the ICRC can tell
                 }
                 w.write(r.timestampNanos(), new UnsafeBuffer(frame), 0, r.capturedLength());
@@ -86,8 +78,7 @@ class WireCommandsTest
     }
 
     @Test
-    void badArgumentsNameTheOption()
-    {
+    void badArgumentsNameTheOption() {
         assertEquals(2, run("wire", "sample", "--framing", "roce3", "--out", dir.resolve("x.pcap").toString()));
         assertTrue(err.toString().contains("--framing") && err.toString().contains("roce2"), err.toString());
         assertEquals(2, run("wire", "sample", "--framing", "roce2", "--vlan", "9", "--out", dir.resolve("x.pcap").toString()));
@@ -96,14 +87,11 @@ class WireCommandsTest
         assertTrue(err.toString().contains("missing.pcap"), err.toString());
     }
 
-    private static int count(final Path pcap) throws Exception
-    {
+    private static int count(final Path pcap) throws Exception {
         assertTrue(Files.size(pcap) > 24);
         int n = 0;
-        try (PcapReader r = new PcapReader(pcap))
-        {
-            while (r.next())
-            {
+        try (PcapReader r = new PcapReader(pcap)) {
+            while (r.next()) {
                 n++;
             }
         }

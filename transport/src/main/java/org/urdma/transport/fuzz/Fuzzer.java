@@ -487,8 +487,7 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
                 sa.qp.postRecv(new ReceiveWorkRequest().wrId(0).addSge(recvA, 0, 32 * KB));
                 sa.recvPosted++;
             }
-        }
-        while (sa.sendOutstanding < 8) postFromA(p);
+        } while (sa.sendOutstanding < 8) postFromA(p);
         if (p.type == QpType.RC) {
             while (sb.sendOutstanding < 2) {
                 post(sb, new SendWorkRequest().opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED)

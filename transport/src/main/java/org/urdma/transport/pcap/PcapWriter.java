@@ -17,8 +17,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * nanoseconds) and an Enhanced Packet Block per frame. Records are staged in a reusable array, so writing a frame
  * does not allocate. Not thread-safe.
  */
-public final class PcapWriter implements AutoCloseable
-{
+public final class PcapWriter implements AutoCloseable {
     public static final int MAGIC_NANOS = 0xA1B23C4D;
     public static final int MAGIC_MICROS = 0xA1B2C3D4;
     public static final int LINKTYPE_ETHERNET = 1;
@@ -34,8 +33,7 @@ public final class PcapWriter implements AutoCloseable
     private static final int EPB_HEADER = 28;
 
     /** The file format: classic libpcap or pcapng. */
-    public enum Format
-    {
+    public enum Format {
         PCAP, PCAPNG
     }
 
@@ -47,34 +45,28 @@ public final class PcapWriter implements AutoCloseable
     private final UnsafeBuffer stagingBuffer = new UnsafeBuffer(staging);
     private long records;
 
-    public PcapWriter(final Path path) throws IOException
-    {
+    public PcapWriter(final Path path) throws IOException {
         this(path, Format.PCAP);
     }
 
-    public PcapWriter(final Path path, final Format format) throws IOException
-    {
+    public PcapWriter(final Path path, final Format format) throws IOException {
         this(new BufferedOutputStream(Files.newOutputStream(path), 1 << 16), DEFAULT_SNAPLEN, format);
     }
 
     /** Writes the libpcap file header to {@code out} at once; {@link #close()} closes {@code out}. */
-    public PcapWriter(final OutputStream out, final int snapLength) throws IOException
-    {
+    public PcapWriter(final OutputStream out, final int snapLength) throws IOException {
         this(out, snapLength, Format.PCAP);
     }
 
     /** Writes the file header (pcapng: SHB and IDB) to {@code out} at once; {@link #close()} closes {@code out}. */
-    public PcapWriter(final OutputStream out, final int snapLength, final Format format) throws IOException
-    {
-        if (snapLength <= 0)
-        {
+    public PcapWriter(final OutputStream out, final int snapLength, final Format format) throws IOException {
+        if (snapLength <= 0) {
             throw new IllegalArgumentException("snapLength: must be > 0, was " + snapLength);
         }
         this.out = out;
         this.snapLength = snapLength;
         this.format = format;
-        if (format == Format.PCAPNG)
-        {
+        if (format == Format.PCAPNG) {
             out.write(pcapngHeader(snapLength));
             return;
         }
@@ -90,8 +82,7 @@ public final class PcapWriter implements AutoCloseable
     }
 
     /** SHB (version 1.0, section length unknown) and an Ethernet IDB with if_tsresol = 9 (nanoseconds). */
-    private static byte[] pcapngHeader(final int snapLength)
-    {
+    private static byte[] pcapngHeader(final int snapLength) {
         final UnsafeBuffer h = new UnsafeBuffer(new byte[28 + 32]);
         final ByteOrder le = ByteOrder.LITTLE_ENDIAN;
         h.putInt(0, PCAPNG_SHB, le);
@@ -114,52 +105,42 @@ public final class PcapWriter implements AutoCloseable
         return h.byteArray();
     }
 
-    public Format format()
-    {
+    public Format format() {
         return format;
     }
 
     /** Writes one frame captured at {@code timestampNanos} (since the epoch, or any origin the caller chooses). */
-    public void write(final long timestampNanos, final DirectBuffer frame, final int offset, final int length)
-    {
+    public void write(final long timestampNanos, final DirectBuffer frame, final int offset, final int length) {
         write(timestampNanos, frame, offset, length, length);
     }
 
     /** Writes the first {@code min(length, snapLength)} bytes of a frame whose original length was {@code originalLength}. */
     public void write(
-        final long timestampNanos, final DirectBuffer frame, final int offset, final int length, final int originalLength)
-    {
-        if (timestampNanos < 0 || length < 0 || originalLength < length)
-        {
+        final long timestampNanos, final DirectBuffer frame, final int offset, final int length, final int originalLength) {
+        if (timestampNanos < 0 || length < 0 || originalLength < length) {
             throw new IllegalArgumentException("pcap record: need timestamp >= 0 and 0 <= length <= originalLength, was " +
                 timestampNanos + ", " + length + ", " + originalLength);
         }
         final int captured = Math.min(length, snapLength);
         final int written = format == Format.PCAPNG ? stagePcapng(timestampNanos, frame, offset, captured, originalLength)
             : stagePcap(timestampNanos, frame, offset, captured, originalLength);
-        try
-        {
+        try {
             out.write(staging, 0, written);
-        }
-        catch (final IOException e)
-        {
+        } catch (final IOException e) {
             throw new UncheckedIOException(e);
         }
         records++;
     }
 
-    private void ensureStaging(final int length)
-    {
-        if (staging.length < length)
-        {
+    private void ensureStaging(final int length) {
+        if (staging.length < length) {
             staging = new byte[length];
             stagingBuffer.wrap(staging);
         }
     }
 
     private int stagePcap(
-        final long timestampNanos, final DirectBuffer frame, final int offset, final int captured, final int originalLength)
-    {
+        final long timestampNanos, final DirectBuffer frame, final int offset, final int captured, final int originalLength) {
         ensureStaging(RECORD_HEADER + captured);
         stagingBuffer.putInt(0, (int)(timestampNanos / 1_000_000_000L), ByteOrder.LITTLE_ENDIAN);
         stagingBuffer.putInt(4, (int)(timestampNanos % 1_000_000_000L), ByteOrder.LITTLE_ENDIAN);
@@ -171,8 +152,7 @@ public final class PcapWriter implements AutoCloseable
 
     /** An Enhanced Packet Block on interface 0; the timestamp counts nanoseconds (the IDB's if_tsresol). */
     private int stagePcapng(
-        final long timestampNanos, final DirectBuffer frame, final int offset, final int captured, final int originalLength)
-    {
+        final long timestampNanos, final DirectBuffer frame, final int offset, final int captured, final int originalLength) {
         final int padded = (captured + 3) & ~3;
         final int total = EPB_HEADER + padded + 4;
         ensureStaging(total);
@@ -190,19 +170,16 @@ public final class PcapWriter implements AutoCloseable
         return total;
     }
 
-    public long records()
-    {
+    public long records() {
         return records;
     }
 
-    public void flush() throws IOException
-    {
+    public void flush() throws IOException {
         out.flush();
     }
 
     @Override
-    public void close() throws IOException
-    {
+    public void close() throws IOException {
         out.close();
     }
 }

@@ -4,16 +4,14 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /** Shared parts of the framings: the Ethernet/802.1Q link header, fill to 60 bytes, counters and the ICRC engine. */
-abstract class AbstractFraming implements Framing
-{
+abstract class AbstractFraming implements Framing {
     protected final FramingKind kind;
     protected final boolean icrcEnabled;
     protected final DecodeCounters counters = new DecodeCounters();
     protected final Icrc icrc;
     private boolean icrcOffload;
 
-    AbstractFraming(final FramingKind kind, final boolean icrcEnabled, final boolean inPlaceIcrc)
-    {
+    AbstractFraming(final FramingKind kind, final boolean icrcEnabled, final boolean inPlaceIcrc) {
         this.kind = kind;
         this.icrcEnabled = icrcEnabled;
         this.icrc = new Icrc(inPlaceIcrc);
@@ -21,56 +19,45 @@ abstract class AbstractFraming implements Framing
 
     /** Checks the ICRC stored at {@code end} (in place on writable frames unless the framing was built without). */
     protected final boolean icrcValid(
-        final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
-    {
+        final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end) {
         return icrcOffload || icrc.verify(b, netOffset, net, bth, end);
     }
 
     @Override
-    public void icrcOffload(final boolean on)
-    {
+    public void icrcOffload(final boolean on) {
         icrcOffload = on && offloadable();
     }
 
     @Override
-    public boolean icrcOffloaded()
-    {
+    public boolean icrcOffloaded() {
         return icrcOffload;
     }
 
     /** Whether this framing can leave the ICRC to an offload (not when it finds frame ends by the ICRC). */
-    boolean offloadable()
-    {
+    boolean offloadable() {
         return icrcEnabled;
     }
 
     @Override
-    public final FramingKind kind()
-    {
+    public final FramingKind kind() {
         return kind;
     }
 
     @Override
-    public final DecodeCounters counters()
-    {
+    public final DecodeCounters counters() {
         return counters;
     }
 
     @Override
-    public final DecodeStatus decode(final DirectBuffer src, final int offset, final int length, final Packet out)
-    {
-        if (out.inPlace)
-        {
+    public final DecodeStatus decode(final DirectBuffer src, final int offset, final int length, final Packet out) {
+        if (out.inPlace) {
             out.resetForInPlace();
-        }
-        else
-        {
+        } else {
             out.reset();
         }
         out.framing = kind;
         out.frameLength = length;
-        if (offset < 0 || length < 0 || (long)offset + length > src.capacity())
-        {
+        if (offset < 0 || length < 0 || (long)offset + length > src.capacity()) {
             return counters.record(DecodeStatus.TRUNCATED);
         }
         return counters.record(decodeFrame(src, offset, offset + length, out));
@@ -80,8 +67,7 @@ abstract class AbstractFraming implements Framing
     abstract DecodeStatus decodeFrame(DirectBuffer src, int start, int end, Packet out);
 
     @Override
-    public int trailerMaxLength()
-    {
+    public int trailerMaxLength() {
         return 3 + (icrcEnabled ? Icrc.LENGTH : 0);
     }
 
@@ -89,26 +75,22 @@ abstract class AbstractFraming implements Framing
     abstract int linkAndNetworkLength(boolean vlan);
 
     @Override
-    public int headerLength(final int opcode, final boolean vlan)
-    {
+    public int headerLength(final int opcode, final boolean vlan) {
         return linkAndNetworkLength(vlan) + (kind.usesBth() ? Bth.LENGTH : Rh.LENGTH) +
             OpcodeTable.extendedLength(OpcodeTable.mask(opcode), 0);
     }
 
     @Override
-    public int maxFrameLength(final int payload)
-    {
+    public int maxFrameLength(final int payload) {
         return Math.max(EthernetHeader.MIN_FRAME,
             linkAndNetworkLength(true) + TransportCodec.maxSectionLength(payload) + trailerMaxLength());
     }
 
     /** Writes DA, SA, optional 802.1Q tag and EtherType; returns the position after the EtherType. */
-    static int putEthernet(final Packet p, final MutableDirectBuffer b, final int o, final int etherType)
-    {
+    static int putEthernet(final Packet p, final MutableDirectBuffer b, final int o, final int etherType) {
         EthernetHeader.putMacs(b, o, p.dstMac, p.srcMac);
         int pos = o + 12;
-        if (p.vlan)
-        {
+        if (p.vlan) {
             pos = EthernetHeader.putVlan(b, pos, p.pcp, p.dei, p.vid);
         }
         Bytes.u16(b, pos, etherType);
@@ -119,17 +101,13 @@ abstract class AbstractFraming implements Framing
      * Reads the optional 802.1Q tag after the 12 address bytes at {@code start} into {@code out} and returns the
      * offset of the EtherType, or -1 when the frame is too short.
      */
-    static int readTag(final DirectBuffer b, final int start, final int end, final Packet out)
-    {
-        if (end - start < EthernetHeader.LENGTH)
-        {
+    static int readTag(final DirectBuffer b, final int start, final int end, final Packet out) {
+        if (end - start < EthernetHeader.LENGTH) {
             return -1;
         }
         int t = start + 12;
-        if (Bytes.u16(b, t) == EthernetHeader.TYPE_VLAN)
-        {
-            if (end - start < EthernetHeader.LENGTH + EthernetHeader.VLAN_TAG_LENGTH)
-            {
+        if (Bytes.u16(b, t) == EthernetHeader.TYPE_VLAN) {
+            if (end - start < EthernetHeader.LENGTH + EthernetHeader.VLAN_TAG_LENGTH) {
                 return -1;
             }
             final int tci = Bytes.u16(b, t + 2);
@@ -149,11 +127,9 @@ abstract class AbstractFraming implements Framing
      */
     final int finish(
         final Packet p, final MutableDirectBuffer b, final int offset, final int icrcFrom, final int net,
-        final boolean bth, final int end)
-    {
+        final boolean bth, final int end) {
         int last = end;
-        if (icrcEnabled)
-        {
+        if (icrcEnabled) {
             Icrc.put(b, end, icrcOffload ? 0 : icrc.computeInPlace(b, icrcFrom, net, bth, end));
             last += Icrc.LENGTH;
         }
@@ -162,11 +138,9 @@ abstract class AbstractFraming implements Framing
         return len;
     }
 
-    static int fill(final MutableDirectBuffer b, final int start, final int end)
-    {
+    static int fill(final MutableDirectBuffer b, final int start, final int end) {
         final int len = end - start;
-        if (len < EthernetHeader.MIN_FRAME)
-        {
+        if (len < EthernetHeader.MIN_FRAME) {
             b.setMemory(end, EthernetHeader.MIN_FRAME - len, (byte)0);
             return EthernetHeader.MIN_FRAME;
         }

@@ -4,8 +4,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /** ACK extended transport header (4 bytes): Syndrome (8), MSN (24), with syndrome helpers (WIRE.md §5). */
-public final class Aeth
-{
+public final class Aeth {
     public static final int LENGTH = 4;
     public static final int TYPE_ACK = 0;
     public static final int TYPE_RNR_NAK = 1;
@@ -27,15 +26,13 @@ public final class Aeth
         655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960, 1280, 1920, 2560, 3840, 5120, 7680,
         10240, 15360, 20480, 30720, 40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520 };
 
-    private Aeth()
-    {
+    private Aeth() {
     }
 
     public static int syndrome(final DirectBuffer b, final int o) { return Bytes.u8(b, o); }
     public static int msn(final DirectBuffer b, final int o) { return Bytes.u24(b, o + 1); }
 
-    public static void put(final MutableDirectBuffer b, final int o, final int syndrome, final int msn)
-    {
+    public static void put(final MutableDirectBuffer b, final int o, final int syndrome, final int msn) {
         Bytes.u8(b, o, syndrome);
         Bytes.u24(b, o + 1, msn);
     }
@@ -52,10 +49,8 @@ public final class Aeth
     public static int nak(final int nakCode) { return TYPE_NAK << 5 | (nakCode & 0x1F); }
 
     /** RNR timer code (0..31) to microseconds (WIRE.md §5; code 0 is the longest, 655.36 ms). */
-    public static int rnrTimerMicros(final int code)
-    {
-        if (code < 0 || code > 31)
-        {
+    public static int rnrTimerMicros(final int code) {
+        if (code < 0 || code > 31) {
             throw new IllegalArgumentException("rnr timer code: must be 0..31, was " + code);
         }
         return RNR_TIMER_MICROS[code];

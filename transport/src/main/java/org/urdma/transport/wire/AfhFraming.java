@@ -17,56 +17,45 @@ import org.agrona.MutableDirectBuffer;
  *     4-byte word after its headers, so a short payload arrives zero-extended (minus PadCnt).</li>
  * </ul>
  */
-final class AfhFraming extends AbstractFraming
-{
+final class AfhFraming extends AbstractFraming {
     private final boolean gen2;
 
-    AfhFraming(final FramingKind kind, final boolean icrcEnabled, final boolean inPlaceIcrc)
-    {
+    AfhFraming(final FramingKind kind, final boolean icrcEnabled, final boolean inPlaceIcrc) {
         super(kind, icrcEnabled, inPlaceIcrc);
         this.gen2 = kind == FramingKind.PAXI_AFH2;
     }
 
     @Override
-    int linkAndNetworkLength(final boolean vlan)
-    {
+    int linkAndNetworkLength(final boolean vlan) {
         return EthernetHeader.LENGTH + (vlan ? EthernetHeader.VLAN_TAG_LENGTH : 0);
     }
 
     @Override
-    boolean offloadable()
-    {
+    boolean offloadable() {
         return false; // a short frame's end is found by its ICRC
     }
 
     @Override
-    public int encode(final Packet p, final MutableDirectBuffer b, final int offset)
-    {
+    public int encode(final Packet p, final MutableDirectBuffer b, final int offset) {
         final int mask = TransportCodec.checkedMask(p, kind);
         final int end = TransportCodec.encode(p, mask, false, b, offset + transportOffset(p));
         return wrap(p, b, offset, end);
     }
 
     @Override
-    public int transportOffset(final Packet addr)
-    {
+    public int transportOffset(final Packet addr) {
         return AfhHeader.LENGTH + (addr.vlan ? EthernetHeader.VLAN_TAG_LENGTH : 0) + 2;
     }
 
     @Override
-    public int wrap(final Packet p, final MutableDirectBuffer b, final int offset, final int sectionEnd)
-    {
-        if (gen2)
-        {
+    public int wrap(final Packet p, final MutableDirectBuffer b, final int offset, final int sectionEnd) {
+        if (gen2) {
             AfhHeader.putGen2(b, offset, p.dstMac, p.afhTc, p.srcXpu, p.opFlags, p.dstQpid);
-        }
-        else
-        {
+        } else {
             AfhHeader.putGen1(b, offset, p.dstMac, p.afhTc, p.srcMac);
         }
         int pos = offset + 12;
-        if (p.vlan)
-        {
+        if (p.vlan) {
             pos = EthernetHeader.putVlan(b, pos, p.pcp, p.dei, p.vid);
         }
         Bytes.u16(b, pos, EthernetHeader.TYPE_PAXI_AFH);
@@ -75,54 +64,43 @@ final class AfhFraming extends AbstractFraming
     }
 
     @Override
-    DecodeStatus decodeFrame(final DirectBuffer b, final int start, final int end, final Packet out)
-    {
+    DecodeStatus decodeFrame(final DirectBuffer b, final int start, final int end, final Packet out) {
         final int t = readTag(b, start, end, out);
-        if (t < 0)
-        {
+        if (t < 0) {
             return DecodeStatus.TRUNCATED;
         }
         out.dstMac = AfhHeader.dst(b, start);
         out.afhTc = AfhHeader.tc(b, start);
-        if (gen2)
-        {
+        if (gen2) {
             out.srcXpu = AfhHeader.srcXpu(b, start);
             out.opFlags = AfhHeader.opFlags(b, start);
             out.dstQpid = AfhHeader.dstQpid(b, start);
-        }
-        else
-        {
+        } else {
             out.srcMac = AfhHeader.srcLow40(b, start);
         }
-        if (Bytes.u16(b, t) != EthernetHeader.TYPE_PAXI_AFH)
-        {
+        if (Bytes.u16(b, t) != EthernetHeader.TYPE_PAXI_AFH) {
             return DecodeStatus.WRONG_ETHERTYPE;
         }
         final int rh = t + 2;
         final int trailer = icrcEnabled ? Icrc.LENGTH : 0;
         DecodeStatus s = TransportCodec.decodeHeaders(b, rh, end - trailer, kind, out);
-        if (s != DecodeStatus.OK)
-        {
+        if (s != DecodeStatus.OK) {
             return s;
         }
         final int headersEnd = out.payloadOffset;
         final boolean mayHaveFill = end - start <= EthernetHeader.MIN_FRAME;
-        if (!icrcEnabled)
-        {
+        if (!icrcEnabled) {
             int sectionEnd = end;
-            if (mayHaveFill)
-            {
+            if (mayHaveFill) {
                 sectionEnd = OpcodeTable.has(out.opcode, OpcodeTable.PAYLOAD) ?
                     headersEnd + ((end - headersEnd) & ~3) : headersEnd + out.padCnt;
             }
             return TransportCodec.finishPayload(out, sectionEnd, !mayHaveFill);
         }
-        if (!mayHaveFill)
-        {
+        if (!mayHaveFill) {
             final int icrcAt = end - Icrc.LENGTH;
             s = TransportCodec.finishPayload(out, icrcAt, true);
-            if (s != DecodeStatus.OK)
-            {
+            if (s != DecodeStatus.OK) {
                 return s;
             }
             return icrcValid(b, rh, Icrc.NET_NONE, false, icrcAt) ? DecodeStatus.OK : DecodeStatus.BAD_ICRC;
@@ -130,26 +108,20 @@ final class AfhFraming extends AbstractFraming
         // short frame: find where the ICRC sits
         icrc.start(b, rh, Icrc.NET_NONE, false);
         icrc.update(b, rh, headersEnd - rh);
-        for (int at = headersEnd; at + Icrc.LENGTH <= end; at += 4)
-        {
-            if (at > headersEnd)
-            {
+        for (int at = headersEnd; at + Icrc.LENGTH <= end; at += 4) {
+            if (at > headersEnd) {
                 icrc.update(b, at - 4, 4);
             }
-            if (icrc.value() == Icrc.get(b, at) && zeros(b, at + Icrc.LENGTH, end))
-            {
+            if (icrc.value() == Icrc.get(b, at) && zeros(b, at + Icrc.LENGTH, end)) {
                 return TransportCodec.finishPayload(out, at, true);
             }
         }
         return DecodeStatus.BAD_ICRC;
     }
 
-    private static boolean zeros(final DirectBuffer b, final int from, final int to)
-    {
-        for (int i = from; i < to; i++)
-        {
-            if (b.getByte(i) != 0)
-            {
+    private static boolean zeros(final DirectBuffer b, final int from, final int to) {
+        for (int i = from; i < to; i++) {
+            if (b.getByte(i) != 0) {
                 return false;
             }
         }

@@ -8,12 +8,10 @@ import org.agrona.MutableDirectBuffer;
  * AFH_GEN1: DA (6) | TC (1) | SA low 40 bits (5).
  * AFH_GEN2_16b: DA (6) | TC (1) | SRC_XPU (2) | OpFlags (1) | DST_QPID (2).
  */
-public final class AfhHeader
-{
+public final class AfhHeader {
     public static final int LENGTH = 12;
 
-    private AfhHeader()
-    {
+    private AfhHeader() {
     }
 
     public static long dst(final DirectBuffer b, final int o) { return Bytes.u48(b, o); }
@@ -23,8 +21,7 @@ public final class AfhHeader
     public static int opFlags(final DirectBuffer b, final int o) { return Bytes.u8(b, o + 9); }
     public static int dstQpid(final DirectBuffer b, final int o) { return Bytes.u16(b, o + 10); }
 
-    public static void putGen1(final MutableDirectBuffer b, final int o, final long dst, final int tc, final long src)
-    {
+    public static void putGen1(final MutableDirectBuffer b, final int o, final long dst, final int tc, final long src) {
         Bytes.u48(b, o, dst);
         Bytes.u8(b, o + 6, tc);
         Bytes.u40(b, o + 7, src & 0xFF_FFFF_FFFFL);
@@ -32,8 +29,7 @@ public final class AfhHeader
 
     public static void putGen2(
         final MutableDirectBuffer b, final int o, final long dst, final int tc, final int srcXpu, final int opFlags,
-        final int dstQpid)
-    {
+        final int dstQpid) {
         Bytes.u48(b, o, dst);
         Bytes.u8(b, o + 6, tc);
         Bytes.u16(b, o + 7, srcXpu);

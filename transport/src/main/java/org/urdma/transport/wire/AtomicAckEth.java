@@ -4,11 +4,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /** Atomic ACK extended transport header (8 bytes): original remote data (64). */
-public final class AtomicAckEth
-{
+public final class AtomicAckEth {
     public static final int LENGTH = 8;
-    private AtomicAckEth()
-    {
+    private AtomicAckEth() {
     }
 
     public static long originalData(final DirectBuffer b, final int o) { return Bytes.i64(b, o); }

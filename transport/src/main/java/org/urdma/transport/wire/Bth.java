@@ -4,12 +4,10 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /** Base transport header (12 bytes, WIRE.md §4). */
-public final class Bth
-{
+public final class Bth {
     public static final int LENGTH = 12;
 
-    private Bth()
-    {
+    private Bth() {
     }
 
     public static int opcode(final DirectBuffer b, final int o) { return Bytes.u8(b, o); }
@@ -29,8 +27,7 @@ public final class Bth
     public static void put(
         final MutableDirectBuffer b, final int o, final int opcode, final boolean se, final boolean migReq,
         final int padCnt, final int tver, final int pkey, final boolean fecn, final boolean becn, final int resv6,
-        final int destQp, final boolean ackReq, final int resv7, final int psn)
-    {
+        final int destQp, final boolean ackReq, final int resv7, final int psn) {
         Bytes.u8(b, o, opcode);
         Bytes.u8(b, o + 1, (se ? 0x80 : 0) | (migReq ? 0x40 : 0) | (padCnt & 3) << 4 | (tver & 0x0F));
         Bytes.u16(b, o + 2, pkey);
@@ -41,8 +38,7 @@ public final class Bth
     }
 
     /** Sets FECN (the switch/receiver side of ECN for RoCEv1-style marking). */
-    public static void fecn(final MutableDirectBuffer b, final int o, final boolean v)
-    {
+    public static void fecn(final MutableDirectBuffer b, final int o, final boolean v) {
         b.putByte(o + 4, (byte)(v ? b.getByte(o + 4) | 0x80 : b.getByte(o + 4) & 0x7F));
     }
 }

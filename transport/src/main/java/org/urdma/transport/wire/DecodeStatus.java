@@ -1,8 +1,7 @@
 package org.urdma.transport.wire;
 
 /** Result of decoding one frame: OK or why it was dropped. Each value is counted in {@link DecodeCounters}. */
-public enum DecodeStatus
-{
+public enum DecodeStatus {
     OK,
     /** The frame ends before a header or the length its headers announce. */
     TRUNCATED,
@@ -29,13 +28,11 @@ public enum DecodeStatus
 
     private static final DecodeStatus[] VALUES = values();
 
-    public static DecodeStatus of(final int ordinal)
-    {
+    public static DecodeStatus of(final int ordinal) {
         return VALUES[ordinal];
     }
 
-    public static int count()
-    {
+    public static int count() {
         return VALUES.length;
     }
 }

@@ -4,11 +4,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /** URDMA FEC-ETH (8 bytes): group base PSN (24) | m (8, data packets per group) | r (8, parity packets) | index (8) | XOR of the group's data lengths (16). WIRE.md §10 names the 2-byte length field without placing it; it sits here. */
-public final class FecEth
-{
+public final class FecEth {
     public static final int LENGTH = 8;
-    private FecEth()
-    {
+    private FecEth() {
     }
 
     public static int basePsn(final DirectBuffer b, final int o) { return Bytes.u24(b, o); }
@@ -19,8 +17,7 @@ public final class FecEth
 
     public static void put(
         final MutableDirectBuffer b, final int o, final int basePsn, final int m, final int r, final int index,
-        final int lengthXor)
-    {
+        final int lengthXor) {
         Bytes.u24(b, o, basePsn);
         Bytes.u8(b, o + 3, m);
         Bytes.u8(b, o + 4, r);

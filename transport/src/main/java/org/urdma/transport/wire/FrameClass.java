@@ -1,8 +1,7 @@
 package org.urdma.transport.wire;
 
 /** What {@link AnyFrameDecoder#classify} found in a raw Ethernet frame. */
-public enum FrameClass
-{
+public enum FrameClass {
     PFC(null),
     PAUSE(null),
     ROCE1(FramingKind.ROCE1),
@@ -18,14 +17,12 @@ public enum FrameClass
 
     private final FramingKind framing;
 
-    FrameClass(final FramingKind framing)
-    {
+    FrameClass(final FramingKind framing) {
         this.framing = framing;
     }
 
     /** The framing that decodes this class, or null for MAC control and non-transport frames. */
-    public FramingKind framing()
-    {
+    public FramingKind framing() {
         return framing;
     }
 }

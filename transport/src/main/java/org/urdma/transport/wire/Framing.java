@@ -7,8 +7,7 @@ import org.agrona.MutableDirectBuffer;
  * Encodes a transport packet into, and decodes it out of, one wire format. Instances keep reusable state
  * (the ICRC engine, counters) and are for one thread. Obtain them from {@link Framings}.
  */
-public interface Framing
-{
+public interface Framing {
     FramingKind kind();
 
     /**

@@ -22,8 +22,7 @@ import org.urdma.nativeio.IsalCrc32;
  * {@link ByteBuffer} view of the 1 GiB window around the frame's address.
  * The value is stored least significant byte first. One instance per thread.
  */
-public final class Icrc
-{
+public final class Icrc {
     public static final int LENGTH = 4;
 
     /** Network header kinds for the masked prefix. */
@@ -59,8 +58,7 @@ public final class Icrc
     private final boolean inPlace;
 
     /** An ICRC engine that works in place on writable buffers (see {@link #Icrc(boolean)}). */
-    public Icrc()
-    {
+    public Icrc() {
         this(true);
     }
 
@@ -70,8 +68,7 @@ public final class Icrc
      *                on 4 KiB frames): the frame is briefly written and restored, so it must not be read by other
      *                threads meanwhile nor be read-only memory. When false they never write to the frame.
      */
-    public Icrc(final boolean inPlace)
-    {
+    public Icrc(final boolean inPlace) {
         this.inPlace = inPlace;
         scratch.putLong(0, -1L);    // the LRH stand-in never changes
     }
@@ -82,13 +79,11 @@ public final class Icrc
      *
      * @param bth true when the transport header is a BTH (its byte 4 is masked); false for a PAXI RH (unmasked).
      */
-    public int compute(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
-    {
+    public int compute(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end) {
         // in place pays off on long frames (one bulk CRC run); with CRC32 short ones are mostly header and gain
         // nothing, with ISA-L one call instead of two saves ~10 ns at any size
         if (inPlace && (end - netOffset >= IN_PLACE_MIN || isal(b)) && netOffset >= 8 &&
-            b instanceof MutableDirectBuffer m)
-        {
+            b instanceof MutableDirectBuffer m) {
             return computeInPlace(m, netOffset, net, bth, end);
         }
         return computeCopying(b, netOffset, net, bth, end);
@@ -96,8 +91,7 @@ public final class Icrc
 
     /** {@link #compute} through a copied, masked header prefix; never writes to {@code b}. */
     public int computeCopying(
-        final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
-    {
+        final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end) {
         final int covered = netOffset + prefixLength(net, bth);
         // take up to 15 more bytes into the prefix so the bulk run starts 16-byte aligned (CRC32's intrinsic
         // handles an unaligned head byte by byte)
@@ -112,8 +106,7 @@ public final class Icrc
      * CRC-32's residue constant, so the bulk run ends where the frame does, as a plain CRC of the frame would
      * (CRC32's intrinsic handles the last bytes of a run one at a time).
      */
-    public boolean verify(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
-    {
+    public boolean verify(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end) {
         return compute(b, netOffset, net, bth, end + LENGTH) == RESIDUE;
     }
 
@@ -124,17 +117,14 @@ public final class Icrc
      * {@code netOffset}, which every framing's link header provides. Not for frames other threads may be reading.
      */
     public int computeInPlace(
-        final MutableDirectBuffer b, final int netOffset, final int net, final boolean bth, final int end)
-    {
+        final MutableDirectBuffer b, final int netOffset, final int net, final boolean bth, final int end) {
         final int lrh = netOffset - 8;
         final long savedLink = b.getLong(lrh);
         final int t;
         long savedNet = 0;
         int savedUdp = 0;
-        switch (net)
-        {
-            case NET_IPV4_UDP ->
-            {
+        switch (net) {
+            case NET_IPV4_UDP -> {
                 savedNet = b.getLong(netOffset + 4);                    // id, flags, TTL, proto, checksum
                 final int tos = b.getByte(netOffset + 1);
                 savedUdp = b.getShort(netOffset + 26) & 0xFFFF | (tos & 0xFF) << 16;
@@ -144,16 +134,14 @@ public final class Icrc
                 b.putShort(netOffset + 26, (short)0xFFFF);
                 t = netOffset + Ipv4Header.LENGTH + UdpHeader.LENGTH;
             }
-            case NET_IPV6_UDP, NET_GRH ->
-            {
+            case NET_IPV6_UDP, NET_GRH -> {
                 savedNet = b.getLong(netOffset);                        // version..flow label, length, next, hop
                 b.putByte(netOffset, (byte)(b.getByte(netOffset) | 0x0F));
                 b.putByte(netOffset + 1, (byte)0xFF);
                 b.putShort(netOffset + 2, (short)0xFFFF);
                 b.putByte(netOffset + 7, (byte)0xFF);
                 t = netOffset + Ipv6Header.LENGTH + (net == NET_IPV6_UDP ? UdpHeader.LENGTH : 0);
-                if (net == NET_IPV6_UDP)
-                {
+                if (net == NET_IPV6_UDP) {
                     savedUdp = b.getShort(t - 2) & 0xFFFF;
                     b.putShort(t - 2, (short)0xFFFF);
                 }
@@ -161,36 +149,29 @@ public final class Icrc
             default -> t = netOffset;
         }
         final byte savedBth4 = bth ? b.getByte(t + 4) : 0;
-        if (bth)
-        {
+        if (bth) {
             b.putByte(t + 4, (byte)0xFF);
         }
         b.putLong(lrh, -1L);
         begin(isal(b));
         update(b, lrh, end - lrh);
         b.putLong(lrh, savedLink);
-        if (bth)
-        {
+        if (bth) {
             b.putByte(t + 4, savedBth4);
         }
-        switch (net)
-        {
-            case NET_IPV4_UDP ->
-            {
+        switch (net) {
+            case NET_IPV4_UDP -> {
                 b.putLong(netOffset + 4, savedNet);
                 b.putByte(netOffset + 1, (byte)(savedUdp >>> 16));
                 b.putShort(netOffset + 26, (short)savedUdp);
             }
-            case NET_IPV6_UDP, NET_GRH ->
-            {
+            case NET_IPV6_UDP, NET_GRH -> {
                 b.putLong(netOffset, savedNet);
-                if (net == NET_IPV6_UDP)
-                {
+                if (net == NET_IPV6_UDP) {
                     b.putShort(t - 2, (short)savedUdp);
                 }
             }
-            default ->
-            {
+            default -> {
             }
         }
         return value();
@@ -200,42 +181,34 @@ public final class Icrc
      * Starts an incremental computation: feeds the masked prefix and returns the offset in the frame where the
      * unmasked part begins; continue with {@link #update} and read {@link #value()}.
      */
-    public int start(final DirectBuffer b, final int netOffset, final int net, final boolean bth)
-    {
+    public int start(final DirectBuffer b, final int netOffset, final int net, final boolean bth) {
         prefix(b, netOffset, net, bth, 0);
         return netOffset + prefixLength(net, bth);
     }
 
     /** Resets the CRC and feeds 8 x 0xFF, the masked headers and {@code extra} unmasked bytes after them. */
-    private void prefix(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int extra)
-    {
+    private void prefix(final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int extra) {
         final int len = prefixLength(net, bth);
         // copy by longs: cheaper than getBytes for these few dozen bytes
         final UnsafeBuffer sb = scratch;
         int i = 0;
-        for (; i + 8 <= len; i += 8)
-        {
+        for (; i + 8 <= len; i += 8) {
             sb.putLong(8 + i, b.getLong(netOffset + i));
         }
-        if (i < len)
-        {
+        if (i < len) {
             sb.putInt(8 + i, b.getInt(netOffset + i));     // every prefix length is a multiple of 4
             i += 4;
         }
         final int total = len + extra;
-        for (; i + 4 <= total; i += 4)
-        {
+        for (; i + 4 <= total; i += 4) {
             sb.putInt(8 + i, b.getInt(netOffset + i));
         }
-        for (; i < total; i++)
-        {
+        for (; i < total; i++) {
             sb.putByte(8 + i, b.getByte(netOffset + i));
         }
         int t = 8;
-        switch (net)
-        {
-            case NET_IPV4_UDP ->
-            {
+        switch (net) {
+            case NET_IPV4_UDP -> {
                 sb.putByte(t + 1, (byte)0xFF);          // TOS
                 sb.putByte(t + 8, (byte)0xFF);          // TTL
                 sb.putByte(t + 10, (byte)0xFF);         // header checksum
@@ -244,80 +217,63 @@ public final class Icrc
                 sb.putByte(t + 27, (byte)0xFF);
                 t += Ipv4Header.LENGTH + UdpHeader.LENGTH;
             }
-            case NET_IPV6_UDP, NET_GRH ->
-            {
+            case NET_IPV6_UDP, NET_GRH -> {
                 sb.putByte(t, (byte)(sb.getByte(t) | 0x0F));     // traffic class and flow label (version kept)
                 sb.putByte(t + 1, (byte)0xFF);
                 sb.putByte(t + 2, (byte)0xFF);
                 sb.putByte(t + 3, (byte)0xFF);
                 sb.putByte(t + 7, (byte)0xFF);          // hop limit
                 t += Ipv6Header.LENGTH;
-                if (net == NET_IPV6_UDP)
-                {
+                if (net == NET_IPV6_UDP) {
                     sb.putByte(t + 6, (byte)0xFF);
                     sb.putByte(t + 7, (byte)0xFF);
                     t += UdpHeader.LENGTH;
                 }
             }
-            default ->
-            {
+            default -> {
             }
         }
-        if (bth)
-        {
+        if (bth) {
             sb.putByte(t + 4, (byte)0xFF);              // FECN, BECN, resv6
         }
         begin(isal(b));
         final int n = 8 + len + extra;
-        if (isalRun)
-        {
+        if (isalRun) {
             isalValue = IsalCrc32.update(0, sb.addressOffset(), n);
-        }
-        else
-        {
+        } else {
             scratchView.clear().limit(n);
             crc.update(scratchView);
         }
     }
 
     /** True when frames in {@code b} go through ISA-L: it is loaded and the bytes are off-heap. */
-    private static boolean isal(final DirectBuffer b)
-    {
+    private static boolean isal(final DirectBuffer b) {
         return ISAL && b.byteArray() == null;
     }
 
-    private void begin(final boolean withIsal)
-    {
+    private void begin(final boolean withIsal) {
         isalRun = withIsal;
-        if (withIsal)
-        {
+        if (withIsal) {
             isalValue = 0;
-        }
-        else
-        {
+        } else {
             crc.reset();
         }
     }
 
     /** Feeds {@code b[index, index + length)} without copying. */
-    public void update(final DirectBuffer b, final int index, final int length)
-    {
-        if (length <= 0)
-        {
+    public void update(final DirectBuffer b, final int index, final int length) {
+        if (length <= 0) {
             return;
         }
         final byte[] array = b.byteArray();
-        if (isalRun)
-        {
-            if (array != null)
-            {
+        if (isalRun) {
+            if (array != null) {
                 throw new IllegalStateException("ICRC run started on off-heap memory continued on a heap array");
             }
             isalValue = IsalCrc32.update(isalValue, b.addressOffset() + index, length);
             return;
         }
-        if (array != null)
-        {
+        if (array != null) {
             crc.update(array, b.wrapAdjustment() + index, length);
             return;
         }
@@ -335,14 +291,11 @@ public final class Icrc
 
     /** View of {@code [base, base + 2 GiB)}; two kept, for frames on both sides of a window boundary. */
     @SuppressWarnings("restricted")
-    private ByteBuffer window(final long base)
-    {
-        if (base == windowBase0)
-        {
+    private ByteBuffer window(final long base) {
+        if (base == windowBase0) {
             return window0;
         }
-        if (base != windowBase1)
-        {
+        if (base != windowBase1) {
             windowBase1 = base;
             window1 = MemorySegment.ofAddress(base).reinterpret(WINDOW_VIEW).asByteBuffer();
         }
@@ -357,22 +310,18 @@ public final class Icrc
     }
 
     /** Current CRC value (as {@link CRC32#getValue()}, truncated to int). */
-    public int value()
-    {
+    public int value() {
         return isalRun ? isalValue : (int)crc.getValue();
     }
 
     /** Which CRC-32 serves off-heap frames, for benchmark headers: ISA-L or why not. */
-    public static String implementation()
-    {
+    public static String implementation() {
         return ISAL ? IsalCrc32.status() : "java.util.zip.CRC32 (ISA-L " + IsalCrc32.status() + ")";
     }
 
     /** Length of the masked prefix taken from the frame (network + UDP headers, plus the BTH when masked). */
-    public static int prefixLength(final int net, final boolean bth)
-    {
-        final int n = switch (net)
-        {
+    public static int prefixLength(final int net, final boolean bth) {
+        final int n = switch (net) {
             case NET_IPV4_UDP -> Ipv4Header.LENGTH + UdpHeader.LENGTH;
             case NET_IPV6_UDP -> Ipv6Header.LENGTH + UdpHeader.LENGTH;
             case NET_GRH -> Ipv6Header.LENGTH;
@@ -382,13 +331,11 @@ public final class Icrc
     }
 
     /** Writes the ICRC least significant byte first (WIRE.md §6). */
-    public static void put(final MutableDirectBuffer b, final int index, final int icrc)
-    {
+    public static void put(final MutableDirectBuffer b, final int index, final int icrc) {
         b.putInt(index, icrc, ByteOrder.LITTLE_ENDIAN);
     }
 
-    public static int get(final DirectBuffer b, final int index)
-    {
+    public static int get(final DirectBuffer b, final int index) {
         return b.getInt(index, ByteOrder.LITTLE_ENDIAN);
     }
 }

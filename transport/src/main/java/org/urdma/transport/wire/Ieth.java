@@ -4,11 +4,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /** Invalidate extended transport header (4 bytes): the R_Key to invalidate. */
-public final class Ieth
-{
+public final class Ieth {
     public static final int LENGTH = 4;
-    private Ieth()
-    {
+    private Ieth() {
     }
 
     public static int rkey(final DirectBuffer b, final int o) { return Bytes.i32(b, o); }

@@ -4,11 +4,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /** Immediate data (4 bytes), carried opaque (big-endian on the wire). */
-public final class ImmDt
-{
+public final class ImmDt {
     public static final int LENGTH = 4;
-    private ImmDt()
-    {
+    private ImmDt() {
     }
 
     public static int imm(final DirectBuffer b, final int o) { return Bytes.i32(b, o); }

@@ -4,8 +4,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /** IPv4 header without options (20 bytes), with the RFC 1071 header checksum. */
-public final class Ipv4Header
-{
+public final class Ipv4Header {
     public static final int LENGTH = 20;
     public static final int PROTO_UDP = 17;
     public static final int FLAG_DF = 0x4000;
@@ -13,8 +12,7 @@ public final class Ipv4Header
     public static final int ECN_ECT0 = 0x02;
     public static final int ECN_CE = 0x03;
 
-    private Ipv4Header()
-    {
+    private Ipv4Header() {
     }
 
     public static int versionIhl(final DirectBuffer b, final int o) { return Bytes.u8(b, o); }
@@ -32,8 +30,7 @@ public final class Ipv4Header
     /** Writes the header with checksum 0; call {@link #putChecksum} after. */
     public static void put(
         final MutableDirectBuffer b, final int o, final int tos, final int totalLength, final int id,
-        final int flagsFragment, final int ttl, final int protocol, final int src, final int dst)
-    {
+        final int flagsFragment, final int ttl, final int protocol, final int src, final int dst) {
         Bytes.u8(b, o, 0x45);
         Bytes.u8(b, o + 1, tos);
         Bytes.u16(b, o + 2, totalLength);
@@ -47,11 +44,9 @@ public final class Ipv4Header
     }
 
     /** One's complement sum over the 20-byte header as stored (0 means a valid checksum is in place). */
-    public static int computeChecksum(final DirectBuffer b, final int o)
-    {
+    public static int computeChecksum(final DirectBuffer b, final int o) {
         int sum = 0;
-        for (int i = 0; i < LENGTH; i += 2)
-        {
+        for (int i = 0; i < LENGTH; i += 2) {
             sum += Bytes.u16(b, o + i);
         }
         sum = (sum & 0xFFFF) + (sum >>> 16);
@@ -59,22 +54,19 @@ public final class Ipv4Header
         return ~sum & 0xFFFF;
     }
 
-    public static void putChecksum(final MutableDirectBuffer b, final int o)
-    {
+    public static void putChecksum(final MutableDirectBuffer b, final int o) {
         Bytes.u16(b, o + 10, 0);
         Bytes.u16(b, o + 10, computeChecksum(b, o));
     }
 
-    public static boolean checksumValid(final DirectBuffer b, final int o)
-    {
+    public static boolean checksumValid(final DirectBuffer b, final int o) {
         return computeChecksum(b, o) == 0;
     }
 
     /**
      * Rewrites the ECN bits and patches the checksum incrementally (RFC 1624), as a switch marking CE does.
      */
-    public static void ecn(final MutableDirectBuffer b, final int o, final int ecn)
-    {
+    public static void ecn(final MutableDirectBuffer b, final int o, final int ecn) {
         final int oldWord = Bytes.u16(b, o);
         final int newWord = (oldWord & ~ECN_MASK) | (ecn & ECN_MASK);
         Bytes.u16(b, o, newWord);
@@ -85,8 +77,7 @@ public final class Ipv4Header
     }
 
     /** Formats an IPv4 address held in an int (tools only; allocates). */
-    public static String addressToString(final int a)
-    {
+    public static String addressToString(final int a) {
         return ((a >>> 24) & 0xFF) + "." + ((a >>> 16) & 0xFF) + "." + ((a >>> 8) & 0xFF) + "." + (a & 0xFF);
     }
 }

@@ -8,15 +8,13 @@ import org.agrona.MutableDirectBuffer;
  * version 6 (4) | traffic class (8) | flow label (20) | payload length (16) | next header (8) | hop limit (8) |
  * source GID/address (128) | destination GID/address (128). 128-bit addresses are two longs (high, low).
  */
-public final class Ipv6Header
-{
+public final class Ipv6Header {
     public static final int LENGTH = 40;
     /** GRH next header value for RoCEv1 (IBA transport). */
     public static final int NEXT_HEADER_IB = 0x1B;
     public static final int NEXT_HEADER_UDP = 17;
 
-    private Ipv6Header()
-    {
+    private Ipv6Header() {
     }
 
     public static int version(final DirectBuffer b, final int o) { return (b.getByte(o) >> 4) & 0x0F; }
@@ -32,8 +30,7 @@ public final class Ipv6Header
 
     public static void put(
         final MutableDirectBuffer b, final int o, final int trafficClass, final int flowLabel, final int payloadLength,
-        final int nextHeader, final int hopLimit, final long srcHi, final long srcLo, final long dstHi, final long dstLo)
-    {
+        final int nextHeader, final int hopLimit, final long srcHi, final long srcLo, final long dstHi, final long dstLo) {
         Bytes.i32(b, o, 6 << 28 | (trafficClass & 0xFF) << 20 | (flowLabel & 0xF_FFFF));
         Bytes.u16(b, o + 4, payloadLength);
         Bytes.u8(b, o + 6, nextHeader);
@@ -48,23 +45,20 @@ public final class Ipv6Header
     public static final long LINK_LOCAL_PREFIX = 0xFE80_0000_0000_0000L;
 
     /** Low half of a link-local GID from a 48-bit MAC: EUI-64 with the U/L bit flipped (WIRE.md §2). */
-    public static long eui64(final long mac)
-    {
+    public static long eui64(final long mac) {
         final long hi24 = (mac >>> 24) & 0xFF_FFFF;
         final long lo24 = mac & 0xFF_FFFF;
         return ((hi24 ^ 0x02_0000L) << 40) | 0xFF_FE00_0000L | lo24;
     }
 
     /** Inverse of {@link #eui64}: the MAC inside a link-local GID's low half. */
-    public static long macFromEui64(final long lo)
-    {
+    public static long macFromEui64(final long lo) {
         final long hi24 = ((lo >>> 40) & 0xFF_FFFF) ^ 0x02_0000L;
         return hi24 << 24 | (lo & 0xFF_FFFF);
     }
 
     /** Low half of an IPv4-mapped GID ::ffff:a.b.c.d (high half 0) (WIRE.md §3). */
-    public static long ipv4MappedLo(final int ipv4)
-    {
+    public static long ipv4MappedLo(final int ipv4) {
         return 0xFFFF_0000_0000L | (ipv4 & 0xFFFF_FFFFL);
     }
 }

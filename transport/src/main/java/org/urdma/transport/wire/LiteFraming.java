@@ -18,75 +18,61 @@ import org.agrona.MutableDirectBuffer;
  *     payload that starts with 0x81 0x00. Untagged LITE frames are exactly the spec's.</li>
  * </ul>
  */
-final class LiteFraming extends AbstractFraming
-{
-    LiteFraming()
-    {
+final class LiteFraming extends AbstractFraming {
+    LiteFraming() {
         super(FramingKind.PAXI_LITE, false, false);
     }
 
     @Override
-    int linkAndNetworkLength(final boolean vlan)
-    {
+    int linkAndNetworkLength(final boolean vlan) {
         return AfhHeader.LENGTH + (vlan ? EthernetHeader.VLAN_TAG_LENGTH : 0);
     }
 
     @Override
-    public int headerLength(final int opcode, final boolean vlan)
-    {
+    public int headerLength(final int opcode, final boolean vlan) {
         return linkAndNetworkLength(vlan);
     }
 
     @Override
-    public int trailerMaxLength()
-    {
+    public int trailerMaxLength() {
         return 0;
     }
 
     @Override
-    public int maxFrameLength(final int payload)
-    {
+    public int maxFrameLength(final int payload) {
         return Math.max(EthernetHeader.MIN_FRAME, linkAndNetworkLength(true) + payload);
     }
 
     @Override
-    public int transportOffset(final Packet addr)
-    {
+    public int transportOffset(final Packet addr) {
         throw new UnsupportedOperationException("framing: paxi-lite has no RH, so no transport section to build in place");
     }
 
     @Override
-    public int wrap(final Packet addr, final MutableDirectBuffer dst, final int offset, final int sectionEnd)
-    {
+    public int wrap(final Packet addr, final MutableDirectBuffer dst, final int offset, final int sectionEnd) {
         throw new UnsupportedOperationException("framing: paxi-lite has no RH, so no transport section to build in place");
     }
 
     @Override
-    public int encode(final Packet p, final MutableDirectBuffer b, final int offset)
-    {
-        if (p.opcode != Opcode.UC_SEND_ONLY)
-        {
+    public int encode(final Packet p, final MutableDirectBuffer b, final int offset) {
+        if (p.opcode != Opcode.UC_SEND_ONLY) {
             throw new IllegalArgumentException("opcode: paxi-lite carries only UC_SEND_ONLY, was " +
                 Opcode.name(p.opcode & 0xFF));
         }
-        if (p.payloadLength < 0 || (p.payloadLength > 0 && p.payloadBuffer == null))
-        {
+        if (p.payloadLength < 0 || (p.payloadLength > 0 && p.payloadBuffer == null)) {
             throw new IllegalArgumentException("payload: length " + p.payloadLength + " without a buffer");
         }
         if (!p.vlan && p.payloadLength >= 2 &&
-            Bytes.u16(p.payloadBuffer, p.payloadOffset) == EthernetHeader.TYPE_VLAN)
-        {
+            Bytes.u16(p.payloadBuffer, p.payloadOffset) == EthernetHeader.TYPE_VLAN) {
             throw new IllegalArgumentException("payload: an untagged paxi-lite payload must not start with 0x8100");
         }
         TransportCodec.checkRanges(p, 0, kind);
         AfhHeader.putGen2(b, offset, p.dstMac, p.afhTc, p.srcXpu, p.opFlags, p.dstQpid);
         int pos = offset + AfhHeader.LENGTH;
-        if (p.vlan)
-        {
+        if (p.vlan) {
             pos = EthernetHeader.putVlan(b, pos, p.pcp, p.dei, p.vid);
         }
-        if (p.payloadLength > 0)
-        {
+        if (p.payloadLength > 0) {
             b.putBytes(pos, p.payloadBuffer, p.payloadOffset, p.payloadLength);
         }
         p.padCnt = 0;
@@ -97,10 +83,8 @@ final class LiteFraming extends AbstractFraming
     }
 
     @Override
-    DecodeStatus decodeFrame(final DirectBuffer b, final int start, final int end, final Packet out)
-    {
-        if (end - start < AfhHeader.LENGTH)
-        {
+    DecodeStatus decodeFrame(final DirectBuffer b, final int start, final int end, final Packet out) {
+        if (end - start < AfhHeader.LENGTH) {
             return DecodeStatus.TRUNCATED;
         }
         out.dstMac = AfhHeader.dst(b, start);
@@ -109,8 +93,7 @@ final class LiteFraming extends AbstractFraming
         out.opFlags = AfhHeader.opFlags(b, start);
         out.dstQpid = AfhHeader.dstQpid(b, start);
         int pos = start + AfhHeader.LENGTH;
-        if (end - pos >= EthernetHeader.VLAN_TAG_LENGTH && Bytes.u16(b, pos) == EthernetHeader.TYPE_VLAN)
-        {
+        if (end - pos >= EthernetHeader.VLAN_TAG_LENGTH && Bytes.u16(b, pos) == EthernetHeader.TYPE_VLAN) {
             final int tci = Bytes.u16(b, pos + 2);
             out.vlan = true;
             out.pcp = EthernetHeader.pcp(tci);

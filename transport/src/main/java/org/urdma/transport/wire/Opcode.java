@@ -4,8 +4,7 @@ package org.urdma.transport.wire;
  * BTH / RH opcode values (WIRE.md §4) plus the project's manufacturer-specific opcodes.
  * The top three bits select the transport (RC 0x00, UC 0x20, RD 0x40, UD 0x60); the low five the operation.
  */
-public final class Opcode
-{
+public final class Opcode {
     public static final int TRANSPORT_RC = 0x00;
     public static final int TRANSPORT_UC = 0x20;
     public static final int TRANSPORT_RD = 0x40;
@@ -86,8 +85,7 @@ public final class Opcode
     private static final String[] OPERATION_NAMES = new String[32];
     private static final String[] NAMES = new String[256];
 
-    static
-    {
+    static {
         final String[] ops = {
             "SEND_FIRST", "SEND_MIDDLE", "SEND_LAST", "SEND_LAST_WITH_IMM", "SEND_ONLY", "SEND_ONLY_WITH_IMM",
             "RDMA_WRITE_FIRST", "RDMA_WRITE_MIDDLE", "RDMA_WRITE_LAST", "RDMA_WRITE_LAST_WITH_IMM",
@@ -97,76 +95,55 @@ public final class Opcode
             "SEND_ONLY_WITH_INVALIDATE" };
         System.arraycopy(ops, 0, OPERATION_NAMES, 0, ops.length);
         final String[] transports = { "RC", "UC", "RD", "UD" };
-        for (int op = 0; op < 256; op++)
-        {
+        for (int op = 0; op < 256; op++) {
             final String name;
-            if (op < 0x80 && OPERATION_NAMES[op & 0x1F] != null)
-            {
+            if (op < 0x80 && OPERATION_NAMES[op & 0x1F] != null) {
                 name = transports[op >> 5] + "_" + OPERATION_NAMES[op & 0x1F];
-            }
-            else if (op == CNP)
-            {
+            } else if (op == CNP) {
                 name = "CNP";
-            }
-            else if (op == PAXI_CBFC_CREDIT)
-            {
+            } else if (op == PAXI_CBFC_CREDIT) {
                 name = "PAXI_CBFC_CREDIT";
-            }
-            else if (op == URDMA_FEC_PARITY)
-            {
+            } else if (op == URDMA_FEC_PARITY) {
                 name = "URDMA_FEC_PARITY";
-            }
-            else
-            {
+            } else {
                 name = String.format("UNKNOWN_0x%02X", op);
             }
             NAMES[op] = name;
         }
     }
 
-    private Opcode()
-    {
+    private Opcode() {
     }
 
     /** Symbolic name, e.g. {@code RC_SEND_FIRST}, {@code UD_SEND_ONLY_WITH_IMM}, {@code CNP}; never allocates. */
-    public static String name(final int opcode)
-    {
+    public static String name(final int opcode) {
         return NAMES[opcode & 0xFF];
     }
 
     /** Transport bits (0x00 RC, 0x20 UC, 0x40 RD, 0x60 UD) of an IBTA opcode. */
-    public static int transport(final int opcode)
-    {
+    public static int transport(final int opcode) {
         return opcode & 0xE0;
     }
 
     /** Operation bits (low five) of an IBTA opcode. */
-    public static int operation(final int opcode)
-    {
+    public static int operation(final int opcode) {
         return opcode & 0x1F;
     }
 
     /** Parses a name as {@link #name(int)} prints it, or a number such as {@code 0x64}. */
-    public static int parse(final String text)
-    {
+    public static int parse(final String text) {
         final String t = text.trim();
-        for (int op = 0; op < 256; op++)
-        {
-            if (NAMES[op].equalsIgnoreCase(t) && OpcodeTable.known(op))
-            {
+        for (int op = 0; op < 256; op++) {
+            if (NAMES[op].equalsIgnoreCase(t) && OpcodeTable.known(op)) {
                 return op;
             }
         }
-        try
-        {
+        try {
             final int v = Integer.decode(t);
-            if (v >= 0 && v < 256)
-            {
+            if (v >= 0 && v < 256) {
                 return v;
             }
-        }
-        catch (final NumberFormatException ignored)
-        {
+        } catch (final NumberFormatException ignored) {
             // fall through to the error below
         }
         throw new IllegalArgumentException("opcode: '" + text + "' is neither a known opcode name nor 0..255");

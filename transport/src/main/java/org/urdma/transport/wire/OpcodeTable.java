@@ -11,8 +11,7 @@ package org.urdma.transport.wire;
  * and UETH flags, see {@link #headerMask(int, int, int)}; {@link #mask(int)} and {@link #offset(int, int)} give the
  * static layout without them.
  */
-public final class OpcodeTable
-{
+public final class OpcodeTable {
     // header bits, in wire order
     public static final int HDR_UETH = 1;
     public static final int HDR_TS = 1 << 1;
@@ -64,10 +63,8 @@ public final class OpcodeTable
     private static final int[] FLAGS = new int[256];
     private static final boolean[] KNOWN = new boolean[256];
 
-    static
-    {
-        for (final int t : new int[] { Opcode.TRANSPORT_RC, Opcode.TRANSPORT_UC })
-        {
+    static {
+        for (final int t : new int[] { Opcode.TRANSPORT_RC, Opcode.TRANSPORT_UC }) {
             def(t | Opcode.SEND_FIRST, 0, REQ | SEND | START | PAYLOAD);
             def(t | Opcode.SEND_MIDDLE, 0, REQ | SEND | MIDDLE | PAYLOAD);
             def(t | Opcode.SEND_LAST, 0, REQ | SEND | END | PAYLOAD);
@@ -100,20 +97,17 @@ public final class OpcodeTable
         def(Opcode.URDMA_FEC_PARITY, HDR_FEC_ETH, PAYLOAD);
     }
 
-    private static void def(final int op, final int mask, final int flags)
-    {
+    private static void def(final int op, final int mask, final int flags) {
         MASK[op] = mask;
         FLAGS[op] = flags;
         KNOWN[op] = true;
     }
 
-    private OpcodeTable()
-    {
+    private OpcodeTable() {
     }
 
     /** True when the opcode is defined (RC/UC/UD rows of WIRE.md §4, CNP, CBFC credit, FEC parity). */
-    public static boolean known(final int opcode)
-    {
+    public static boolean known(final int opcode) {
         return opcode >= 0 && opcode < 256 && KNOWN[opcode];
     }
 
@@ -121,25 +115,21 @@ public final class OpcodeTable
      * True when {@code opcode} is valid for the given transport bits ({@link Opcode#TRANSPORT_RC}, UC or UD).
      * RD is not supported.
      */
-    public static boolean valid(final int transport, final int opcode)
-    {
+    public static boolean valid(final int transport, final int opcode) {
         return known(opcode) && opcode < 0x80 && (opcode & 0xE0) == transport;
     }
 
     /** Static header mask of the opcode (no URDMA extensions), 0 for unknown opcodes. */
-    public static int mask(final int opcode)
-    {
+    public static int mask(final int opcode) {
         return MASK[opcode & 0xFF];
     }
 
     /** Semantic flags ({@link #REQ}, {@link #PAYLOAD}, ...) of the opcode. */
-    public static int flags(final int opcode)
-    {
+    public static int flags(final int opcode) {
         return FLAGS[opcode & 0xFF];
     }
 
-    public static boolean has(final int opcode, final int flag)
-    {
+    public static boolean has(final int opcode, final int flag) {
         return (FLAGS[opcode & 0xFF] & flag) != 0;
     }
 
@@ -149,28 +139,22 @@ public final class OpcodeTable
      * an AETH; SACK-ETH on ACKNOWLEDGE when {@link #UETH_SACK}; a RETH on every RDMA WRITE and READ RESPONSE packet
      * when {@link #UETH_PER_PACKET_RETH}.
      */
-    public static int headerMask(final int opcode, final int resv7, final int uethFlags)
-    {
+    public static int headerMask(final int opcode, final int resv7, final int uethFlags) {
         int mask = MASK[opcode & 0xFF];
-        if ((resv7 & RESV7_URDMA) != 0)
-        {
+        if ((resv7 & RESV7_URDMA) != 0) {
             mask |= HDR_UETH;
             final int flags = FLAGS[opcode & 0xFF];
-            if ((uethFlags & UETH_TS) != 0)
-            {
+            if ((uethFlags & UETH_TS) != 0) {
                 mask |= HDR_TS;
-                if ((mask & HDR_AETH) != 0)
-                {
+                if ((mask & HDR_AETH) != 0) {
                     mask |= HDR_AETH_EXT;
                 }
             }
-            if ((uethFlags & UETH_SACK) != 0 && (opcode & 0x1F) == Opcode.ACKNOWLEDGE && opcode < 0x80)
-            {
+            if ((uethFlags & UETH_SACK) != 0 && (opcode & 0x1F) == Opcode.ACKNOWLEDGE && opcode < 0x80) {
                 mask |= HDR_SACK;
             }
             if ((uethFlags & UETH_PER_PACKET_RETH) != 0 &&
-                ((flags & WRITE) != 0 || (flags & READ_RESPONSE) == READ_RESPONSE))
-            {
+                ((flags & WRITE) != 0 || (flags & READ_RESPONSE) == READ_RESPONSE)) {
                 mask |= HDR_RETH;
             }
         }
@@ -178,8 +162,7 @@ public final class OpcodeTable
     }
 
     /** Index of a single header bit (0 for UETH .. {@link #HEADER_KINDS} - 1), e.g. into {@link Packet#headerOffsets}. */
-    public static int index(final int hdr)
-    {
+    public static int index(final int hdr) {
         return Integer.numberOfTrailingZeros(hdr);
     }
 
@@ -188,21 +171,16 @@ public final class OpcodeTable
      * included), or -1 if the mask has no such header; the SACK-ETH, which varies in length, must be the last header
      * before {@code hdr} or absent.
      */
-    public static int offsetIn(final int mask, final int hdr, final int sackCount)
-    {
-        if ((mask & hdr) == 0)
-        {
+    public static int offsetIn(final int mask, final int hdr, final int sackCount) {
+        if ((mask & hdr) == 0) {
             return -1;
         }
         int off = Bth.LENGTH;
-        for (final int h : HEADER_ORDER)
-        {
-            if (h == hdr)
-            {
+        for (final int h : HEADER_ORDER) {
+            if (h == hdr) {
                 return off;
             }
-            if ((mask & h) != 0)
-            {
+            if ((mask & h) != 0) {
                 off += headerLength(h) + (h == HDR_SACK ? sackCount * SackEth.RANGE_LENGTH : 0);
             }
         }
@@ -210,10 +188,8 @@ public final class OpcodeTable
     }
 
     /** Fixed length of one header kind; for SACK-ETH the length without ranges. */
-    public static int headerLength(final int hdr)
-    {
-        return switch (hdr)
-        {
+    public static int headerLength(final int hdr) {
+        return switch (hdr) {
             case HDR_UETH -> Ueth.LENGTH;
             case HDR_TS -> TsHeader.LENGTH;
             case HDR_DETH -> Deth.LENGTH;
@@ -233,18 +209,14 @@ public final class OpcodeTable
     }
 
     /** Total length of the extended headers in {@code mask} (SACK-ETH counted with {@code sackCount} ranges). */
-    public static int extendedLength(final int mask, final int sackCount)
-    {
+    public static int extendedLength(final int mask, final int sackCount) {
         int len = 0;
-        for (final int hdr : HEADER_ORDER)
-        {
-            if ((mask & hdr) != 0)
-            {
+        for (final int hdr : HEADER_ORDER) {
+            if ((mask & hdr) != 0) {
                 len += headerLength(hdr);
             }
         }
-        if ((mask & HDR_SACK) != 0)
-        {
+        if ((mask & HDR_SACK) != 0) {
             len += sackCount * SackEth.RANGE_LENGTH;
         }
         return len;
@@ -254,14 +226,12 @@ public final class OpcodeTable
      * Offset of header {@code hdr} from the start of the BTH in the static layout (like rxe's
      * {@code offset[]}), or -1 if the opcode has no such header. For a PAXI RH subtract {@code Bth.LENGTH - Rh.LENGTH}.
      */
-    public static int offset(final int opcode, final int hdr)
-    {
+    public static int offset(final int opcode, final int hdr) {
         return offsetIn(mask(opcode), hdr, 0);
     }
 
     /** BTH plus static extended headers, i.e. the offset of the payload in the static layout. */
-    public static int headerLengthWithBth(final int opcode)
-    {
+    public static int headerLengthWithBth(final int opcode) {
         return Bth.LENGTH + extendedLength(mask(opcode), 0);
     }
 }

@@ -13,8 +13,7 @@ import org.agrona.DirectBuffer;
  * <p>{@link #reset()} restores the defaults the Linux kernel uses (P_Key 0xFFFF, TTL/hop limit 64, DF set,
  * IPv4 TOS 0), so a caller only sets what it means.
  */
-public final class Packet
-{
+public final class Packet {
     // ---- link ----
     public long dstMac;
     public long srcMac;
@@ -141,8 +140,7 @@ public final class Packet
      */
     public boolean inPlace;
 
-    public Packet()
-    {
+    public Packet() {
         reset();
     }
 
@@ -150,8 +148,7 @@ public final class Packet
      * Clears what an in-place decode sets (link and network fields, opcode, PadCnt, URDMA flags, mask, payload):
      * the transport fields are not read in that mode.
      */
-    public Packet resetForInPlace()
-    {
+    public Packet resetForInPlace() {
         vlan = false;
         pcp = 0;
         dei = false;
@@ -187,11 +184,9 @@ public final class Packet
     }
 
     /** Clears every field to its default (kernel defaults for TTL, DF, P_Key). */
-    public Packet reset()
-    {
+    public Packet reset() {
         // ranges beyond sackCount are never read or written; clear only the ones in use
-        for (int i = Math.min(Math.max(sackCount, 0), SackEth.MAX_RANGES) - 1; i >= 0; i--)
-        {
+        for (int i = Math.min(Math.max(sackCount, 0), SackEth.MAX_RANGES) - 1; i >= 0; i--) {
             sackRangeStart[i] = 0;
             sackRangeLength[i] = 0;
         }
@@ -244,8 +239,7 @@ public final class Packet
     }
 
     /** Points the payload at {@code buffer[offset, offset + length)} (no copy). */
-    public Packet payload(final DirectBuffer buffer, final int offset, final int length)
-    {
+    public Packet payload(final DirectBuffer buffer, final int offset, final int length) {
         payloadBuffer = buffer;
         payloadOffset = offset;
         payloadLength = length;
@@ -253,16 +247,14 @@ public final class Packet
     }
 
     /** Sets the URDMA extension bit and UETH flags in one go. */
-    public Packet urdma(final int flags)
-    {
+    public Packet urdma(final int flags) {
         resv7 |= OpcodeTable.RESV7_URDMA;
         uethFlags = flags;
         return this;
     }
 
     /** Copies every field of {@code o} into this packet (payload by reference). */
-    public Packet copyFrom(final Packet o)
-    {
+    public Packet copyFrom(final Packet o) {
         dstMac = o.dstMac;
         srcMac = o.srcMac;
         vlan = o.vlan;
@@ -344,8 +336,7 @@ public final class Packet
     }
 
     @Override
-    public String toString()
-    {
+    public String toString() {
         return Opcode.name(opcode) + " qp=0x" + Integer.toHexString(destQp) + " psn=0x" + Integer.toHexString(psn) +
             " pad=" + padCnt + " payload=" + payloadLength;
     }

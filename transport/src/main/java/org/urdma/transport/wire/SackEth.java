@@ -4,14 +4,12 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /** URDMA SACK-ETH: count (8) | reserved (8) | cumulative PSN (24), then count ranges of missing PSNs, each start PSN (24) + length (8). */
-public final class SackEth
-{
+public final class SackEth {
     public static final int BASE_LENGTH = 5;
     public static final int RANGE_LENGTH = 4;
     /** Most ranges one SACK-ETH may carry (bounded so the holder is preallocated and an ACK stays small). */
     public static final int MAX_RANGES = 32;
-    private SackEth()
-    {
+    private SackEth() {
     }
 
     public static int count(final DirectBuffer b, final int o) { return Bytes.u8(b, o); }
@@ -20,15 +18,13 @@ public final class SackEth
     public static int rangeLength(final DirectBuffer b, final int o, final int i) { return Bytes.u8(b, o + 8 + 4 * i); }
     public static int length(final int count) { return BASE_LENGTH + RANGE_LENGTH * count; }
 
-    public static void putBase(final MutableDirectBuffer b, final int o, final int count, final int cumulativePsn)
-    {
+    public static void putBase(final MutableDirectBuffer b, final int o, final int count, final int cumulativePsn) {
         Bytes.u8(b, o, count);
         Bytes.u8(b, o + 1, 0);
         Bytes.u24(b, o + 2, cumulativePsn);
     }
 
-    public static void putRange(final MutableDirectBuffer b, final int o, final int i, final int start, final int len)
-    {
+    public static void putRange(final MutableDirectBuffer b, final int o, final int i, final int start, final int len) {
         Bytes.u24(b, o + 5 + 4 * i, start);
         Bytes.u8(b, o + 8 + 4 * i, len);
     }

@@ -24,30 +24,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** pcapng as Wireshark and dumpcap write it: our writer's blocks, and the reader on blocks and orders we do not write. */
-class PcapngTest
-{
+class PcapngTest {
     @TempDir
     Path dir;
 
-    private static byte[][] frames(final int n)
-    {
+    private static byte[][] frames(final int n) {
         final SplittableRandom r = new SplittableRandom(7);
         final byte[][] frames = new byte[n][];
-        for (int i = 0; i < n; i++)
-        {
+        for (int i = 0; i < n; i++) {
             frames[i] = new byte[60 + r.nextInt(1500)]; // odd lengths too: EPB pads to 4 bytes
             r.nextBytes(frames[i]);
         }
         return frames;
     }
 
-    private static byte[] write(final byte[][] frames, final long[] ts) throws IOException
-    {
+    private static byte[] write(final byte[][] frames, final long[] ts) throws IOException {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (PcapWriter w = new PcapWriter(bytes, 65535, PcapWriter.Format.PCAPNG))
-        {
-            for (int i = 0; i < frames.length; i++)
-            {
+        try (PcapWriter w = new PcapWriter(bytes, 65535, PcapWriter.Format.PCAPNG)) {
+            for (int i = 0; i < frames.length; i++) {
                 w.write(ts[i], new UnsafeBuffer(frames[i]), 0, frames[i].length);
             }
         }
@@ -55,12 +49,10 @@ class PcapngTest
     }
 
     @Test
-    void ourPcapngHasASectionAnInterfaceWithNanosecondsAndReadsBack() throws IOException
-    {
+    void ourPcapngHasASectionAnInterfaceWithNanosecondsAndReadsBack() throws IOException {
         final byte[][] frames = frames(40);
         final long[] ts = new long[frames.length];
-        for (int i = 0; i < ts.length; i++)
-        {
+        for (int i = 0; i < ts.length; i++) {
             ts[i] = 1_700_000_000_123_456_789L + i * 1_001L;
         }
         final byte[] file = write(frames, ts);
@@ -71,11 +63,9 @@ class PcapngTest
         assertEquals(1, b.getShort(36)); // LINKTYPE_ETHERNET
         assertEquals(9, b.getShort(44)); // if_tsresol
         assertEquals(9, file[48]);
-        try (PcapReader rd = new PcapReader(new ByteArrayInputStream(file)))
-        {
+        try (PcapReader rd = new PcapReader(new ByteArrayInputStream(file))) {
             assertTrue(rd.pcapng());
-            for (int i = 0; i < frames.length; i++)
-            {
+            for (int i = 0; i < frames.length; i++) {
                 assertTrue(rd.next());
                 assertEquals(1, rd.linkType());
                 assertEquals(ts[i], rd.timestampNanos());
@@ -88,8 +78,7 @@ class PcapngTest
 
     /** Blocks in big-endian order as a big-endian host writes them, microsecond default resolution, SPB and NRB. */
     @Test
-    void bigEndianSectionsWithSimplePacketsOtherBlocksAndTwoInterfacesAreRead() throws IOException
-    {
+    void bigEndianSectionsWithSimplePacketsOtherBlocksAndTwoInterfacesAreRead() throws IOException {
         final byte[] f1 = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
         final byte[] f2 = new byte[64];
         java.util.Arrays.fill(f2, (byte)0x5a);
@@ -103,8 +92,7 @@ class PcapngTest
         b.putInt(6).putInt(32 + 40).putInt(1).putInt(0).putInt(3 << 10 | 512).putInt(40).putInt(64).put(f2, 0, 40).putInt(72);
         b.putInt(3).putInt(16 + 64).putInt(64).put(f2).putInt(80);                         // SPB on interface 0
         final byte[] file = java.util.Arrays.copyOf(b.array(), b.position());
-        try (PcapReader rd = new PcapReader(new ByteArrayInputStream(file)))
-        {
+        try (PcapReader rd = new PcapReader(new ByteArrayInputStream(file))) {
             assertTrue(rd.next());
             assertEquals(ByteOrder.BIG_ENDIAN, rd.byteOrder());
             assertEquals(1_500_000_000L, rd.timestampNanos()); // 1.5 s in microseconds
@@ -121,12 +109,10 @@ class PcapngTest
     }
 
     @Test
-    void aTruncatedOrCorruptBlockIsNamed()
-    {
+    void aTruncatedOrCorruptBlockIsNamed() {
         final byte[] file = java.util.Arrays.copyOf(writeQuietly(), 28 + 32 + 20);
         final IOException e = assertThrows(IOException.class, () -> {
-            try (PcapReader rd = new PcapReader(new ByteArrayInputStream(file)))
-            {
+            try (PcapReader rd = new PcapReader(new ByteArrayInputStream(file))) {
                 rd.next();
             }
         });
@@ -136,22 +122,17 @@ class PcapngTest
         assertTrue(bad.getMessage().startsWith("not a capture file: bad magic"), bad.getMessage());
     }
 
-    private static byte[] writeQuietly()
-    {
-        try
-        {
+    private static byte[] writeQuietly() {
+        try {
             return write(frames(2), new long[] {1, 2});
-        }
-        catch (final IOException e)
-        {
+        } catch (final IOException e) {
             throw new AssertionError(e);
         }
     }
 
     /** tshark reads our pcapng: the frames, their lengths, and the nanosecond timestamps. */
     @Test
-    void tsharkReadsOurPcapngWithNanosecondTimestamps() throws Exception
-    {
+    void tsharkReadsOurPcapngWithNanosecondTimestamps() throws Exception {
         Assumptions.assumeTrue(tshark() || "true".equals(System.getenv("CI")), "tshark not installed; skipping");
         final byte[][] frames = frames(5);
         final long[] ts = {1_700_000_000_123_456_789L, 1_700_000_000_123_456_790L, 1_700_000_001_000_000_001L,
@@ -165,8 +146,7 @@ class PcapngTest
         assertEquals(0, p.exitValue(), out);
         final List<String> lines = out.lines().toList();
         assertEquals(frames.length, lines.size(), out);
-        for (int i = 0; i < frames.length; i++)
-        {
+        for (int i = 0; i < frames.length; i++) {
             final String[] f = lines.get(i).split("\t");
             assertEquals(String.format("%d.%09d", ts[i] / 1_000_000_000L, ts[i] % 1_000_000_000L), f[0], out);
             assertEquals(Integer.toString(frames[i].length), f[1], out);
@@ -178,20 +158,14 @@ class PcapngTest
         assertTrue(type.contains("pcapng"), type);
     }
 
-    private static boolean tshark()
-    {
-        try
-        {
+    private static boolean tshark() {
+        try {
             final Process p = new ProcessBuilder("tshark", "--version").redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
             return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        }
-        catch (final IOException e)
-        {
+        } catch (final IOException e) {
             return false;
-        }
-        catch (final InterruptedException e)
-        {
+        } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             return false;
         }

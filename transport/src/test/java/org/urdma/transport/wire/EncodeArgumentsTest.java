@@ -7,18 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-class EncodeArgumentsTest
-{
+class EncodeArgumentsTest {
     private final UnsafeBuffer frame = new UnsafeBuffer(new byte[2048]);
 
-    private String rejection(final FramingKind kind, final Packet p)
-    {
+    private String rejection(final FramingKind kind, final Packet p) {
         return assertThrows(IllegalArgumentException.class, () -> Framings.of(kind).encode(p, frame, 0)).getMessage();
     }
 
     @Test
-    void outOfRangeFieldsAreRejectedByName()
-    {
+    void outOfRangeFieldsAreRejectedByName() {
         final Packet p = new Packet();
         p.opcode = Opcode.RC_SEND_ONLY;
         p.psn = 1 << 24;
@@ -33,8 +30,7 @@ class EncodeArgumentsTest
     }
 
     @Test
-    void opcodesAFramingCannotCarryAreRejected()
-    {
+    void opcodesAFramingCannotCarryAreRejected() {
         final Packet p = new Packet();
         p.opcode = Opcode.PAXI_CBFC_CREDIT;
         assertTrue(rejection(FramingKind.ROCE2, p).startsWith("opcode:"));
@@ -45,8 +41,7 @@ class EncodeArgumentsTest
     }
 
     @Test
-    void payloadOnAHeaderOnlyOpcodeAndUrdmaOverRhAreRejected()
-    {
+    void payloadOnAHeaderOnlyOpcodeAndUrdmaOverRhAreRejected() {
         final Packet p = new Packet();
         p.opcode = Opcode.RC_ACKNOWLEDGE;
         p.payload(new UnsafeBuffer(new byte[8]), 0, 8);
@@ -58,8 +53,7 @@ class EncodeArgumentsTest
     }
 
     @Test
-    void shortFramesArePaddedToSixtyBytesAndAcksAreSixtyTwo()
-    {
+    void shortFramesArePaddedToSixtyBytesAndAcksAreSixtyTwo() {
         final Packet p = new Packet();
         p.opcode = Opcode.RC_ACKNOWLEDGE;
         assertEquals(62, Framings.of(FramingKind.ROCE2).encode(p, frame, 0));

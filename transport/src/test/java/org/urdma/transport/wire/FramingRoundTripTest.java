@@ -12,12 +12,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class FramingRoundTripTest
-{
+class FramingRoundTripTest {
     private static final int ROUNDS = 40;
 
-    static Stream<Arguments> framings()
-    {
+    static Stream<Arguments> framings() {
         return Stream.of(FramingKind.values()).flatMap(k -> Stream.of(
             Arguments.of(k, true, false), Arguments.of(k, true, true),
             Arguments.of(k, false, false), Arguments.of(k, false, true)))
@@ -26,8 +24,7 @@ class FramingRoundTripTest
 
     @ParameterizedTest(name = "{0} icrc={1} vlan={2}")
     @MethodSource("framings")
-    void everyOpcodeRoundTripsWithRandomFields(final FramingKind kind, final boolean icrc, final boolean vlan)
-    {
+    void everyOpcodeRoundTripsWithRandomFields(final FramingKind kind, final boolean icrc, final boolean vlan) {
         final SplittableRandom r = new SplittableRandom(0x5EED ^ kind.ordinal() * 31L ^ (icrc ? 7 : 0) ^ (vlan ? 3 : 0));
         final Framing framing = Framings.of(kind, icrc);
         final Framing again = Framings.of(kind, icrc);
@@ -37,10 +34,8 @@ class FramingRoundTripTest
         final Packet a = new Packet();
         final Packet b = new Packet();
         int cases = 0;
-        for (final int op : RandomPackets.opcodes(kind))
-        {
-            for (int round = 0; round < ROUNDS; round++)
-            {
+        for (final int op : RandomPackets.opcodes(kind)) {
+            for (int round = 0; round < ROUNDS; round++) {
                 RandomPackets.fill(r, a, kind, op, vlan, payload, round % 8 == 0 ? 4096 : 80);
                 final int at = r.nextInt(32);
                 final int len = framing.encode(a, frame, at);
@@ -52,8 +47,7 @@ class FramingRoundTripTest
                 RandomPackets.assertCarried(a, b, kind, zeroExtended);
                 // re-encoding what was decoded gives the same bytes
                 final Packet c = new Packet().copyFrom(b);
-                if (zeroExtended && kind != FramingKind.PAXI_LITE)
-                {
+                if (zeroExtended && kind != FramingKind.PAXI_LITE) {
                     c.payloadLength = a.payloadLength;
                 }
                 final int len2 = again.encode(c, frame2, 0);

@@ -14,14 +14,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  *   org.urdma.transport.wire.IcrcThroughput
  * </pre>
  */
-public final class IcrcThroughput
-{
-    private IcrcThroughput()
-    {
+public final class IcrcThroughput {
+    private IcrcThroughput() {
     }
 
-    public static void main(final String[] args)
-    {
+    public static void main(final String[] args) {
         final Framing roce2 = Framings.of(FramingKind.ROCE2);
         final Framing copying = Framings.of(FramingKind.ROCE2, true, false);
         final Packet p = new Packet();
@@ -38,44 +35,36 @@ public final class IcrcThroughput
         final long[] ns = new long[6];
         long sink = 0;
         final int n = 2000;
-        for (int rep = 0; rep < 3000; rep++)
-        {
+        for (int rep = 0; rep < 3000; rep++) {
             final long t0 = System.nanoTime();
-            for (int i = 0; i < n; i++)
-            {
+            for (int i = 0; i < n; i++) {
                 crc.reset();
                 view.clear().limit(len);
                 crc.update(view);
                 sink += crc.getValue();
             }
             final long t1 = System.nanoTime();
-            for (int i = 0; i < n; i++)
-            {
+            for (int i = 0; i < n; i++) {
                 sink += roce2.decode(frame, 0, len, out).ordinal();
             }
             final long t2 = System.nanoTime();
-            for (int i = 0; i < n; i++)
-            {
+            for (int i = 0; i < n; i++) {
                 sink += copying.decode(frame, 0, len, out).ordinal();
             }
             final long t3 = System.nanoTime();
-            for (int i = 0; i < n; i++)
-            {
+            for (int i = 0; i < n; i++) {
                 sink += roce2.encode(p, frame, 0);
             }
             final long t4 = System.nanoTime();
-            for (int i = 0; i < n; i++)
-            {
+            for (int i = 0; i < n; i++) {
                 sink += icrc.computeInPlace(frame, 14, Icrc.NET_IPV4_UDP, true, len) == Icrc.RESIDUE ? 1 : 0;
             }
             final long t5 = System.nanoTime();
-            for (int i = 0; i < n; i++)
-            {
+            for (int i = 0; i < n; i++) {
                 sink += copyingIcrc.verify(frame, 14, Icrc.NET_IPV4_UDP, true, len - Icrc.LENGTH) ? 1 : 0;
             }
             final long t6 = System.nanoTime();
-            if (rep >= 1000)
-            {
+            if (rep >= 1000) {
                 ns[4] += t5 - t4;
                 ns[5] += t6 - t5;
                 ns[0] += t1 - t0;

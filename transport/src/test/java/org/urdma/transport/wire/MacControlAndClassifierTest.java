@@ -9,11 +9,9 @@ import java.util.SplittableRandom;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-class MacControlAndClassifierTest
-{
+class MacControlAndClassifierTest {
     @Test
-    void pfcAndPauseFramesBuildAndParse()
-    {
+    void pfcAndPauseFramesBuildAndParse() {
         final UnsafeBuffer b = new UnsafeBuffer(new byte[128]);
         final int len = MacControlFrame.putPfc(b, 0, 0x525400000001L, 0b1000_1000, new int[] { 1, 2, 3, 0xFFFF, 5, 6, 7, 8 });
         assertEquals(60, len);
@@ -37,8 +35,7 @@ class MacControlAndClassifierTest
     }
 
     @Test
-    void classifierPicksTheFramingThatEncodedTheFrame()
-    {
+    void classifierPicksTheFramingThatEncodedTheFrame() {
         final SplittableRandom r = new SplittableRandom(3);
         final UnsafeBuffer payload = new UnsafeBuffer(new byte[256]);
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[2048]);
@@ -46,18 +43,13 @@ class MacControlAndClassifierTest
         final Packet out = new Packet();
         final AnyFrameDecoder auto = new AnyFrameDecoder();
         for (final FramingKind kind : new FramingKind[] {
-            FramingKind.ROCE1, FramingKind.ROCE2, FramingKind.PAXI_STANDARD, FramingKind.PAXI_AFH1, FramingKind.PAXI_AFH2 })
-        {
+            FramingKind.ROCE1, FramingKind.ROCE2, FramingKind.PAXI_STANDARD, FramingKind.PAXI_AFH1, FramingKind.PAXI_AFH2 }) {
             final Framing f = Framings.of(kind);
-            for (final int op : RandomPackets.opcodes(kind))
-            {
+            for (final int op : RandomPackets.opcodes(kind)) {
                 RandomPackets.fill(r, p, kind, op, r.nextBoolean(), payload, 100);
-                if (kind == FramingKind.PAXI_AFH2)
-                {
+                if (kind == FramingKind.PAXI_AFH2) {
                     p.dstQpid = p.destQp & 0xFFFF;        // the convention the auto heuristic relies on
-                }
-                else if (kind == FramingKind.PAXI_AFH1 && (p.srcMac >>> 8 & 0xFFFF) == (p.destQp & 0xFFFF))
-                {
+                } else if (kind == FramingKind.PAXI_AFH1 && (p.srcMac >>> 8 & 0xFFFF) == (p.destQp & 0xFFFF)) {
                     p.srcMac ^= 0x100;
                 }
                 final int len = f.encode(p, frame, 0);
@@ -87,8 +79,7 @@ class MacControlAndClassifierTest
     }
 
     @Test
-    void ecnMarkKeepsTheIpChecksumAndTheIcrcValid()
-    {
+    void ecnMarkKeepsTheIpChecksumAndTheIcrcValid() {
         final Framing f = Framings.of(FramingKind.ROCE2);
         final Packet p = new Packet();
         p.opcode = Opcode.RC_SEND_ONLY;
@@ -102,21 +93,18 @@ class MacControlAndClassifierTest
     }
 
     @Test
-    void sourcePortsFollowLinux()
-    {
+    void sourcePortsFollowLinux() {
         assertEquals(0xC121, UdpHeader.roceSourcePort(0x11, 0x11, 0));   // vectors frame 1
         assertEquals(0xC1B9, UdpHeader.roceSourcePort(0x15, 0x15, 0));   // vectors frame 60
         assertEquals(0xD078, UdpHeader.roceSourcePort(0x13));            // vectors frame 56, UD source QP 0x13
-        for (int q = 0; q < 5000; q += 7)
-        {
+        for (int q = 0; q < 5000; q += 7) {
             final int port = UdpHeader.roceSourcePort(q);
             assertTrue(port >= 0xC000 && port <= 0xFFFF);
         }
     }
 
     @Test
-    void gidHelpers()
-    {
+    void gidHelpers() {
         final long mac = 0x525400770003L;
         assertEquals(0x505400FFFE770003L, Ipv6Header.eui64(mac));   // fe80::5054:ff:fe77:3 as in the vectors
         assertEquals(mac, Ipv6Header.macFromEui64(Ipv6Header.eui64(mac)));

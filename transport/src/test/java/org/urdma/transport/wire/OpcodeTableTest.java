@@ -7,11 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-class OpcodeTableTest
-{
+class OpcodeTableTest {
     @Test
-    void offsetsAndLengthsMatchRxeOpcodeTable()
-    {
+    void offsetsAndLengthsMatchRxeOpcodeTable() {
         // values from rxe_opcode.c (offsets from the BTH start, length = BTH + extended headers)
         assertEquals(12, OpcodeTable.offset(Opcode.RC_RDMA_WRITE_FIRST, OpcodeTable.HDR_RETH));
         assertEquals(28, OpcodeTable.headerLengthWithBth(Opcode.RC_RDMA_WRITE_FIRST));
@@ -29,8 +27,7 @@ class OpcodeTableTest
     }
 
     @Test
-    void validPerTransportAndFlags()
-    {
+    void validPerTransportAndFlags() {
         assertTrue(OpcodeTable.valid(Opcode.TRANSPORT_RC, Opcode.RC_FETCH_ADD));
         assertFalse(OpcodeTable.valid(Opcode.TRANSPORT_UC, 0x2C)); // UC has no READ
         assertFalse(OpcodeTable.valid(Opcode.TRANSPORT_UD, 0x60)); // UD only SEND_ONLY[_IMM]
@@ -42,8 +39,7 @@ class OpcodeTableTest
     }
 
     @Test
-    void urdmaHeadersFollowTheFlags()
-    {
+    void urdmaHeadersFollowTheFlags() {
         final int ts = OpcodeTable.headerMask(Opcode.RC_ACKNOWLEDGE, OpcodeTable.RESV7_URDMA,
             OpcodeTable.UETH_TS | OpcodeTable.UETH_SACK);
         assertEquals(OpcodeTable.HDR_UETH | OpcodeTable.HDR_TS | OpcodeTable.HDR_AETH | OpcodeTable.HDR_AETH_EXT |
@@ -55,8 +51,7 @@ class OpcodeTableTest
     }
 
     @Test
-    void namesAndParsing()
-    {
+    void namesAndParsing() {
         assertEquals("RC_SEND_FIRST", Opcode.name(0x00));
         assertEquals("UD_SEND_ONLY", Opcode.name(0x64));
         assertEquals("CNP", Opcode.name(0x81));
@@ -68,8 +63,7 @@ class OpcodeTableTest
     }
 
     @Test
-    void aethSyndromeHelpers()
-    {
+    void aethSyndromeHelpers() {
         assertEquals(0x1F, Aeth.ack(Aeth.CREDITS_INVALID));
         assertTrue(Aeth.isRnrNak(Aeth.rnrNak(14)));
         assertEquals(14, Aeth.value(Aeth.rnrNak(14)));
@@ -82,8 +76,7 @@ class OpcodeTableTest
     }
 
     @Test
-    void framingKindNamesAndErrors()
-    {
+    void framingKindNamesAndErrors() {
         assertEquals(FramingKind.PAXI_AFH2, FramingKind.parse("paxi-afh2"));
         final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FramingKind.parse("roce3"));
         assertTrue(e.getMessage().contains("roce1, roce2, paxi-standard, paxi-afh1, paxi-afh2, paxi-lite"), e.getMessage());

@@ -8,11 +8,9 @@ import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-class PacketFormatterTest
-{
+class PacketFormatterTest {
     @Test
-    void describesVectorFramesLikeTheListing() throws Exception
-    {
+    void describesVectorFramesLikeTheListing() throws Exception {
         final List<byte[]> frames = Vectors.frames("rxe-vectors.pcap");
         final Framing roce2 = Framings.of(FramingKind.ROCE2);
         final Packet p = new Packet();

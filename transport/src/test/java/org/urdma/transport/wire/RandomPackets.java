@@ -9,20 +9,15 @@ import java.util.SplittableRandom;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /** Seeded random packets for property tests, and field-by-field comparison per framing. */
-final class RandomPackets
-{
-    private RandomPackets()
-    {
+final class RandomPackets {
+    private RandomPackets() {
     }
 
     /** Every opcode {@code kind} can carry. */
-    static List<Integer> opcodes(final FramingKind kind)
-    {
+    static List<Integer> opcodes(final FramingKind kind) {
         final List<Integer> ops = new ArrayList<>();
-        for (int op = 0; op < 256; op++)
-        {
-            if (kind.canCarry(op))
-            {
+        for (int op = 0; op < 256; op++) {
+            if (kind.canCarry(op)) {
                 ops.add(op);
             }
         }
@@ -32,8 +27,7 @@ final class RandomPackets
     /** Fills {@code p} with random in-range fields for {@code op}; payload drawn into {@code payload}. */
     static void fill(
         final SplittableRandom r, final Packet p, final FramingKind kind, final int op, final boolean vlan,
-        final UnsafeBuffer payload, final int maxPayload)
-    {
+        final UnsafeBuffer payload, final int maxPayload) {
         p.reset();
         p.opcode = op;
         p.dstMac = r.nextLong() & 0xFFFF_FFFF_FFFFL;
@@ -86,8 +80,7 @@ final class RandomPackets
         p.iethRkey = r.nextInt();
         p.dethQkey = r.nextInt();
         p.dethSrcQp = r.nextInt(1 << 24);
-        if (kind.usesBth() && r.nextInt(3) == 0)
-        {
+        if (kind.usesBth() && r.nextInt(3) == 0) {
             p.urdma(r.nextInt(256) & 0xF0);
             p.tsT1 = r.nextInt();
             p.tsTr = r.nextInt();
@@ -96,8 +89,7 @@ final class RandomPackets
             p.aethExtPsn = r.nextInt(1 << 24);
             p.sackCount = r.nextInt(SackEth.MAX_RANGES + 1);
             p.sackCumulativePsn = r.nextInt(1 << 24);
-            for (int i = 0; i < p.sackCount; i++)
-            {
+            for (int i = 0; i < p.sackCount; i++) {
                 p.sackRangeStart[i] = r.nextInt(1 << 24);
                 p.sackRangeLength[i] = r.nextInt(256);
             }
@@ -107,20 +99,16 @@ final class RandomPackets
         p.fecR = r.nextInt(256);
         p.fecIndex = r.nextInt(256);
         p.fecLengthXor = r.nextInt(65536);
-        for (int vc = 0; vc < CbfcEth.VCS; vc++)
-        {
+        for (int vc = 0; vc < CbfcEth.VCS; vc++) {
             p.cbfcCredits[vc] = r.nextInt(65536);
         }
-        if (OpcodeTable.has(op, OpcodeTable.PAYLOAD) || kind == FramingKind.PAXI_LITE)
-        {
+        if (OpcodeTable.has(op, OpcodeTable.PAYLOAD) || kind == FramingKind.PAXI_LITE) {
             final int len = r.nextInt(4) == 0 ? r.nextInt(8) : r.nextInt(maxPayload + 1);
             final int off = r.nextInt(16);
-            for (int i = 0; i < len; i++)
-            {
+            for (int i = 0; i < len; i++) {
                 payload.putByte(off + i, (byte)r.nextInt(256));
             }
-            if (kind == FramingKind.PAXI_LITE && !vlan && len >= 2 && (payload.getShort(off) & 0xFFFF) == 0x0081)
-            {
+            if (kind == FramingKind.PAXI_LITE && !vlan && len >= 2 && (payload.getShort(off) & 0xFFFF) == 0x0081) {
                 payload.putByte(off, (byte)0x7F);
             }
             p.payload(payload, off, len);
@@ -128,41 +116,34 @@ final class RandomPackets
     }
 
     /** Asserts that {@code b} (decoded) carries what {@code a} (encoded) said, for the fields {@code kind} has. */
-    static void assertCarried(final Packet a, final Packet b, final FramingKind kind, final boolean zeroExtended)
-    {
+    static void assertCarried(final Packet a, final Packet b, final FramingKind kind, final boolean zeroExtended) {
         final String m = kind + " " + a;
         assertEquals(a.opcode, b.opcode, m);
         assertEquals(a.dstMac, b.dstMac, m);
         assertEquals(a.vlan, b.vlan, m);
-        if (a.vlan)
-        {
+        if (a.vlan) {
             assertEquals(a.pcp, b.pcp, m);
             assertEquals(a.dei, b.dei, m);
             assertEquals(a.vid, b.vid, m);
         }
-        switch (kind)
-        {
+        switch (kind) {
             case ROCE1, ROCE2, PAXI_STANDARD -> assertEquals(a.srcMac, b.srcMac, m);
             case PAXI_AFH1 -> assertEquals(a.srcMac & 0xFF_FFFF_FFFFL, b.srcMac, m);
             default -> { }
         }
-        if (kind == FramingKind.PAXI_AFH1 || kind == FramingKind.PAXI_AFH2 || kind == FramingKind.PAXI_LITE)
-        {
+        if (kind == FramingKind.PAXI_AFH1 || kind == FramingKind.PAXI_AFH2 || kind == FramingKind.PAXI_LITE) {
             assertEquals(a.afhTc, b.afhTc, m);
         }
-        if (kind == FramingKind.PAXI_AFH2 || kind == FramingKind.PAXI_LITE)
-        {
+        if (kind == FramingKind.PAXI_AFH2 || kind == FramingKind.PAXI_LITE) {
             assertEquals(a.srcXpu, b.srcXpu, m);
             assertEquals(a.opFlags, b.opFlags, m);
             assertEquals(a.dstQpid, b.dstQpid, m);
         }
-        if (kind == FramingKind.ROCE2 || kind == FramingKind.PAXI_STANDARD)
-        {
+        if (kind == FramingKind.ROCE2 || kind == FramingKind.PAXI_STANDARD) {
             assertEquals(a.ipv6, b.ipv6, m);
             assertEquals(a.udpSrcPort, b.udpSrcPort, m);
         }
-        if (kind == FramingKind.ROCE1 || a.ipv6)
-        {
+        if (kind == FramingKind.ROCE1 || a.ipv6) {
             assertEquals(a.trafficClass, b.trafficClass, m);
             assertEquals(a.flowLabel, b.flowLabel, m);
             assertEquals(a.hopLimit, b.hopLimit, m);
@@ -170,9 +151,7 @@ final class RandomPackets
             assertEquals(a.sgidLo, b.sgidLo, m);
             assertEquals(a.dgidHi, b.dgidHi, m);
             assertEquals(a.dgidLo, b.dgidLo, m);
-        }
-        else if (kind == FramingKind.ROCE2 || kind == FramingKind.PAXI_STANDARD)
-        {
+        } else if (kind == FramingKind.ROCE2 || kind == FramingKind.PAXI_STANDARD) {
             assertEquals(a.ipSrc, b.ipSrc, m);
             assertEquals(a.ipDst, b.ipDst, m);
             assertEquals(a.tos, b.tos, m);
@@ -180,8 +159,7 @@ final class RandomPackets
             assertEquals(a.ipId, b.ipId, m);
             assertEquals(a.ipFlagsFragment, b.ipFlagsFragment, m);
         }
-        if (kind == FramingKind.PAXI_LITE)
-        {
+        if (kind == FramingKind.PAXI_LITE) {
             assertEquals(a.dstQpid, b.destQp, m);
             assertEquals((a.afhTc >> 2) & 7, b.vc, m);
             assertPayload(a, b, true, m);
@@ -192,115 +170,91 @@ final class RandomPackets
         assertEquals(a.se, b.se, m);
         assertEquals(a.ackReq, b.ackReq, m);
         assertEquals(a.padCnt, b.padCnt, m);
-        if (kind.usesBth())
-        {
+        if (kind.usesBth()) {
             assertEquals(a.migReq, b.migReq, m);
             assertEquals(a.pkey, b.pkey, m);
             assertEquals(a.fecn, b.fecn, m);
             assertEquals(a.becn, b.becn, m);
             assertEquals(a.resv6, b.resv6, m);
             assertEquals(a.resv7, b.resv7, m);
-        }
-        else
-        {
+        } else {
             assertEquals(a.vc, b.vc, m);
         }
         final int mask = a.headerMask;
         assertEquals(mask, b.headerMask, m);
-        if ((mask & OpcodeTable.HDR_UETH) != 0)
-        {
+        if ((mask & OpcodeTable.HDR_UETH) != 0) {
             assertEquals(a.uethFlags, b.uethFlags, m);
         }
-        if ((mask & OpcodeTable.HDR_TS) != 0)
-        {
+        if ((mask & OpcodeTable.HDR_TS) != 0) {
             assertEquals(a.tsT1, b.tsT1, m);
             assertEquals(a.tsTr, b.tsTr, m);
         }
-        if ((mask & OpcodeTable.HDR_DETH) != 0)
-        {
+        if ((mask & OpcodeTable.HDR_DETH) != 0) {
             assertEquals(a.dethQkey, b.dethQkey, m);
             assertEquals(a.dethSrcQp, b.dethSrcQp, m);
         }
-        if ((mask & OpcodeTable.HDR_RETH) != 0)
-        {
+        if ((mask & OpcodeTable.HDR_RETH) != 0) {
             assertEquals(a.rethVa, b.rethVa, m);
             assertEquals(a.rethRkey, b.rethRkey, m);
             assertEquals(a.rethDmaLength, b.rethDmaLength, m);
         }
-        if ((mask & OpcodeTable.HDR_AETH) != 0)
-        {
+        if ((mask & OpcodeTable.HDR_AETH) != 0) {
             assertEquals(a.aethSyndrome, b.aethSyndrome, m);
             assertEquals(a.aethMsn, b.aethMsn, m);
         }
-        if ((mask & OpcodeTable.HDR_AETH_EXT) != 0)
-        {
+        if ((mask & OpcodeTable.HDR_AETH_EXT) != 0) {
             assertEquals(a.aethExtT3, b.aethExtT3, m);
             assertEquals(a.aethExtTs, b.aethExtTs, m);
             assertEquals(a.aethExtPsn, b.aethExtPsn, m);
         }
-        if ((mask & OpcodeTable.HDR_SACK) != 0)
-        {
+        if ((mask & OpcodeTable.HDR_SACK) != 0) {
             assertEquals(a.sackCount, b.sackCount, m);
             assertEquals(a.sackCumulativePsn, b.sackCumulativePsn, m);
-            for (int i = 0; i < a.sackCount; i++)
-            {
+            for (int i = 0; i < a.sackCount; i++) {
                 assertEquals(a.sackRangeStart[i], b.sackRangeStart[i], m);
                 assertEquals(a.sackRangeLength[i], b.sackRangeLength[i], m);
             }
         }
-        if ((mask & OpcodeTable.HDR_ATOMIC_ETH) != 0)
-        {
+        if ((mask & OpcodeTable.HDR_ATOMIC_ETH) != 0) {
             assertEquals(a.atomicVa, b.atomicVa, m);
             assertEquals(a.atomicRkey, b.atomicRkey, m);
             assertEquals(a.atomicSwapAdd, b.atomicSwapAdd, m);
             assertEquals(a.atomicCompare, b.atomicCompare, m);
         }
-        if ((mask & OpcodeTable.HDR_ATOMIC_ACK_ETH) != 0)
-        {
+        if ((mask & OpcodeTable.HDR_ATOMIC_ACK_ETH) != 0) {
             assertEquals(a.atomicAckOriginalData, b.atomicAckOriginalData, m);
         }
-        if ((mask & OpcodeTable.HDR_IMMDT) != 0)
-        {
+        if ((mask & OpcodeTable.HDR_IMMDT) != 0) {
             assertEquals(a.immDt, b.immDt, m);
         }
-        if ((mask & OpcodeTable.HDR_IETH) != 0)
-        {
+        if ((mask & OpcodeTable.HDR_IETH) != 0) {
             assertEquals(a.iethRkey, b.iethRkey, m);
         }
-        if ((mask & OpcodeTable.HDR_FEC_ETH) != 0)
-        {
+        if ((mask & OpcodeTable.HDR_FEC_ETH) != 0) {
             assertEquals(a.fecBasePsn, b.fecBasePsn, m);
             assertEquals(a.fecM, b.fecM, m);
             assertEquals(a.fecR, b.fecR, m);
             assertEquals(a.fecIndex, b.fecIndex, m);
             assertEquals(a.fecLengthXor, b.fecLengthXor, m);
         }
-        if ((mask & OpcodeTable.HDR_CBFC) != 0)
-        {
-            for (int vc = 0; vc < CbfcEth.VCS; vc++)
-            {
+        if ((mask & OpcodeTable.HDR_CBFC) != 0) {
+            for (int vc = 0; vc < CbfcEth.VCS; vc++) {
                 assertEquals(a.cbfcCredits[vc], b.cbfcCredits[vc], m);
             }
         }
         assertPayload(a, b, zeroExtended, m);
     }
 
-    private static void assertPayload(final Packet a, final Packet b, final boolean mayBeZeroExtended, final String m)
-    {
-        if (!mayBeZeroExtended || b.payloadLength == a.payloadLength)
-        {
+    private static void assertPayload(final Packet a, final Packet b, final boolean mayBeZeroExtended, final String m) {
+        if (!mayBeZeroExtended || b.payloadLength == a.payloadLength) {
             assertEquals(a.payloadLength, b.payloadLength, m);
-        }
-        else
-        {
+        } else {
             org.junit.jupiter.api.Assertions.assertTrue(b.payloadLength > a.payloadLength, m);
-            for (int i = a.payloadLength; i < b.payloadLength; i++)
-            {
+            for (int i = a.payloadLength; i < b.payloadLength; i++) {
                 assertEquals(0, b.payloadBuffer.getByte(b.payloadOffset + i), m + " zero extension at " + i);
             }
         }
-        for (int i = 0; i < a.payloadLength; i++)
-        {
+        for (int i = 0; i < a.payloadLength; i++) {
             assertEquals(a.payloadBuffer.getByte(a.payloadOffset + i), b.payloadBuffer.getByte(b.payloadOffset + i),
                 m + " payload byte " + i);
         }

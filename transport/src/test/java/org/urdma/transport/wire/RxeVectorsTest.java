@@ -11,11 +11,9 @@ import java.util.Set;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
-class RxeVectorsTest
-{
+class RxeVectorsTest {
     @Test
-    void everyRxeFrameDecodesVerifiesIcrcAndReencodesByteForByte() throws Exception
-    {
+    void everyRxeFrameDecodesVerifiesIcrcAndReencodesByteForByte() throws Exception {
         final List<byte[]> frames = Vectors.frames("rxe-vectors.pcap");
         assertEquals(792, frames.size());
         final Framing roce2 = Framings.of(FramingKind.ROCE2);
@@ -25,8 +23,7 @@ class RxeVectorsTest
         final UnsafeBuffer out = new UnsafeBuffer(new byte[10000]);
         final Set<Integer> opcodes = new HashSet<>();
         int ipv6 = 0;
-        for (int i = 0; i < frames.size(); i++)
-        {
+        for (int i = 0; i < frames.size(); i++) {
             final byte[] f = frames.get(i);
             final byte[] pristine = f.clone();
             final DecodeStatus s = roce2.decode(new UnsafeBuffer(f), 0, f.length, p);
@@ -50,8 +47,7 @@ class RxeVectorsTest
         }
         assertEquals(60, ipv6);
         final AnyFrameDecoder any = new AnyFrameDecoder();
-        for (final byte[] f : frames)
-        {
+        for (final byte[] f : frames) {
             assertEquals(FrameClass.ROCE2, any.classify(new UnsafeBuffer(f), 0, f.length));
             assertEquals(DecodeStatus.OK, any.decode(new UnsafeBuffer(f), 0, f.length, p));
         }
@@ -60,8 +56,7 @@ class RxeVectorsTest
 
     /** Cross-checks kind, PSN, PadCnt and AETH syndrome class of every frame against rxe-vectors.txt. */
     @Test
-    void decodedFieldsMatchTheVectorListing() throws Exception
-    {
+    void decodedFieldsMatchTheVectorListing() throws Exception {
         final List<byte[]> frames = Vectors.frames("rxe-vectors.pcap");
         final List<String> lines = java.nio.file.Files.readAllLines(Vectors.path("rxe-vectors.txt"));
         final java.util.regex.Pattern row = java.util.regex.Pattern.compile(
@@ -71,11 +66,9 @@ class RxeVectorsTest
         int checked = 0;
         int rnr = 0;
         int nak = 0;
-        for (final String line : lines)
-        {
+        for (final String line : lines) {
             final java.util.regex.Matcher m = row.matcher(line);
-            if (!m.find())
-            {
+            if (!m.find()) {
                 continue;
             }
             final int n = Integer.parseInt(m.group(1));
@@ -86,31 +79,23 @@ class RxeVectorsTest
             kind = at < 0 ? kind : kind.substring(0, at);
             String aeth = null;
             final int paren = kind.indexOf('(');
-            if (paren >= 0)
-            {
+            if (paren >= 0) {
                 aeth = kind.substring(paren + 1, kind.length() - 1);
                 kind = kind.substring(0, paren);
             }
             assertEquals(kind, rxeStyle(Opcode.name(p.opcode)), line);
             assertEquals(Integer.parseInt(m.group(3), 16), p.psn, line);
             assertEquals(Integer.parseInt(m.group(4)), p.padCnt, line);
-            if ("RNR_NAK".equals(aeth))
-            {
+            if ("RNR_NAK".equals(aeth)) {
                 assertTrue(Aeth.isRnrNak(p.aethSyndrome), line);
                 rnr++;
-            }
-            else if ("NAK_PSN_SEQ_ERR".equals(aeth))
-            {
+            } else if ("NAK_PSN_SEQ_ERR".equals(aeth)) {
                 assertTrue(Aeth.isNak(p.aethSyndrome), line);
                 assertEquals(Aeth.NAK_PSN_SEQUENCE_ERROR, Aeth.value(p.aethSyndrome), line);
                 nak++;
-            }
-            else if ("ACK".equals(aeth))
-            {
+            } else if ("ACK".equals(aeth)) {
                 assertTrue(Aeth.isAck(p.aethSyndrome), line);
-            }
-            else if ("QP1_CM_MAD".equals(aeth))
-            {
+            } else if ("QP1_CM_MAD".equals(aeth)) {
                 assertEquals(1, p.destQp, line);
                 assertEquals(256, p.payloadLength, line);
             }
@@ -121,8 +106,7 @@ class RxeVectorsTest
         assertEquals(10, nak);
     }
 
-    private static String rxeStyle(final String name)
-    {
+    private static String rxeStyle(final String name) {
         return name.replace("RDMA_READ_RESPONSE", "READ_RESP").replace("RDMA_READ_REQUEST", "READ_REQUEST")
             .replace("RDMA_WRITE", "WRITE").replace("_WITH_IMM", "_IMM").replace("_WITH_INVALIDATE", "_INV")
             .replace("COMPARE_SWAP", "CMP_SWAP");

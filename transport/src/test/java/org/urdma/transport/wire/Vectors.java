@@ -12,20 +12,15 @@ import java.util.List;
 import org.urdma.transport.pcap.PcapReader;
 
 /** Loads the rxe reference frames from $URDMA_SHARED/vectors; fails (not skips) under CI when missing. */
-final class Vectors
-{
-    private Vectors()
-    {
+final class Vectors {
+    private Vectors() {
     }
 
-    static Path path(final String name)
-    {
+    static Path path(final String name) {
         final String shared = System.getenv("URDMA_SHARED");
         final Path p = shared == null ? null : Path.of(shared, "vectors", name);
-        if (p == null || !Files.isReadable(p))
-        {
-            if ("true".equals(System.getenv("CI")))
-            {
+        if (p == null || !Files.isReadable(p)) {
+            if ("true".equals(System.getenv("CI"))) {
                 fail("vectors file missing: " + p + " (URDMA_SHARED=" + shared + ")");
             }
             assumeTrue(false, "vectors file not present: " + p);
@@ -33,13 +28,10 @@ final class Vectors
         return p;
     }
 
-    static List<byte[]> frames(final String name) throws IOException
-    {
+    static List<byte[]> frames(final String name) throws IOException {
         final List<byte[]> frames = new ArrayList<>();
-        try (PcapReader r = new PcapReader(path(name)))
-        {
-            while (r.next())
-            {
+        try (PcapReader r = new PcapReader(path(name))) {
+            while (r.next()) {
                 frames.add(r.bytes());
             }
         }
