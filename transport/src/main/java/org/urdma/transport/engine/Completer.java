@@ -206,7 +206,10 @@ final class Completer {
         ackThrough(Psn.add(psn, -1), false, now);
         if (qp.state() == org.urdma.verbs.QpState.ERR) return;
         if (code == Aeth.NAK_PSN_SEQUENCE_ERROR) {
-            startRetry(psn, LossCause.NAK, now);
+            // behind an RNR NAK the responder NAKs the packets that followed the refused one: the RNR wait already
+            // resends from there, so that is no loss and must not spend retry_cnt (one per RNR round ended a slow
+            // receiver's connection in RETRY_EXC_ERR)
+            if (!req().rnrWait) startRetry(psn, LossCause.NAK, now);
             return;
         }
         WcStatus status = switch (code) {
