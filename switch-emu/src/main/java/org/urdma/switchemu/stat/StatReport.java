@@ -1,5 +1,7 @@
 package org.urdma.switchemu.stat;
 
+import static org.urdma.transport.counters.EngineStatReport.get;
+
 import org.urdma.transport.counters.CountersFile;
 import org.agrona.concurrent.status.CountersReader;
 import org.urdma.switchemu.core.SwitchCounters;
@@ -7,6 +9,7 @@ import org.urdma.switchemu.core.SwitchCounters;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import org.urdma.transport.counters.EngineStatReport;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -127,10 +130,6 @@ public final class StatReport {
         }
     }
 
-    private static long get(Map<String, Long> m, String metric) {
-        return m.getOrDefault(metric, 0L);
-    }
-
     private static String rate(String key, String dir, Map<String, Long> m, Map<String, Long> previous, long intervalNs) {
         if (previous == null || intervalNs <= 0) {
             return "";
@@ -142,13 +141,7 @@ public final class StatReport {
     }
 
     public static String bitRate(double bps) {
-        if (bps >= 1e9) {
-            return String.format(Locale.ROOT, "%.2f Gbit/s", bps / 1e9);
-        }
-        if (bps >= 1e6) {
-            return String.format(Locale.ROOT, "%.1f Mbit/s", bps / 1e6);
-        }
-        return String.format(Locale.ROOT, "%.0f kbit/s", bps / 1e3);
+        return EngineStatReport.bitRate(bps);
     }
 
     private static String perPriority(Map<String, Long> m, String metric, String sub) {

@@ -119,7 +119,8 @@ public final class EngineStatReport {
             get(m, "rcvd_pkts"), get(m, "rcvd_bytes"), rate(key, "rcvd", m, previous, intervalNs));
     }
 
-    private static long get(Map<String, Long> m, String metric) {
+    /** A metric of a counters snapshot, 0 when the file has none (the switch report reads its snapshots so too). */
+    public static long get(Map<String, Long> m, String metric) {
         return m.getOrDefault(metric, 0L);
     }
 
@@ -133,7 +134,8 @@ public final class EngineStatReport {
         return String.format(Locale.ROOT, " (%.0f pkts/s, %s)", pkts, bitRate(bits));
     }
 
-    static String bitRate(double bps) {
+    /** A bit rate for people: Gbit/s, Mbit/s or kbit/s (engine and switch reports alike). */
+    public static String bitRate(double bps) {
         if (bps >= 1e9) {
             return String.format(Locale.ROOT, "%.2f Gbit/s", bps / 1e9);
         }

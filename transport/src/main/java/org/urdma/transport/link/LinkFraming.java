@@ -79,10 +79,6 @@ public final class LinkFraming {
         this.transportOffset = framing.transportOffset(addr);
     }
 
-    public FramingKind kind() {
-        return kind;
-    }
-
     /** The framing that decodes received frames; its counters break the rejects down by reason. */
     public Framing decoder() {
         return decoder;
@@ -101,11 +97,6 @@ public final class LinkFraming {
     /** Whether the frames this end sends leave the ICRC out. */
     public boolean icrcOffloaded() {
         return framing.icrcOffloaded();
-    }
-
-    /** Whether this end sends 802.1Q-tagged frames. */
-    public boolean tagged() {
-        return addr.vlan;
     }
 
     /** The frame a packet of {@code opcode} with {@code payloadLength} bytes makes on this link (exact, or more for PAXI pads). */
