@@ -41,6 +41,23 @@ public interface RateControl {
     default void onAck(long rttNanos, long now) {
     }
 
+    /**
+     * An acknowledgement covering {@code ackedBytes} newly delivered payload bytes (cumulative or selective; a resent
+     * packet counts when it is acknowledged), with an RTT sample ({@code rttNanos}, -1 when none). This is how
+     * delivery-rate policies (RRCC) are fed: the completer calls it once per ACK. The default forwards to
+     * {@link #onAck(long, long)}, so policies that only want RTTs need not implement it.
+     */
+    default void onAck(long ackedBytes, long rttNanos, long now) {
+        onAck(rttNanos, now);
+    }
+
+    /**
+     * The receiver's loss-rate report (URDMA: the fraction of packets it found missing in its last measurement
+     * interval, 0..1). Policies that do not react to loss ignore it.
+     */
+    default void onLossRate(double fraction, long now) {
+    }
+
     /** A congestion signal for this QP. */
     default void onCongestion(CongestionSignal signal, long now) {
     }
@@ -56,13 +73,22 @@ public interface RateControl {
         return WindowLimit.factory(lengthThr, ccWindowNanos);
     }
 
+    /** DCQCN (Zhu et al. 2015) with ns3-rdma/HPCC's parameters; see {@link Dcqcn}. */
+    static Factory dcqcn(Dcqcn.Config config) {
+        return Dcqcn.factory(config);
+    }
+
     /**
-     * A factory from its name: {@code none}, or {@code window:BYTES/NANOS} (PAXI's length_thr per CC_WINDOW, e.g.
-     * {@code window:4096/8192}). Throws IllegalArgumentException naming what is wrong.
+     * A factory from its name: {@code none}, {@code window:BYTES/NANOS} (PAXI's length_thr per CC_WINDOW, e.g.
+     * {@code window:4096/8192}), {@code dcqcn} or {@code dcqcn:key=value,...} (see {@link Dcqcn.Config#parse}).
+     * Throws IllegalArgumentException naming what is wrong.
      */
     static Factory named(String spec) {
         String s = spec.trim().toLowerCase(Locale.ROOT);
         if (s.equals("none")) return none();
+        if (s.equals("dcqcn") || s.startsWith("dcqcn:")) {
+            return dcqcn(Dcqcn.Config.parse(s.length() > 5 ? s.substring(6) : ""));
+        }
         if (s.startsWith("window:")) {
             String[] p = s.substring(7).split("/");
             if (p.length != 2) throw new IllegalArgumentException("cc: window needs BYTES/NANOS, was '" + spec + "'");
@@ -72,6 +98,6 @@ public interface RateControl {
                 throw new IllegalArgumentException("cc: window needs whole numbers BYTES/NANOS, was '" + spec + "'");
             }
         }
-        throw new IllegalArgumentException("cc: unknown '" + spec + "', expected none or window:BYTES/NANOS");
+        throw new IllegalArgumentException("cc: unknown '" + spec + "', expected none, window:BYTES/NANOS, dcqcn[:k=v,...]");
     }
 }

@@ -1,0 +1,56 @@
+package org.urdma.transport.rate;
+
+/**
+ * A per-QP next-available time at a rate (HPCC's {@code m_nextAvail}, {@code UpdateNextAvail}, {@code ChangeRate}):
+ * a packet of B bytes keeps the QP busy for B × 8 / rate seconds from when it left (or from when the previous one
+ * freed the QP, if it left early). Time is exact: the sub-nanosecond remainder of each packet's time is carried to
+ * the next, so n packets take exactly n × B × 8 / rate, never rounded per packet. A rate change re-times the last
+ * packet at the new rate, so a cut takes effect at once. Payload bytes of at most 1 MiB per packet.
+ */
+final class Pacer {
+    private static final long NANOS = 1_000_000_000L;
+    private long rateBps;
+    private long nextAvail = Long.MIN_VALUE;
+    /** Numerator remainder (bit·ns units, < rateBps) left over by the last division. */
+    private long carry;
+    private long lastStart;
+    private long lastBits;
+
+    Pacer(long rateBps) {
+        this.rateBps = rateBps;
+    }
+
+    long rate() {
+        return rateBps;
+    }
+
+    long nextAvail() {
+        return nextAvail;
+    }
+
+    /** A packet of {@code bytes} left at {@code now}. */
+    void sent(int bytes, long now) {
+        long start;
+        if (nextAvail == Long.MIN_VALUE || now > nextAvail) {
+            start = now;
+            carry = 0;
+        } else {
+            start = nextAvail;
+        }
+        lastStart = start;
+        lastBits = bytes * 8L;
+        long num = lastBits * NANOS + carry;
+        nextAvail = start + num / rateBps;
+        carry = num % rateBps;
+    }
+
+    /** From now on pace at {@code newRateBps}; the last packet is re-timed at it. */
+    void rate(long newRateBps) {
+        if (newRateBps == rateBps) return;
+        rateBps = newRateBps;
+        if (nextAvail == Long.MIN_VALUE) return;
+        long num = lastBits * NANOS;
+        nextAvail = lastStart + num / rateBps;
+        carry = num % rateBps;
+    }
+}
