@@ -78,9 +78,15 @@ public interface RateControl {
         return Dcqcn.factory(config);
     }
 
+    /** URDMA's RRCC: BBR-like with loss-rate feedback and an optional reference rate; see {@link Rrcc}. */
+    static Factory rrcc(Rrcc.Config config) {
+        return Rrcc.factory(config);
+    }
+
     /**
      * A factory from its name: {@code none}, {@code window:BYTES/NANOS} (PAXI's length_thr per CC_WINDOW, e.g.
-     * {@code window:4096/8192}), {@code dcqcn} or {@code dcqcn:key=value,...} (see {@link Dcqcn.Config#parse}).
+     * {@code window:4096/8192}), {@code dcqcn} or {@code dcqcn:key=value,...} (see {@link Dcqcn.Config#parse}), {@code rrcc} or
+     * {@code rrcc:ref=RATE,...} (see {@link Rrcc.Config#parse}).
      * Throws IllegalArgumentException naming what is wrong.
      */
     static Factory named(String spec) {
@@ -88,6 +94,9 @@ public interface RateControl {
         if (s.equals("none")) return none();
         if (s.equals("dcqcn") || s.startsWith("dcqcn:")) {
             return dcqcn(Dcqcn.Config.parse(s.length() > 5 ? s.substring(6) : ""));
+        }
+        if (s.equals("rrcc") || s.startsWith("rrcc:")) {
+            return rrcc(Rrcc.Config.parse(s.length() > 4 ? s.substring(5) : ""));
         }
         if (s.startsWith("window:")) {
             String[] p = s.substring(7).split("/");
@@ -98,6 +107,6 @@ public interface RateControl {
                 throw new IllegalArgumentException("cc: window needs whole numbers BYTES/NANOS, was '" + spec + "'");
             }
         }
-        throw new IllegalArgumentException("cc: unknown '" + spec + "', expected none, window:BYTES/NANOS, dcqcn[:k=v,...]");
+        throw new IllegalArgumentException("cc: unknown '" + spec + "', expected none, window:BYTES/NANOS, dcqcn[:k=v,...], rrcc[:k=v,...]");
     }
 }

@@ -1,0 +1,168 @@
+package org.urdma.transport.rate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class RrccTest {
+    static final long RTT = 20_000_000;
+    static final int MTU = 4096;
+
+    static BottleneckModel path(long rateBps, double loss) {
+        BottleneckModel m = new BottleneckModel();
+        m.rateBps = rateBps;
+        m.senderRateBps = 100_000_000_000L;
+        m.oneWayNanos = RTT / 2;
+        m.mtu = MTU;
+        m.randomLoss = loss;
+        m.bufferBytes = 4 * rateBps / 8 * RTT / 1_000_000_000L; // 4 BDP
+        m.lossReportNanos = RTT;
+        m.seed = 5;
+        return m;
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {100_000_000L, 1_000_000_000L, 10_000_000_000L})
+    void startupFindsA100MbitTo10GbitBottleneckWithinTenRtts(long c) {
+        BottleneckModel m = path(c, 0);
+        Rrcc r = new Rrcc(Rrcc.Config.defaults());
+        m.add(r, 0);
+        for (int k = 1; k <= 10; k++) {
+            m.run(k * RTT, 0);
+            if (Boolean.getBoolean("rrcc.trace")) {
+                System.out.printf("%d RTT: est %.3f rate %.3f sent %d queue %d %s%n", k, r.bottleneckBps() / 1e9, r.rateBps() / 1e9,
+                        m.flows[0].sentBytes, m.queueBytes(), r.state());
+            }
+        }
+        String what = String.format("C %.1f Gbit/s: estimate %.3f Gbit/s, state %s, rate %.3f Gbit/s after 10 RTTs",
+                c / 1e9, r.bottleneckBps() / 1e9, r.state(), r.rateBps() / 1e9);
+        System.out.println(what);
+        assertTrue(r.bottleneckBps() >= 0.9 * c && r.bottleneckBps() <= 1.1 * c, what);
+        assertTrue(r.state() != Rrcc.State.STARTUP || r.bottleneckBps() >= 0.9 * c, what);
+        // and it settles: the next 40 RTTs deliver at least 90 % of the bottleneck
+        m.run(50 * RTT, 10 * RTT);
+        assertTrue(m.goodputBps() >= 0.9 * c, String.format("goodput %.3f Gbit/s, state %s", m.goodputBps() / 1e9, r.state()));
+    }
+
+    @Test
+    void withAReferenceRateTheFirstRttAlreadySendsAtIt() {
+        long c = 1_000_000_000L;
+        BottleneckModel with = path(c, 0);
+        with.add(RateControl.named("rrcc:ref=1g").create(), 0);
+        with.run(RTT, 0);
+        BottleneckModel without = path(c, 0);
+        without.add(RateControl.named("rrcc").create(), 0);
+        without.run(RTT, 0);
+        double bdp = c / 8.0 * RTT / 1e9;
+        double sentWith = with.flows[0].sentBytes;
+        double sentWithout = without.flows[0].sentBytes;
+        assertTrue(sentWith >= 0.99 * bdp && sentWith <= 1.01 * bdp + MTU, "first RTT sent " + sentWith + " of " + bdp);
+        assertTrue(sentWithout < 0.2 * bdp, "without ref, startup begins at 100 Mbit/s: " + sentWithout);
+    }
+
+    @Test
+    void randomOnePercentLossNeverCutsTheRateBelowNinetyPercentOfTheBottleneck() {
+        long c = 1_000_000_000L;
+        BottleneckModel m = path(c, 0.01);
+        Rrcc r = new Rrcc(Rrcc.Config.defaults());
+        m.add(r, 0);
+        m.run(30 * RTT, 30 * RTT);
+        long cutsInStartup = r.lossCuts(); // startup's overshoot overflows the buffer: real congestion
+        long minEstimate = Long.MAX_VALUE;
+        long minRate = Long.MAX_VALUE;
+        long end = 300 * RTT;
+        for (long t = 30 * RTT; t < end; t += RTT / 10) {
+            m.run(t, 30 * RTT);
+            minEstimate = Math.min(minEstimate, r.bottleneckBps());
+            if (r.state() == Rrcc.State.PROBE_BW && r.rateBps() < r.bottleneckBps() * 0.9) continue; // the 0.75 phase
+            minRate = Math.min(minRate, r.rateBps());
+        }
+        m.run(end, 30 * RTT);
+        String what = String.format("min estimate %.3f, min rate %.3f, goodput %.3f Gbit/s, drops %d, loss cuts %d",
+                minEstimate / 1e9, minRate / 1e9, m.goodputBps() / 1e9, m.drops, r.lossCuts());
+        System.out.println("1 % loss: " + what);
+        assertTrue(m.drops > 1000, what);
+        assertEquals(cutsInStartup, r.lossCuts(), what);
+        assertTrue(minEstimate >= 0.9 * c, what);
+        assertTrue(minRate >= 0.9 * c, what);
+        assertTrue(m.goodputBps() >= 0.9 * c * 0.99 - 1, what);
+    }
+
+    /** Steady ACKs for {@code bps} from {@code from} to {@code to}, one per MTU, with RTT {@code rtt}. */
+    static long feed(Rrcc r, long from, long to, long bps, long rtt) {
+        long gap = MTU * 8_000_000_000L / bps;
+        long t = from;
+        for (; t < to; t += gap) r.onAck(MTU, rtt, t);
+        return t;
+    }
+
+    @Test
+    void probeBandwidthCyclesGainsOverEightRoundsAndLossAboveTheThresholdCutsProportionally() {
+        Rrcc r = new Rrcc(Rrcc.Config.parse("ref=1g,floor=0"));
+        long rtt = 1_000_000;
+        long t = feed(r, 0, 3 * rtt, 1_000_000_000L, rtt);
+        java.util.List<Long> rates = new java.util.ArrayList<>();
+        for (int round = 0; round < 16; round++) {
+            t = feed(r, t, t + rtt, 1_000_000_000L, rtt);
+            rates.add(r.rateBps() / 10_000_000);
+        }
+        assertEquals(2, rates.stream().filter(v -> v == 125).count(), rates.toString());
+        assertEquals(2, rates.stream().filter(v -> v == 75).count(), rates.toString());
+        int i = rates.indexOf(125L);
+        assertEquals(125L, rates.get(i + 8), "cycle of 8 rounds: " + rates);
+        assertEquals(75L, rates.get(i + 1), rates.toString());
+        long before = r.bottleneckBps();
+        r.onLossRate(0.08, t);
+        assertEquals(before, r.bottleneckBps(), "one report of 8 %: average 2 %, at the threshold: no cut");
+        r.onLossRate(0.08, t);
+        double avg = 0.02 + 0.25 * (0.08 - 0.02);
+        assertEquals(Math.round(before * (1 - avg)), r.bottleneckBps(), "a second one: cut by the 3.5 % average");
+        assertEquals(1, r.lossCuts());
+    }
+
+    @Test
+    void theRateNeverFallsBelowTheFloorDerivedFromTheReferenceRate() {
+        Rrcc r = new Rrcc(Rrcc.Config.parse("ref=1g,floor=0.8"));
+        long rtt = 1_000_000;
+        long t = feed(r, 0, 3 * rtt, 1_000_000_000L, rtt);
+        for (int i = 0; i < 10; i++) {
+            r.onLossRate(0.5, t);
+            t = feed(r, t, t + rtt, 200_000_000L, rtt); // the path delivers 200 Mbit/s
+            assertTrue(r.rateBps() >= 800_000_000L, "rate " + r.rateBps());
+        }
+        assertEquals(800_000_000L, r.bottleneckBps());
+    }
+
+    @Test
+    void aStaleMinRttIsProbedAtAReducedRateAndMeasuredAgain() {
+        Rrcc r = new Rrcc(Rrcc.Config.parse("ref=1g,floor=0,probeRttInterval=100,probeRttTime=20"));
+        long rtt = 1_000_000;
+        long t = feed(r, 0, 50 * rtt, 1_000_000_000L, rtt);
+        assertEquals(Rrcc.State.PROBE_BW, r.state());
+        t = feed(r, t, 149 * rtt, 1_000_000_000L, 2 * rtt); // queueing: the RTT doubled, min RTT not refreshed
+        assertEquals(Rrcc.State.PROBE_BW, r.state(), "min RTT seen at 50 ms: still fresh at 149 ms");
+        t = feed(r, t, 152 * rtt, 1_000_000_000L, 2 * rtt);
+        assertEquals(Rrcc.State.PROBE_RTT, r.state());
+        assertEquals(Math.round(0.5 * r.bottleneckBps()), r.rateBps());
+        t = feed(r, t, t + 25 * rtt, 500_000_000L, 3 * rtt / 2); // the path got longer: 1.5 ms
+        assertEquals(Rrcc.State.PROBE_BW, r.state());
+        assertEquals(3 * rtt / 2, r.minRttNanos());
+    }
+
+    @Test
+    void optionsAreParsedByNameAndBadOnesRefused() {
+        Rrcc.Config c = Rrcc.Config.parse("ref=10g,floor=0.9,lossThreshold=0.05");
+        assertEquals(10_000_000_000L, c.refBps());
+        assertEquals(0.9, c.floor());
+        assertEquals(0.05, c.lossThreshold());
+        assertEquals("rrcc", RateControl.named("rrcc:ref=2.5g").name());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RateControl.named("rrcc:floor=2"))
+                .getMessage().contains("floor"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RateControl.named("rrcc:reff=1g"))
+                .getMessage().contains("reff"));
+    }
+}
