@@ -2,12 +2,14 @@ package org.urdma.bench.scenario;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +17,8 @@ import org.urdma.nativeio.netns.Netns;
 
 /**
  * Kernel TCP, one stream from h1 to h2 through the switch, in this process: the sender's socket is made in h1's
- * namespace (whose net.ipv4.tcp_congestion_control is set first), the receiver's in h2's. The sender writes a
+ * namespace with the row's congestion control set on it (TCP_CONGESTION: a namespace's default may only be one of the
+ * host's tcp_allowed_congestion_control, a socket's may be any available one for root), the receiver's in h2's. The sender writes a
  * pseudo-random pattern for the run's duration; the receiver checks every byte against it and counts what arrived
  * within the duration. Retransmissions: RetransSegs of h1's /proc/net/snmp (per namespace) before and after. CPU:
  * the receiving thread's CPU time (ThreadMXBean: user + system, the kernel's copy to user space included).
@@ -31,7 +34,6 @@ final class TcpStreamRun {
     static WanCell run(WanBed bed, WanProtocol p, WanPath path, double seconds) throws Exception {
         String h1 = bed.namespace("h1");
         String h2 = bed.namespace("h2");
-        Netns.exec(h1, "sysctl", "-q", "-w", "net.ipv4.tcp_congestion_control=" + p.congestionControl());
         byte[] pattern = new byte[2 * PATTERN];
         new SplittableRandom(42).nextBytes(pattern);
         System.arraycopy(pattern, 0, pattern, PATTERN, PATTERN);
@@ -48,20 +50,26 @@ final class TcpStreamRun {
         CompletableFuture<Void> rx = CompletableFuture.runAsync(receiver, r -> Thread.ofPlatform().name("wan-tcp-rx").start(r));
         String note = "";
         try (server) {
-            Socket s = Netns.call(h1, () -> {
-                Socket c = new Socket();
-                c.setSendBufferSize(64 << 20);
-                c.connect(new InetSocketAddress(WanPath.H2_IP, PORT), 10_000);
+            SocketChannel s = Netns.call(h1, () -> {
+                SocketChannel c = SocketChannel.open();
+                c.setOption(StandardSocketOptions.SO_SNDBUF, 64 << 20);
+                CongestionControl.set(c, p.congestionControl());
+                c.connect(new InetSocketAddress(WanPath.H2_IP, PORT));
                 return c;
             });
             long start = System.nanoTime();
             receiver.deadline = start + durationNs;
             try (s) {
-                OutputStream out = s.getOutputStream();
+                String used = CongestionControl.get(s);
+                if (!used.equals(p.congestionControl())) {
+                    throw new IllegalStateException("TCP_CONGESTION is " + used + ", not " + p.congestionControl());
+                }
+                ByteBuffer src = ByteBuffer.wrap(pattern);
                 long pos = 0;
                 while (System.nanoTime() - start < durationNs) {
-                    out.write(pattern, (int) (pos % PATTERN), CHUNK);
-                    pos += CHUNK;
+                    int at = (int) (pos % PATTERN);
+                    src.limit(at + CHUNK).position(at);
+                    pos += s.write(src);
                 }
             } catch (IOException e) {
                 if (System.nanoTime() - start < durationNs) {

@@ -14,9 +14,9 @@ public record WanPath(double rateGbps, double rttMs, double lossPercent) {
     /** Cell size of the switch's delay line (ReleaseHeap) and frame sizes it holds at worst. */
     private static final int DELAY_CELL = 256;
 
-    /** The switch buffer: a bandwidth-delay product (at least 1 MB), as a WAN bottleneck is usually sized. */
+    /** The switch buffer: a bandwidth-delay product (at least 4 MB), as a WAN bottleneck is usually sized. */
     public long bufferBytes() {
-        return Math.max(1L << 20, bdpBytes());
+        return Math.max(4L << 20, bdpBytes());
     }
 
     public long bdpBytes() {
@@ -41,7 +41,8 @@ public record WanPath(double rateGbps, double rttMs, double lossPercent) {
         y.append("  - {name: h1, mac: \"02:00:00:00:00:01\", ip: ").append(H1_IP).append("/24}\n");
         y.append("  - {name: h2, mac: \"02:00:00:00:00:02\", ip: ").append(H2_IP).append("/24}\n");
         y.append("switches:\n");
-        y.append("  - {name: s1, buffer: ").append(bufferBytes()).append("}\n");
+        // priority 3 lossless (PFC), as RoCE runs in a data centre; TCP's untagged frames are lossy priority 0
+        y.append("  - {name: s1, buffer: ").append(bufferBytes()).append(", classify: pcp, pfc: [3], headroom: 256KB}\n");
         y.append("links:\n");
         y.append("  - endpoints: [h1, s1]\n    rate: 10G\n    mtu: ").append(MTU).append('\n');
         if (rttMs > 0) {

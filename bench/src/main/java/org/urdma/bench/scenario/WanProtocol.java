@@ -29,8 +29,8 @@ public record WanProtocol(String key, String label, Kind kind, String congestion
     public static final List<WanProtocol> ALL = List.of(
         tcp("tcp-cubic", "TCP CUBIC", "cubic"),
         tcp("tcp-bbr", "TCP BBR", "bbr"),
-        urdma("urdma-gbn", "urdma RC go-back-N", "write-bw", "--reliability", "go-back-n", "--rate_limit", "{rate}",
-            "--rate_units", "g"));
+        urdma("urdma-gbn", "urdma RC go-back-N", "write-bw", "--reliability", "go-back-n", "--vlan", "0", "--pcp", "3",
+            "--flow-control", "pfc", "--rate_limit", "{rate}", "--rate_units", "g"));
 
     /** The rows named in {@code keys} (comma separated), in table order; an unknown name is refused naming the option. */
     public static List<WanProtocol> select(String keys) {

@@ -50,6 +50,10 @@ public final class WanScenario {
                             c = p.kind() == WanProtocol.Kind.TCP ? TcpStreamRun.run(bed, p, path, plan.seconds())
                                 : UrdmaPerfRun.run(bed, p, path, plan.seconds());
                             String drops = delayLineDrops(sw);
+                            if (Boolean.getBoolean("urdma.scenario.switchReport")) {
+                                sw.close();
+                                out.println(org.urdma.switchemu.rt.CounterReport.format(sw.sw(), ""));
+                            }
                             if (!drops.isEmpty()) {
                                 c = new WanCell(c.protocol(), c.rttMs(), c.lossPercent(), c.rateGbps(), c.bytes(), c.seconds(),
                                     c.retransmitted(), c.fecRepaired(), c.verified(), c.cpuNsPerByte(),
