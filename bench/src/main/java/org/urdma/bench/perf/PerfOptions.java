@@ -52,6 +52,15 @@ public final class PerfOptions {
     @Option(names = "--link-slots", description = "Frames the memory link holds per direction, a power of two (default: ${DEFAULT-VALUE}; small keeps the frames in cache)")
     int linkSlots = 64;
 
+    @Range(min = 0, max = 10_000_000)
+    @Option(names = "--link-delay-us", description = "One-way delay of the memory link in microseconds, each way (default: ${DEFAULT-VALUE}; "
+            + "give --link-slots room for the frames in flight)")
+    long linkDelayUs = 0;
+
+    @Range(min = 0, max = 1000)
+    @Option(names = "--link-gbit", description = "Serialization rate of the memory link in Gbit/s, 0 = unlimited (default: ${DEFAULT-VALUE})")
+    double linkGbit = 0;
+
     @Option(names = "--framing", description = "Wire format: roce1, roce2, paxi-standard, … (default: ${DEFAULT-VALUE})")
     String framing = "roce2";
 

@@ -57,7 +57,8 @@ final class PerfSession implements AutoCloseable {
         LossRecovery.Factory rel = LossRecovery.named(o.reliability);
         FramingKind kind = FramingKind.parse(o.framing);
         PathMtu mtu = PathMtu.ofBytes(o.mtu);
-        MemoryLink.Config link = MemoryLink.Config.defaults().withLatency(0).withSlots(o.linkSlots);
+        MemoryLink.Config link = MemoryLink.Config.defaults().withLatency(o.linkDelayUs * 1000).withSlots(o.linkSlots)
+                .withGbps(o.linkGbit);
         Impairment loss = o.loss > 0 ? Impairment.random(o.loss, 0, 0, 1) : Impairment.NONE;
         this.capture = capture;
         telemetry = new org.urdma.cli.EngineTelemetry(o.counters, o.journal, "urdma0");

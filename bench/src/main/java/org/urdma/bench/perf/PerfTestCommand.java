@@ -25,7 +25,7 @@ abstract class PerfTestCommand implements Callable<Integer> {
     /** Options only a real link uses, and options only the memory link uses: given on the other, they are refused. */
     static final List<String> NETWORK_ONLY = List.of("--port", "--ip", "--mac", "--rx-ring", "--vlan", "--pcp", "--cm-timeout",
             "--exchange", "--rate_limit", "--rate_units");
-    static final List<String> MEMORY_ONLY = List.of("--link-slots", "--loss");
+    static final List<String> MEMORY_ONLY = List.of("--link-slots", "--loss", "--link-delay-us", "--link-gbit");
 
     PerfTestCommand(PerfTest test) {
         this.test = test;

@@ -1,0 +1,51 @@
+package org.urdma.bench.scenario;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One row of the WAN scenario: a named runner. Kernel TCP rows name the congestion control the sender's namespace
+ * uses; urdma rows are the {@code urdma perf} test and arguments both sides run, where {@code {rate}} stands for the
+ * bottleneck rate in Gbit/s.
+ */
+public record WanProtocol(String key, String label, Kind kind, String congestionControl, List<String> perfArgs) {
+    public enum Kind { TCP, URDMA }
+
+    /** Kernel TCP, one stream, with this congestion control (net.ipv4.tcp_congestion_control in the sender's namespace). */
+    public static WanProtocol tcp(String key, String label, String cc) {
+        return new WanProtocol(key, label, Kind.TCP, cc, List.of());
+    }
+
+    /** {@code urdma perf ARGS} between the two hosts (server in the receiver's namespace). */
+    public static WanProtocol urdma(String key, String label, String... perfArgs) {
+        return new WanProtocol(key, label, Kind.URDMA, null, List.of(perfArgs));
+    }
+
+    /**
+     * Every row, in table order. RC go-back-N is paced at the bottleneck rate by perftest's --rate_limit (it has no
+     * congestion control; unpaced it would overrun the bottleneck queue and measure that, not the path's loss). The WAN
+     * mode's row is one more line here: {@code urdma("urdma-wan", "urdma WAN", "write-bw", "--wan")}.
+     */
+    public static final List<WanProtocol> ALL = List.of(
+        tcp("tcp-cubic", "TCP CUBIC", "cubic"),
+        tcp("tcp-bbr", "TCP BBR", "bbr"),
+        urdma("urdma-gbn", "urdma RC go-back-N", "write-bw", "--reliability", "go-back-n", "--vlan", "0", "--pcp", "3",
+            "--flow-control", "pfc", "--rate_limit", "{rate}", "--rate_units", "g"));
+
+    /** The rows named in {@code keys} (comma separated), in table order; an unknown name is refused naming the option. */
+    public static List<WanProtocol> select(String keys) {
+        List<String> wanted = List.of(keys.toLowerCase(Locale.ROOT).split(","));
+        for (String w : wanted) {
+            if (ALL.stream().noneMatch(p -> p.key.equals(w.strip()))) {
+                throw new IllegalArgumentException("--protocols: unknown protocol '" + w.strip() + "' (known: "
+                    + String.join(", ", ALL.stream().map(WanProtocol::key).toList()) + ")");
+            }
+        }
+        return ALL.stream().filter(p -> wanted.stream().anyMatch(w -> w.strip().equals(p.key))).toList();
+    }
+
+    /** The perf arguments with {@code {rate}} replaced. */
+    public List<String> perfArgs(double rateGbps) {
+        return perfArgs.stream().map(a -> a.replace("{rate}", String.format(Locale.ROOT, "%.3f", rateGbps))).toList();
+    }
+}
