@@ -132,7 +132,7 @@ public final class MessageWorkload implements Workload {
                 recvPosted++;
             }
         }
-        if (now >= stopNs) stopped = true;
+        if (now >= stopNs || errors > 0) stopped = true; // an errored QP only flushes what is posted
         while (!stopped && posted - completed < depth && (messages <= 0 || posted < messages)) {
             long slot = posted % depth;
             wr.reset().wrId(posted).flags(SendFlags.SIGNALED).addSge(local, slot * size, size);

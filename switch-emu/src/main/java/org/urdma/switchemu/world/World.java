@@ -168,6 +168,13 @@ public final class World implements AutoCloseable {
         schedule(at, TASK, tasks.size() - 1, 0);
     }
 
+    /** Frames the wires' impairment dropped. */
+    public long impairmentLost() {
+        long n = 0;
+        for (Wire w : wires) n += w.impairment == null ? 0 : w.impairment.lost();
+        return n;
+    }
+
     /** A virtual address for a region of {@code bytes}, the same in every run of a world built the same way. */
     long virtualAddress(long bytes) {
         long va = nextVirtualAddress;
