@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
         subcommands = {CommandLine.HelpCommand.class, org.urdma.cli.wire.WireCommand.class, JmhCommand.class, org.urdma.bench.perf.PerfCommand.class,
             org.urdma.bench.pingpong.PingpongCommand.class, org.urdma.cli.topo.TopoCommand.class,
             org.urdma.cli.sw.SwitchCommand.class, org.urdma.cli.stat.StatCommand.class, org.urdma.cli.devinfo.DevinfoCommand.class,
-            org.urdma.cli.journal.JournalCommand.class, org.urdma.cli.fuzz.FuzzCommand.class})
+            org.urdma.cli.journal.JournalCommand.class, org.urdma.cli.fuzz.FuzzCommand.class,
+            org.urdma.cli.scenario.ScenarioCommand.class})
 public final class UrdmaCli implements Runnable {
 
     @CommandLine.Spec

@@ -37,7 +37,7 @@ public final class Deadlock {
         }
 
         public static Options defaults() {
-            return new Options(10_000_000_000L, 64 * 1024, 32, 1_000_000, 4_000_000, 100_000_000, 1);
+            return new Options(10_000_000_000L, 64 * 1024, 16, 1_000_000, 2_000_000, 100_000_000, 1);
         }
 
         /** The CI form. */
