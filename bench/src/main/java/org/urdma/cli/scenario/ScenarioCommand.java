@@ -1,19 +1,42 @@
 package org.urdma.cli.scenario;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.urdma.switchemu.world.scenario.ResultTable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code urdma scenario NAME}: experiments that turn runs into tables, CSV and charts. */
 @Command(
     name = "scenario",
     mixinStandardHelpOptions = true,
-    description = "Experiments as tables, CSV and PNG charts (wan: the URDMA paper's RTT x loss matrix).",
-    subcommands = {WanScenarioCommand.class})
+    description = "Experiments as tables, CSV and charts: wan (the URDMA paper's RTT x loss matrix through the real-time switch), livelock, deadlock and speed (the simulated world: real engines and switch cores under one clock).",
+    subcommands = {WanScenarioCommand.class, LivelockCommand.class, DeadlockCommand.class, SpeedCommand.class})
 public final class ScenarioCommand implements Runnable {
-    @picocli.CommandLine.Spec
-    picocli.CommandLine.Model.CommandSpec spec;
+    @Spec
+    CommandSpec spec;
 
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The options every scenario has: where the CSV goes, the seed. */
+    static final class Common {
+        @Option(names = "--csv", description = "also write the table as CSV to this file")
+        Path csv;
+
+        @org.urdma.cli.Range
+        @Option(names = "--seed", defaultValue = "1", description = "seed of the world (default ${DEFAULT-VALUE})")
+        long seed;
+
+        void print(CommandSpec spec, ResultTable t) throws IOException {
+            spec.commandLine().getOut().print(t.text());
+            spec.commandLine().getOut().flush();
+            if (csv != null) Files.writeString(csv, t.csv());
+        }
     }
 }

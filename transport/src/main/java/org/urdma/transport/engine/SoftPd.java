@@ -28,6 +28,14 @@ public final class SoftPd implements ProtectionDomain {
         return device.control(() -> device.keys().register(this, segment, access));
     }
 
+    /**
+     * Registers {@code segment} at virtual address {@code iova} instead of its native address (ibv_reg_mr_iova): a
+     * simulated world gives every region the same address in every run, so its frames are the same bytes.
+     */
+    public MemoryRegion registerMemory(MemorySegment segment, int access, long iova) {
+        return device.control(() -> device.keys().register(this, segment, access, iova));
+    }
+
     @Override
     public QueuePair createQp(QpInitAttributes init) {
         return device.createQp(this, init);

@@ -29,6 +29,11 @@ public final class MemoryKeyTable {
     }
 
     public RegisteredMemory register(ProtectionDomain pd, MemorySegment segment, int access) {
+        return register(pd, segment, access, segment == null ? 0 : segment.address());
+    }
+
+    /** As {@link #register(ProtectionDomain, MemorySegment, int)}, at virtual address {@code iova} (ibv_reg_mr_iova). */
+    public RegisteredMemory register(ProtectionDomain pd, MemorySegment segment, int access, long iova) {
         if (segment == null) throw new IllegalArgumentException("segment: must not be null");
         if (!segment.isNative()) throw new IllegalArgumentException("segment: must be off-heap (native), registered memory is DMA-able");
         if (segment.byteSize() == 0) throw new IllegalArgumentException("segment: length must be > 0");
@@ -40,7 +45,7 @@ public final class MemoryKeyTable {
         if (byLkey.size() >= maxRegions) throw new IllegalStateException("mr: device limit of " + maxRegions + " regions reached");
         int lkey = freshKey(byLkey);
         int rkey = freshKey(byRkey);
-        RegisteredMemory mr = new RegisteredMemory(this, pd, segment, access, lkey, rkey);
+        RegisteredMemory mr = new RegisteredMemory(this, pd, segment, iova, access, lkey, rkey);
         byLkey.put(lkey, mr);
         byRkey.put(rkey, mr);
         return mr;

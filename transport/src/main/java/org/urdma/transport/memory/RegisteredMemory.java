@@ -19,16 +19,17 @@ public final class RegisteredMemory implements MemoryRegion {
     final UnsafeBuffer view;
     private volatile boolean valid = true;
 
-    RegisteredMemory(MemoryKeyTable table, ProtectionDomain pd, MemorySegment segment, int access, int lkey, int rkey) {
+    RegisteredMemory(MemoryKeyTable table, ProtectionDomain pd, MemorySegment segment, long iova, int access, int lkey,
+                     int rkey) {
         this.table = table;
         this.pd = pd;
         this.segment = segment;
-        this.address = segment.address();
+        this.address = iova;
         this.length = segment.byteSize();
         this.access = access;
         this.lkey = lkey;
         this.rkey = rkey;
-        this.view = new UnsafeBuffer(address, (int) length);
+        this.view = new UnsafeBuffer(segment.address(), (int) length);
     }
 
     @Override public long address() { return address; }
