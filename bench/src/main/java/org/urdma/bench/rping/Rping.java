@@ -151,7 +151,11 @@ public final class Rping {
     /** A receive, or false when the client went away (its DREQ flushed the receive). */
     private boolean awaitOrGone(RdmaConnection c, String what) {
         WorkCompletion[] wc = {new WorkCompletion()};
-        while (c.recvCq().poll(wc, 1) == 0) java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (c.recvCq().poll(wc, 1) == 0) {
+            if (System.nanoTime() - deadline > 0) throw new IllegalStateException(what + ": nothing within " + timeout.toSeconds() + " s");
+            java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+        }
         if (wc[0].status() == WcStatus.WR_FLUSH_ERR) return false;
         if (wc[0].status() != WcStatus.SUCCESS) throw new IllegalStateException(what + ": " + wc[0].status());
         return true;

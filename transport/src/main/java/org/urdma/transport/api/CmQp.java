@@ -10,7 +10,11 @@ import org.urdma.verbs.QpState;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.QueuePair;
 
-/** A verbs QP moved by the CM: RTR and RTS from what the REQ/REP carried, as rdma_cm's cma_modify_qp_rtr/rts do. */
+/**
+ * A verbs QP moved by the CM: RTR and RTS from what the REQ/REP carried, as rdma_cm's cma_modify_qp_rtr/rts do. A
+ * side's Starting PSN in its REQ or REP is the PSN it expects to receive (the kernel's cm.c: rq_psn from our own
+ * message, sq_psn from the peer's), so the peer sends from it.
+ */
 final class CmQp implements CmId.Qp {
     private final QueuePair qp;
 
@@ -36,7 +40,7 @@ final class CmQp implements CmId.Qp {
     public void toRtr(CmId id) {
         QpAttributes a = new QpAttributes().state(QpState.RTR)
                 .av(new AddressHandleAttributes().dgid(Gid.of(id.remoteGid())).dmac(id.peer().mac()).hopLimit(64))
-                .pathMtu(mtu(id.mtuCode())).destQpn(id.remoteQpn()).rqPsn(id.remotePsn());
+                .pathMtu(mtu(id.mtuCode())).destQpn(id.remoteQpn()).rqPsn(id.localPsn());
         int mask = QpAttrMask.STATE | QpAttrMask.AV | QpAttrMask.PATH_MTU | QpAttrMask.DEST_QPN | QpAttrMask.RQ_PSN;
         if (qp.type() == QpType.RC) {
             a.maxDestRdAtomic(Math.max(1, id.responderResources())).minRnrTimer(12);
@@ -47,7 +51,7 @@ final class CmQp implements CmId.Qp {
 
     @Override
     public void toRts(CmId id) {
-        QpAttributes a = new QpAttributes().state(QpState.RTS).sqPsn(id.localPsn());
+        QpAttributes a = new QpAttributes().state(QpState.RTS).sqPsn(id.remotePsn());
         int mask = QpAttrMask.STATE | QpAttrMask.SQ_PSN;
         if (qp.type() == QpType.RC) {
             a.timeout(Math.max(id.ackTimeout(), 14)).retryCnt(id.retryCount()).rnrRetry(id.rnrRetryCount())

@@ -10,10 +10,10 @@ public final class CmId {
     public interface Qp {
         int qpn();
 
-        /** INIT → RTR towards the peer in {@code id} (remote QPN, PSN, path MTU, GID). */
+        /** INIT → RTR towards the peer in {@code id} (remote QPN, path MTU, GID), receiving from {@code id.localPsn()}. */
         void toRtr(CmId id);
 
-        /** RTR → RTS, sending from {@code id.localPsn()}. */
+        /** RTR → RTS, sending from {@code id.remotePsn()}: each side's Starting PSN is the one it expects to receive. */
         void toRts(CmId id);
 
         /** To ERROR: the connection is gone (rejected, timed out, disconnected). */

@@ -42,6 +42,7 @@ public final class CmReq extends CmMessage {
     public CmReq transportServiceType(int v) { bits(43, 5, 2, v); return this; }
     public boolean endToEndFlowControl() { return bits(43, 7, 1) != 0; }
     public CmReq endToEndFlowControl(boolean v) { bits(43, 7, 1, v ? 1 : 0); return this; }
+    /** The PSN the active side expects to receive first (the passive side sends from it, as cm.c sets sq_psn). */
     public int startingPsn() { return u24(44); }
     public CmReq startingPsn(int v) { u24(44, v); return this; }
     /** How long the active side takes to answer the passive side (4.096 µs × 2^t). */
