@@ -37,7 +37,7 @@ done
 KERNEL_PKG="linux-image-$KABI"
 USER_PKGS=(busybox-static libc6 libibverbs1 ibverbs-providers ibverbs-utils perftest librdmacm1 rdmacm-utils
            libibumad3 libnl-3-200 libnl-route-3-200 libpci3 zlib1g libudev1 iproute2 libmnl0 libbsd0 libmd0 libcap2
-           coreutils)
+           coreutils libgcc-s1)
 
 need_cmds=()
 command -v apt-get >/dev/null || { echo "build-initramfs: needs apt-get (Debian)" >&2; exit 1; }
@@ -138,6 +138,9 @@ for b in "${BINS[@]}"; do
 done
 cp "$X"/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so "$R/usr/lib/x86_64-linux-gnu/libibverbs/"
 cp "$X/etc/libibverbs.d/rxe.driver" "$R/etc/libibverbs.d/"
+# libgcc_s: glibc dlopens it for pthread_exit/cancel (rping's threads abort at exit without it)
+cp -L "$X/lib/x86_64-linux-gnu/libgcc_s.so.1" "$R/lib/x86_64-linux-gnu/" 2>/dev/null \
+  || cp -L "$X/usr/lib/x86_64-linux-gnu/libgcc_s.so.1" "$R/usr/lib/x86_64-linux-gnu/"
 # stdbuf's preload library: commands run line-buffered, so a tool killed at the end keeps its output
 mkdir -p "$R/usr/libexec/coreutils"
 cp "$X/usr/libexec/coreutils/libstdbuf.so" "$R/usr/libexec/coreutils/"

@@ -71,6 +71,7 @@ class RdmaCmInteropTest {
             Files.writeString(out.resolve(tag + "-rej.txt"), rej + "\nwall " + rejMs + " ms\n");
             g = guest.run("rping -c -a " + URDMA_IP + " -p 7174 -C " + PINGS + " -v -V", STEP);
             u = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
+            Thread.sleep(1000); // the last frames into the capture
         } finally {
             Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
@@ -102,6 +103,7 @@ class RdmaCmInteropTest {
             u = UrdmaInNamespace.run(fx.ns.name(), true, urdmaRping(tap, "-c", "-a", GUEST_IP, "-p", "7174", "-C",
                     Integer.toString(PINGS), "-v", "-V")).get(STEP.toSeconds(), TimeUnit.SECONDS);
             g = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
+            Thread.sleep(1000); // the last frames into the capture
         } finally {
             Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }

@@ -41,8 +41,9 @@ import org.urdma.verbs.QueuePair;
  * {@link UrdmaDevice#rdmaCm()}; a thread of its own drives QP1 and the CM's timers.
  */
 public final class RdmaCm implements AutoCloseable {
-    /** rdma_cm's REQ private data: 92 bytes, the first 36 its IP header. */
+    /** Private data a connect carries: a REQ's 92 bytes less rdma_cm's 36-byte IP header. */
     public static final int MAX_CONNECT_PRIVATE_DATA = 92 - CmaHeader.LENGTH;
+    /** Private data an accept carries: a REP's 196 bytes. */
     public static final int MAX_ACCEPT_PRIVATE_DATA = 196;
 
     private final UrdmaDevice device;
@@ -116,6 +117,9 @@ public final class RdmaCm implements AutoCloseable {
     /**
      * Listens on {@code port} of RDMA_PS_TCP (service ID 0x0000000001060000 | port), as rdma_listen does: REQs for it
      * wait for {@link RdmaCmListener#accept} or {@link RdmaCmListener#reject}; REQs for other ports are rejected at once.
+     *
+     * @param port the IP port (1..65535)
+     * @return the listener; closing it stops listening
      */
     public RdmaCmListener listen(int port) {
         long sid = PortSpace.TCP.serviceId(port);
@@ -168,6 +172,10 @@ public final class RdmaCm implements AutoCloseable {
      * Connects a new QP to the listener at {@code ip:port} (RDMA_PS_TCP), as rdma_connect does, sending
      * {@code options.privateData()} (at most 56 bytes, after rdma_cm's IP header).
      *
+     * @param ip   the server's IPv4 address (its urdma port's)
+     * @param port the server's IP port
+     * @param o    the QP to make (RC or UC), the private data and how long to wait
+     * @return the connection, its QP in RTS; closing it sends a DREQ
      * @throws RdmaConnectException rejected (naming the REJ reason), or no answer within {@code options.timeout()}
      */
     public RdmaConnection connect(String ip, int port, EndpointOptions o) {
@@ -208,9 +216,14 @@ public final class RdmaCm implements AutoCloseable {
         }
     }
 
+    /** DREQ, then a short wait for the DREP, so a closing device does not take the DREQ down with it. */
     void disconnect(CmId id) {
         synchronized (agent) {
             agent.disconnect(id, null, System.nanoTime());
+        }
+        long deadline = System.nanoTime() + 500_000_000L;
+        while (id.state() == org.urdma.transport.gsi.CmState.DREQ_SENT && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(100_000);
         }
     }
 

@@ -19,12 +19,19 @@ public final class RdmaCmListener implements AutoCloseable {
     /**
      * Waits up to {@code options.timeout()} for a REQ, then accepts it with a new QP (RTR with the REP, RTS when the RTU
      * comes) and {@code options.privateData()} (at most 196 bytes); the client's private data is the connection's.
+     *
+     * @param options the QP to make, the private data to answer with and how long to wait for a REQ
+     * @return the connection, its QP in RTS (the client's RTU arrived)
      */
     public RdmaConnection accept(EndpointOptions options) {
         return cm.accept(next(options), options);
     }
 
-    /** Waits for a REQ and refuses it (REJ, reason 28 "consumer defined", with {@code privateData}: rdma_reject). */
+    /**
+     * Waits for a REQ and refuses it (REJ, reason 28 "consumer defined": rdma_reject).
+     *
+     * @param options how long to wait, and the private data the REJ carries (at most 148 bytes)
+     */
     public void reject(EndpointOptions options) {
         cm.reject(next(options), options.privateData());
     }
