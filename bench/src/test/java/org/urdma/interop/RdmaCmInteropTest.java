@@ -87,6 +87,22 @@ class RdmaCmInteropTest {
         assertEquals(PINGS, count(u.out(), "server ping data: rdma-ping-"), transcript);
         CaptureChecks.assertAllDecode(pcap, out.resolve(tag + "-decode.txt"));
         assertCmDecodes(pcap, tag);
+        // on the wire, the REJ follows the first REQ within one round trip: no retry, no response timeout (rxe's ~4 s)
+        String times = tshark(pcap, "infiniband.mad", "frame.time_relative", "_ws.col.Info");
+        String[] first = times.lines().filter(l -> l.contains("ConnectRequest")).findFirst().orElseThrow().split("\t");
+        String[] rej = times.lines().filter(l -> l.contains("ConnectReject")).findFirst().orElseThrow().split("\t");
+        double gapMs = (Double.parseDouble(rej[0]) - Double.parseDouble(first[0])) * 1e3;
+        System.out.printf("[interop] REQ -> REJ on the bridge: %.1f ms%n", gapMs);
+        assertTrue(gapMs < 250, "REJ " + gapMs + " ms after the REQ\n" + times);
+    }
+
+    private static String tshark(Path pcap, String filter, String... fields) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of("tshark", "-r", pcap.toString(), "-Y", filter, "-T", "fields"));
+        for (String f : fields) cmd.addAll(List.of("-e", f));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(false).start();
+        String text = new String(p.getInputStream().readAllBytes());
+        p.waitFor(60, TimeUnit.SECONDS);
+        return text;
     }
 
     @Test
