@@ -90,8 +90,8 @@ class RdmaCmInteropTest {
         // on the wire, the REJ follows the first REQ within one round trip: no retry, no response timeout (rxe's ~4 s)
         String times = tshark(pcap, "infiniband.mad", "frame.time_relative", "_ws.col.Info");
         String[] first = times.lines().filter(l -> l.contains("ConnectRequest")).findFirst().orElseThrow().split("\t");
-        String[] rej = times.lines().filter(l -> l.contains("ConnectReject")).findFirst().orElseThrow().split("\t");
-        double gapMs = (Double.parseDouble(rej[0]) - Double.parseDouble(first[0])) * 1e3;
+        String[] reject = times.lines().filter(l -> l.contains("ConnectReject")).findFirst().orElseThrow().split("\t");
+        double gapMs = (Double.parseDouble(reject[0]) - Double.parseDouble(first[0])) * 1e3;
         System.out.printf("[interop] REQ -> REJ on the bridge: %.1f ms%n", gapMs);
         assertTrue(gapMs < 250, "REJ " + gapMs + " ms after the REQ\n" + times);
     }

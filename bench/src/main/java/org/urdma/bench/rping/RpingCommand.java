@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import org.urdma.transport.api.DeviceOptions;
 import org.urdma.transport.api.Urdma;
 import org.urdma.transport.api.UrdmaDevice;
+import org.urdma.cli.Range;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -23,12 +24,15 @@ public final class RpingCommand implements Callable<Integer> {
     @Option(names = "-a", paramLabel = "ADDR", description = "Client: the server's address; server: ignored (this port's --ip)")
     String address;
 
+    @Range(min = 1, max = 65535)
     @Option(names = "-p", description = "Port (default: ${DEFAULT-VALUE})")
     int port = 7174;
 
+    @Range(min = 0, max = Integer.MAX_VALUE)
     @Option(names = "-C", description = "Ping count (0: until interrupted) (default: ${DEFAULT-VALUE})")
     int count;
 
+    @Range(min = 16, max = 1 << 30)
     @Option(names = "-S", description = "Ping data size (default: ${DEFAULT-VALUE})")
     int size = 64;
 
@@ -51,12 +55,12 @@ public final class RpingCommand implements Callable<Integer> {
     @Option(names = "--mac", description = "This port's MAC")
     String mac;
 
+    @Range(min = 1, max = 3600)
     @Option(names = "--timeout-s", description = "Seconds to wait for the peer (default: ${DEFAULT-VALUE})")
     int timeoutS = 30;
 
     @Override
     public Integer call() throws Exception {
-        if (size < 16) throw new IllegalArgumentException("-S: at least 16 bytes, was " + size);
         Duration timeout = Duration.ofSeconds(timeoutS);
         if (link.equals("memory")) {
             try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory())) {
