@@ -58,6 +58,7 @@ public final class RdmaCm implements AutoCloseable {
         this.ipv4 = localIpv4(device);
         this.gsi = new Gsi(device.soft(), device.pd(), this::macOf);
         this.agent = new CmAgent(config, gsi, new SplittableRandom(System.nanoTime()), guid(device.verbs().mac()), gidOf(ipv4));
+        agent.stats().counters(device.soft().counters());
         gsi.agent(agent);
         this.thread = Thread.ofPlatform().daemon().name("urdma-cm-" + device.verbs().name()).start(this::run);
     }

@@ -160,7 +160,7 @@ public final class CmAgent {
                 .messageRejected(id.passive ? CmRej.REJECTED_REQ : CmRej.REJECTED_REP).reason(reason);
         putPrivateData(rej, privateData);
         send(id.peer);
-        stats.rejectsSent++;
+        stats.rejectSent();
         if (id.qp != null) id.qp.toError(id);
         forget(id);
     }
@@ -198,10 +198,10 @@ public final class CmAgent {
 
     /** One MAD from {@code from}'s GSI; returns false when it was dropped (not a CM Send this agent understands). */
     public boolean onMad(DirectBuffer b, int o, int length, CmPeer from, long now) {
-        stats.madsIn++;
+        stats.madIn();
         if (length < Mad.SIZE || Mad.baseVersion(b, o) != Mad.BASE_VERSION || Mad.mgmtClass(b, o) != Mad.CLASS_CM
                 || Mad.classVersion(b, o) != Mad.CM_CLASS_VERSION || Mad.method(b, o) != Mad.METHOD_SEND) {
-            stats.dropped++;
+            stats.drop();
             return false;
         }
         MutableDirectBuffer in = b instanceof MutableDirectBuffer m ? m : new UnsafeBuffer(b, o, Mad.SIZE);
@@ -218,7 +218,7 @@ public final class CmAgent {
             case CmAttribute.SIDR_REP -> onSidrRep(in, base);
             case CmAttribute.LAP -> onLap(in, base, from);
             default -> {
-                stats.dropped++;
+                stats.drop();
                 return false;
             }
         }
@@ -230,7 +230,7 @@ public final class CmAgent {
         RemoteKey key = new RemoteKey(req.localCommId(), req.localCaGuid());
         CmId dup = byRemote.get(key);
         if (dup != null) {
-            stats.duplicates++;
+            stats.duplicate();
             switch (dup.state) {
                 case MRA_REQ_SENT, REP_SENT -> resend(dup); // the MRA or REP was lost: the same answer again
                 case TIMEWAIT -> rejectReq(b, o, from, CmRej.STALE_CONN);
@@ -276,7 +276,7 @@ public final class CmAgent {
         id.state = CmState.REQ_RCVD;
         // answer within half the active side's wait, or it resends: an MRA then buys the application time
         id.deadline = now + CmConfig.nanos(id.peerResponseTimeout) / 2;
-        stats.requests++;
+        stats.request();
         l.onRequest(id);
     }
 
@@ -288,7 +288,7 @@ public final class CmAgent {
         rej.start(tid);
         rej.localCommId(0).remoteCommId(remote).messageRejected(CmRej.REJECTED_REQ).reason(reason);
         send(from);
-        stats.rejectsSent++;
+        stats.rejectSent();
     }
 
     private void onRep(MutableDirectBuffer b, int o, CmPeer from, long now) {
@@ -299,11 +299,11 @@ public final class CmAgent {
             rej.start(rep.transactionId());
             rej.localCommId(0).remoteCommId(rep.localCommId()).messageRejected(CmRej.REJECTED_REP).reason(CmRej.INVALID_COMM_ID);
             send(from);
-            stats.rejectsSent++;
+            stats.rejectSent();
             return;
         }
         if (id.state == CmState.ESTABLISHED) { // our RTU was lost: the peer resent its REP
-            stats.duplicates++;
+            stats.duplicate();
             resend(id);
             return;
         }
@@ -332,7 +332,7 @@ public final class CmAgent {
         keepLastSent(id);
         id.state = CmState.ESTABLISHED;
         id.deadline = Long.MAX_VALUE;
-        stats.established++;
+        stats.establish();
         id.events.onEstablished(id);
     }
 
@@ -343,7 +343,7 @@ public final class CmAgent {
         id.qp.toRts(id);
         id.state = CmState.ESTABLISHED;
         id.deadline = Long.MAX_VALUE;
-        stats.established++;
+        stats.establish();
         id.events.onEstablished(id);
     }
 
@@ -354,7 +354,7 @@ public final class CmAgent {
         if (id.state == CmState.TIMEWAIT || id.state == CmState.IDLE) return;
         int reason = rej.reason();
         byte[] pd = rej.privateData();
-        stats.rejectsReceived++;
+        stats.rejectReceived();
         if (id.qp != null) id.qp.toError(id);
         forget(id);
         if (id.events != null) id.events.onRejected(id, reason, pd);
@@ -369,10 +369,10 @@ public final class CmAgent {
             id.state = CmState.MRA_REQ_RCVD;
             id.remoteCommId = mra.localCommId();
             id.deadline = now + extra;
-            stats.mrasReceived++;
+            stats.mraReceived();
         } else if (id.state == CmState.REP_SENT && mra.messageMraed() == CmMra.MRAED_REP) {
             id.deadline = now + extra;
-            stats.mrasReceived++;
+            stats.mraReceived();
         }
     }
 
@@ -397,7 +397,7 @@ public final class CmAgent {
                 keepLastSent(id);
                 timewait(id, now);
                 id.events.onDisconnected(id);
-                if (!wasOpen) stats.disconnectsCrossed++;
+                if (!wasOpen) stats.disconnectCrossed();
             }
             case TIMEWAIT -> send(id.peer);
             default -> {
@@ -448,7 +448,7 @@ public final class CmAgent {
         rej.start(tid);
         rej.localCommId(local).remoteCommId(remote).messageRejected(CmRej.REJECTED_OTHER).reason(CmRej.UNSUPPORTED);
         send(from);
-        stats.rejectsSent++;
+        stats.rejectSent();
     }
 
     // ---------------------------------------------------------------- time
@@ -473,12 +473,12 @@ public final class CmAgent {
             case REQ_SENT, MRA_REQ_RCVD, REP_SENT, DREQ_SENT, SIDR_REQ_SENT -> {
                 if (id.retriesLeft > 0) {
                     id.retriesLeft--;
-                    stats.retries++;
+                    stats.retry();
                     resend(id);
                     id.deadline = now + CmConfig.nanos(config.responseTimeout());
                     return;
                 }
-                stats.timeouts++;
+                stats.timeout();
                 if (id.state == CmState.DREQ_SENT) { // the peer is gone: the connection is down all the same
                     timewait(id, now);
                     id.events.onDisconnected(id);
@@ -497,7 +497,7 @@ public final class CmAgent {
                         .serviceTimeout(config.serviceTimeout());
                 send(id.peer);
                 keepLastSent(id);
-                stats.mrasSent++;
+                stats.mraSent();
                 id.state = CmState.MRA_REQ_SENT;
                 id.deadline = now + CmConfig.nanos(config.serviceTimeout());
             }
@@ -558,7 +558,7 @@ public final class CmAgent {
     }
 
     private void send(CmPeer to) {
-        stats.madsOut++;
+        stats.madOut();
         transport.send(out, 0, to);
     }
 }

@@ -1,7 +1,15 @@
 package org.urdma.transport.gsi;
 
-/** What a CM agent did (its thread writes, others may read stale values). */
+import org.urdma.transport.counters.Counter;
+import org.urdma.transport.counters.EngineCounters;
+
+/**
+ * What a CM agent did (its thread writes, others may read stale values), also counted in the device's engine
+ * counters ({@code cm_*}, {@code drop_cm_mad}) when given them: the CM thread is those counters' only writer.
+ */
 public final class CmStats {
+    private EngineCounters counters;
+
     public long madsIn;
     public long madsOut;
     /** MADs that were not CM Sends of class version 2 (counted and dropped). */
@@ -16,6 +24,29 @@ public final class CmStats {
     public long mrasSent;
     public long mrasReceived;
     public long disconnectsCrossed;
+
+    /** Also counts into {@code c} (null: only here). */
+    public void counters(EngineCounters c) {
+        this.counters = c;
+    }
+
+    void count(Counter c) {
+        if (counters != null) counters.increment(c);
+    }
+
+    void madIn() { madsIn++; count(Counter.CM_MADS_RCVD); }
+    void madOut() { madsOut++; count(Counter.CM_MADS_SENT); }
+    void drop() { dropped++; count(Counter.DROP_CM_MAD); }
+    void request() { requests++; }
+    void establish() { established++; count(Counter.CM_ESTABLISHED); }
+    void duplicate() { duplicates++; count(Counter.CM_DUPLICATES); }
+    void retry() { retries++; count(Counter.CM_RETRIES); }
+    void timeout() { timeouts++; count(Counter.CM_TIMEOUTS); }
+    void rejectSent() { rejectsSent++; count(Counter.CM_REJ_SENT); }
+    void rejectReceived() { rejectsReceived++; count(Counter.CM_REJ_RCVD); }
+    void mraSent() { mrasSent++; count(Counter.CM_MRA_SENT); }
+    void mraReceived() { mrasReceived++; }
+    void disconnectCrossed() { disconnectsCrossed++; }
 
     @Override
     public String toString() {

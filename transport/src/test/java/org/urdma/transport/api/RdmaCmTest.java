@@ -67,6 +67,11 @@ class RdmaCmTest {
             long ms = (System.nanoTime() - t0) / 1_000_000;
             assertTrue(e.getMessage().contains("REJ reason 8"), e.getMessage());
             assertTrue(ms < 250, "REJ took " + ms + " ms, longer than the first retry"); // no retry was needed
+            // counted in the engine counters urdma stat shows
+            assertEquals(1, pair.first().soft().counters().get(org.urdma.transport.counters.Counter.CM_REJ_SENT));
+            assertEquals(1, pair.second().soft().counters().get(org.urdma.transport.counters.Counter.CM_REJ_RCVD));
+            assertEquals(1, pair.second().soft().counters().get(org.urdma.transport.counters.Counter.CM_MADS_SENT));
+            assertEquals(0, pair.second().soft().counters().get(org.urdma.transport.counters.Counter.CM_RETRIES));
         }
     }
 
