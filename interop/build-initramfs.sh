@@ -35,9 +35,9 @@ done
 # user space. Library packages are listed explicitly (not taken from the host) so that the guest is
 # built from one consistent set of Debian packages; ldd over the staged tree checks nothing is missing.
 KERNEL_PKG="linux-image-$KABI"
-USER_PKGS=(busybox-static libc6 libibverbs1 ibverbs-providers ibverbs-utils perftest librdmacm1
+USER_PKGS=(busybox-static libc6 libibverbs1 ibverbs-providers ibverbs-utils perftest librdmacm1 rdmacm-utils
            libibumad3 libnl-3-200 libnl-route-3-200 libpci3 zlib1g libudev1 iproute2 libmnl0 libbsd0 libmd0 libcap2
-           coreutils)
+           coreutils libgcc-s1)
 
 need_cmds=()
 command -v apt-get >/dev/null || { echo "build-initramfs: needs apt-get (Debian)" >&2; exit 1; }
@@ -101,6 +101,10 @@ MODS=(
   kernel/drivers/infiniband/core/ib_core.ko
   kernel/drivers/infiniband/core/ib_uverbs.ko
   kernel/drivers/infiniband/sw/rxe/rdma_rxe.ko
+  kernel/drivers/infiniband/core/ib_cm.ko
+  kernel/drivers/infiniband/core/iw_cm.ko
+  kernel/drivers/infiniband/core/rdma_cm.ko
+  kernel/drivers/infiniband/core/rdma_ucm.ko
   kernel/drivers/virtio/virtio_ring.ko
   kernel/drivers/virtio/virtio.ko
   kernel/drivers/virtio/virtio_pci_legacy_dev.ko
@@ -111,6 +115,8 @@ MODS=(
   kernel/drivers/net/virtio_net.ko
 )
 : > "$R/lib/modules/load-order"
+# configfs (rdma_cm's configuration) is a module in some kernel builds and built in in others
+[ -f "$X/lib/modules/$KABI/kernel/fs/configfs/configfs.ko" ] && MODS=(kernel/fs/configfs/configfs.ko "${MODS[@]}")
 for m in "${MODS[@]}"; do
   src="$X/lib/modules/$KABI/$m"
   [ -f "$src" ] || { echo "build-initramfs: module $m missing from $KERNEL_PKG" >&2; exit 1; }
@@ -124,6 +130,7 @@ BINS=(usr/bin/ibv_devices usr/bin/ibv_devinfo usr/bin/ibv_rc_pingpong usr/bin/ib
       usr/bin/ibv_ud_pingpong usr/bin/ibv_srq_pingpong
       usr/bin/ib_write_bw usr/bin/ib_write_lat usr/bin/ib_read_bw usr/bin/ib_read_lat
       usr/bin/ib_send_bw usr/bin/ib_send_lat usr/bin/ib_atomic_bw usr/bin/ib_atomic_lat
+      usr/bin/rping usr/bin/udaddy usr/bin/rdma_server usr/bin/rdma_client usr/bin/ucmatose
       usr/bin/rdma usr/bin/stdbuf)
 for b in "${BINS[@]}"; do
   [ -f "$X/$b" ] || { echo "build-initramfs: $b missing" >&2; exit 1; }
@@ -131,6 +138,9 @@ for b in "${BINS[@]}"; do
 done
 cp "$X"/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so "$R/usr/lib/x86_64-linux-gnu/libibverbs/"
 cp "$X/etc/libibverbs.d/rxe.driver" "$R/etc/libibverbs.d/"
+# libgcc_s: glibc dlopens it for pthread_exit/cancel (rping's threads abort at exit without it)
+cp -L "$X/lib/x86_64-linux-gnu/libgcc_s.so.1" "$R/lib/x86_64-linux-gnu/" 2>/dev/null \
+  || cp -L "$X/usr/lib/x86_64-linux-gnu/libgcc_s.so.1" "$R/usr/lib/x86_64-linux-gnu/"
 # stdbuf's preload library: commands run line-buffered, so a tool killed at the end keeps its output
 mkdir -p "$R/usr/libexec/coreutils"
 cp "$X/usr/libexec/coreutils/libstdbuf.so" "$R/usr/libexec/coreutils/"

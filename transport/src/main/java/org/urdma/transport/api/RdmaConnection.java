@@ -37,6 +37,8 @@ public final class RdmaConnection implements AutoCloseable {
     private final QpEndpoint local;
     private final QpEndpoint remote;
     private final byte[] peerPrivateData;
+    /** rdma_cm connections: sends the DREQ on close (null for the out-of-band exchange). */
+    private Runnable disconnect;
 
     private RdmaConnection(UrdmaDevice device, ConnectionManager cm, ExchangeChannel channel, CompletionChannel cc,
                            CompletionQueue sendCq, CompletionQueue recvCq, QueuePair qp, QpEndpoint local, QpEndpoint remote,
@@ -81,6 +83,14 @@ public final class RdmaConnection implements AutoCloseable {
             channel.close();
             throw e;
         }
+    }
+
+    /** A connection rdma_cm's wire protocol made: no out-of-band channel; closing it disconnects (DREQ). */
+    static RdmaConnection ofCm(UrdmaDevice device, CompletionChannel cc, CompletionQueue scq, CompletionQueue rcq, QueuePair qp,
+                               QpEndpoint local, QpEndpoint remote, byte[] peerPrivateData, Runnable disconnect) {
+        RdmaConnection c = new RdmaConnection(device, null, null, cc, scq, rcq, qp, local, remote, peerPrivateData);
+        c.disconnect = disconnect;
+        return c;
     }
 
     /** Length (u32) then bytes, each way; a length above the limit is refused before reading it. */
@@ -138,6 +148,7 @@ public final class RdmaConnection implements AutoCloseable {
      * @throws RdmaConnectException if the peer does not arrive within {@code timeout}, closed or vanished
      */
     public void barrier(String step, Duration timeout) {
+        if (channel == null) throw new RdmaConnectException("barrier: rdma_cm connections have no out-of-band channel (use a SEND)", null);
         channel.readTimeout(timeout);
         try {
             FORMAT.barrier(channel, local, step);
@@ -149,17 +160,18 @@ public final class RdmaConnection implements AutoCloseable {
     /** Destroys the QP, its CQs and channel, and closes the out-of-band connection. */
     @Override
     public void close() {
+        if (disconnect != null) disconnect.run();
         qp.close();
         sendCq.close();
         recvCq.close();
         if (completionChannel != null) completionChannel.close();
-        channel.close();
+        if (channel != null) channel.close();
         if (cm != null) cm.close();
     }
 
     @Override
     public String toString() {
-        return "RdmaConnection[" + qp.type() + " qpn 0x" + Integer.toHexString(qp.qpNum()) + " -> " + channel.peer()
+        return "RdmaConnection[" + qp.type() + " qpn 0x" + Integer.toHexString(qp.qpNum()) + " -> " + (channel != null ? channel.peer() : "rdma_cm peer")
                 + " qpn 0x" + Integer.toHexString(remote.qpn()) + "]";
     }
 }

@@ -31,6 +31,7 @@ public final class UrdmaDevice implements AutoCloseable {
     private final Arena arena = Arena.ofShared();
     private final String describe;
     private boolean closed;
+    private RdmaCm rdmaCm;
 
     UrdmaDevice(SoftDevice device, AutoCloseable link, EthernetDatapath port, FramingKind framing, EngineDriver driver,
                 String describe) {
@@ -136,6 +137,18 @@ public final class UrdmaDevice implements AutoCloseable {
         }
     }
 
+    /**
+     * rdma_cm's wire protocol on this device (QP1 and the IB CM), started on first use with the CM's default timing;
+     * librdmacm programs connect to its listeners, and its connect reaches theirs.
+     *
+     * @return the device's rdma_cm endpoint
+     */
+    public synchronized RdmaCm rdmaCm() {
+        if (closed) throw new IllegalStateException("rdmaCm: device " + device.name() + " is closed");
+        if (rdmaCm == null) rdmaCm = new RdmaCm(this, org.urdma.transport.gsi.CmConfig.defaults());
+        return rdmaCm;
+    }
+
     SoftDevice soft() {
         return device;
     }
@@ -148,6 +161,7 @@ public final class UrdmaDevice implements AutoCloseable {
     public synchronized void close() {
         if (closed) return;
         closed = true;
+        if (rdmaCm != null) rdmaCm.close();
         device.close(); // cancels the QPs' timers on the engine thread, while it still runs
         driver.close();
         try {

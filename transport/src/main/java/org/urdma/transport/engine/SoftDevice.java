@@ -435,6 +435,20 @@ public final class SoftDevice implements Device, PacketSink {
     }
 
     QueuePair createQp(SoftPd pd, QpInitAttributes init) {
+        return createQp(pd, init, 0);
+    }
+
+    /**
+     * The port's GSI: a UD QP numbered 1 (packets with DestQP 1 reach it like any QP's), for the CM's MADs. One per
+     * device; its owner moves it to RTS with Q_Key 0x80010000 and posts its receives.
+     */
+    public QueuePair createGsiQp(ProtectionDomain pd, QpInitAttributes init) {
+        if (!(pd instanceof SoftPd p) || p.device() != this) throw new IllegalArgumentException("pd: must be a PD of device " + config.name());
+        if (init == null || init.type() != org.urdma.verbs.QpType.UD) throw new IllegalArgumentException("qp_type: the GSI QP is UD");
+        return createQp(p, init, 1);
+    }
+
+    private QueuePair createQp(SoftPd pd, QpInitAttributes init, int fixedQpn) {
         if (init == null) throw new IllegalArgumentException("qp_init_attr: must not be null");
         if (!(init.sendCq() instanceof SoftCq sc) || sc.device() != this) {
             throw new IllegalArgumentException("send_cq: must be a CQ of device " + config.name());
@@ -462,12 +476,13 @@ public final class SoftDevice implements Device, PacketSink {
         }
         return control(() -> {
             if (qpsByNum.size() >= config.maxQp()) throw new IllegalStateException("qp: device limit of " + config.maxQp() + " QPs reached");
-            int qpn;
-            do {
+            int qpn = fixedQpn;
+            if (qpn != 0 && qpsByNum.containsKey(qpn)) throw new IllegalStateException("qp: QP" + qpn + " exists already on " + config.name());
+            while (qpn == 0 || qpsByNum.containsKey(qpn)) {
                 qpn = nextQpn;
                 nextQpn = (nextQpn + 1) & 0xFFFFFF;
                 if (nextQpn < 2) nextQpn = 2; // QP0/QP1 are special
-            } while (qpsByNum.containsKey(qpn));
+            }
             QpCounters c = counters.qp(qpn);
             SoftQp qp;
             try {

@@ -1,0 +1,323 @@
+package org.urdma.transport.api;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.urdma.transport.cm.ConnectionException;
+import org.urdma.transport.cm.NeighborResolver;
+import org.urdma.transport.cm.QpConnector;
+import org.urdma.transport.cm.QpEndpoint;
+import org.urdma.transport.driver.MemoryFabric;
+import org.urdma.transport.gsi.CmAgent;
+import org.urdma.transport.gsi.CmConfig;
+import org.urdma.transport.gsi.CmId;
+import org.urdma.transport.gsi.CmPeer;
+import org.urdma.transport.gsi.CmRej;
+import org.urdma.transport.gsi.CmaHeader;
+import org.urdma.transport.gsi.Gsi;
+import org.urdma.transport.gsi.PortSpace;
+import org.urdma.transport.port.GidTable;
+import org.urdma.transport.port.PortIdentity;
+import org.urdma.verbs.AccessFlags;
+import org.urdma.verbs.CompletionChannel;
+import org.urdma.verbs.CompletionQueue;
+import org.urdma.verbs.Gid;
+import org.urdma.verbs.QpInitAttributes;
+import org.urdma.verbs.QpType;
+import org.urdma.verbs.QueuePair;
+
+/**
+ * rdma_cm's wire protocol on a urdma device (what {@code rdma_listen}/{@code rdma_accept}/{@code rdma_connect}/
+ * {@code rdma_disconnect}/{@code rdma_reject} put on the wire): QP1, the IB CM's MADs, service IDs of RDMA_PS_TCP and
+ * the IP private-data header, so librdmacm programs (rping, perftest -R) connect to urdma and urdma to them. Made by
+ * {@link UrdmaDevice#rdmaCm()}; a thread of its own drives QP1 and the CM's timers.
+ */
+public final class RdmaCm implements AutoCloseable {
+    /** Private data a connect carries: a REQ's 92 bytes less rdma_cm's 36-byte IP header. */
+    public static final int MAX_CONNECT_PRIVATE_DATA = 92 - CmaHeader.LENGTH;
+    /** Private data an accept carries: a REP's 196 bytes. */
+    public static final int MAX_ACCEPT_PRIVATE_DATA = 196;
+
+    private final UrdmaDevice device;
+    private final Gsi gsi;
+    private final CmAgent agent;
+    private final int ipv4;
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    RdmaCm(UrdmaDevice device, CmConfig config) {
+        this.device = device;
+        this.ipv4 = localIpv4(device);
+        this.gsi = new Gsi(device.soft(), device.pd(), this::macOf);
+        this.agent = new CmAgent(config, gsi, new SplittableRandom(System.nanoTime()), guid(device.verbs().mac()), gidOf(ipv4));
+        agent.stats().counters(device.soft().counters());
+        gsi.agent(agent);
+        this.thread = Thread.ofPlatform().daemon().name("urdma-cm-" + device.verbs().name()).start(this::run);
+    }
+
+    /** {@return this port's IPv4 address: the Ethernet port's, or 10.0.0.x (x = the MAC's last byte) on the memory link} */
+    public String address() {
+        return PortIdentity.ipv4String(ipv4);
+    }
+
+    /** {@return counts of what the CM did, for reports and tests} */
+    public String stats() {
+        return agent.stats().toString();
+    }
+
+    private static int localIpv4(UrdmaDevice d) {
+        if (d.port() != null && d.port().config().port().hasIpv4()) return d.port().config().port().ipv4();
+        return 0x0A000000 | (d.verbs().mac()[5] & 0xFF);
+    }
+
+    static byte[] gidOf(int ip) {
+        return Gid.fromIpv4(new byte[] {(byte) (ip >>> 24), (byte) (ip >>> 16), (byte) (ip >>> 8), (byte) ip}).toBytes();
+    }
+
+    /** The CA GUID: the port MAC as EUI-64, as rxe derives it. */
+    static long guid(byte[] mac) {
+        return ((long) (mac[0] ^ 0x02) & 0xFF) << 56 | (mac[1] & 0xFFL) << 48 | (mac[2] & 0xFFL) << 40 | 0xFFL << 32 | 0xFEL << 24
+                | (mac[3] & 0xFFL) << 16 | (mac[4] & 0xFFL) << 8 | (mac[5] & 0xFFL);
+    }
+
+    private byte[] macOf(byte[] gid) {
+        Gid g = Gid.of(gid);
+        if (GidTable.isMacDerived(g)) return GidTable.macOf(g);
+        if (!GidTable.isIpv4Mapped(g)) return null;
+        if (device.port() == null) { // memory link: 10.0.0.x is the device whose MAC ends in x
+            return new byte[] {2, 0, 0, 0, 0, (byte) GidTable.ipv4Of(g)};
+        }
+        try {
+            return NeighborResolver.resolve(device.soft(), device.port(), g, 1_000_000_000L);
+        } catch (ConnectionException e) {
+            return null;
+        }
+    }
+
+    private void run() {
+        while (running) {
+            int work;
+            synchronized (agent) {
+                long now = System.nanoTime();
+                work = gsi.poll(now) + agent.poll(now);
+            }
+            if (work == 0) LockSupport.parkNanos(50_000);
+        }
+    }
+
+    // ---------------------------------------------------------------- listen / accept / reject
+
+    /**
+     * Listens on {@code port} of RDMA_PS_TCP (service ID 0x0000000001060000 | port), as rdma_listen does: REQs for it
+     * wait for {@link RdmaCmListener#accept} or {@link RdmaCmListener#reject}; REQs for other ports are rejected at once.
+     *
+     * @param port the IP port (1..65535)
+     * @return the listener; closing it stops listening
+     */
+    public RdmaCmListener listen(int port) {
+        long sid = PortSpace.TCP.serviceId(port);
+        BlockingQueue<CmId> requests = new LinkedBlockingQueue<>();
+        synchronized (agent) {
+            agent.listen(sid, requests::add);
+        }
+        return new RdmaCmListener(this, sid, requests);
+    }
+
+    void unlisten(long sid) {
+        synchronized (agent) {
+            agent.unlisten(sid);
+        }
+    }
+
+    RdmaConnection accept(CmId id, EndpointOptions o) {
+        Endpoint e = Endpoint.make(device, o);
+        Waiter w = new Waiter();
+        try {
+            e.toInit(o);
+            byte[] pd = o.privateData();
+            if (pd.length > MAX_ACCEPT_PRIVATE_DATA) {
+                throw new IllegalArgumentException("privateData: rdma_cm accepts with at most " + MAX_ACCEPT_PRIVATE_DATA + " bytes, was " + pd.length);
+            }
+            synchronized (agent) {
+                id.qpParameters(ThreadLocalRandom.current().nextInt(1 << 24), Math.min(id.mtuCode(), CmQp.code(device.mtu())),
+                        Math.min(16, Math.max(1, id.responderResources())), Math.min(16, Math.max(1, id.initiatorDepth())));
+                agent.accept(id, new CmQp(e.qp), w, pd, System.nanoTime());
+            }
+            w.await(o, "accept");
+            byte[] theirs = id.peerPrivateData();
+            byte[] user = Arrays.copyOfRange(theirs, CmaHeader.LENGTH, theirs.length);
+            return e.connection(this, id, user);
+        } catch (RuntimeException ex) {
+            e.close();
+            throw ex;
+        }
+    }
+
+    void reject(CmId id, byte[] privateData) {
+        synchronized (agent) {
+            agent.reject(id, CmRej.CONSUMER_DEFINED, privateData, System.nanoTime());
+        }
+    }
+
+    // ---------------------------------------------------------------- connect / disconnect
+
+    /**
+     * Connects a new QP to the listener at {@code ip:port} (RDMA_PS_TCP), as rdma_connect does, sending
+     * {@code options.privateData()} (at most 56 bytes, after rdma_cm's IP header).
+     *
+     * @param ip   the server's IPv4 address (its urdma port's)
+     * @param port the server's IP port
+     * @param o    the QP to make (RC or UC), the private data and how long to wait
+     * @return the connection, its QP in RTS; closing it sends a DREQ
+     * @throws RdmaConnectException rejected (naming the REJ reason), or no answer within {@code options.timeout()}
+     */
+    public RdmaConnection connect(String ip, int port, EndpointOptions o) {
+        if (port < 1 || port > 65535) throw new IllegalArgumentException("port: must be 1..65535, was " + port);
+        byte[] user = o.privateData();
+        if (user.length > MAX_CONNECT_PRIVATE_DATA) {
+            throw new IllegalArgumentException("privateData: rdma_cm connects with at most " + MAX_CONNECT_PRIVATE_DATA + " bytes, was " + user.length);
+        }
+        int dst = PortIdentity.parseIpv4(ip);
+        byte[] peerGid = gidOf(dst);
+        byte[] mac = macOf(peerGid);
+        if (mac == null) throw new RdmaConnectException("connect to " + ip + ":" + port + ": no MAC for " + ip + " (ARP got no answer)", null);
+        UnsafeBuffer pd = new UnsafeBuffer(new byte[CmaHeader.LENGTH + user.length]);
+        CmaHeader.putIpv4(pd, 0, ipv4, ThreadLocalRandom.current().nextInt(0x8000, 0x10000), dst);
+        pd.putBytes(CmaHeader.LENGTH, user);
+        Endpoint e = Endpoint.make(device, o);
+        Waiter w = new Waiter();
+        CmId id;
+        try {
+            e.toInit(o);
+            synchronized (agent) {
+                id = agent.newId().qpParameters(ThreadLocalRandom.current().nextInt(1 << 24), CmQp.code(device.mtu()), 16, 16);
+                agent.connect(id, PortSpace.TCP.serviceId(port), new CmPeer(peerGid, mac, 1), peerGid, new CmQp(e.qp), w,
+                        pd.byteArray(), System.nanoTime());
+            }
+            try {
+                w.await(o, "connect to " + ip + ":" + port);
+            } catch (RdmaConnectException ex) {
+                synchronized (agent) {
+                    if (id.state() != org.urdma.transport.gsi.CmState.IDLE) agent.reject(id, CmRej.TIMEOUT, null, System.nanoTime());
+                }
+                throw ex;
+            }
+            return e.connection(this, id, id.peerPrivateData());
+        } catch (RuntimeException ex) {
+            e.close();
+            throw ex;
+        }
+    }
+
+    /** DREQ, then a short wait for the DREP, so a closing device does not take the DREQ down with it. */
+    void disconnect(CmId id) {
+        synchronized (agent) {
+            agent.disconnect(id, null, System.nanoTime());
+        }
+        long deadline = System.nanoTime() + 500_000_000L;
+        while (id.state() == org.urdma.transport.gsi.CmState.DREQ_SENT && System.nanoTime() - deadline < 0) {
+            LockSupport.parkNanos(100_000);
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        try {
+            thread.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        gsi.close();
+    }
+
+    /** Waits for a connection's outcome (completed on the CM thread). */
+    private static final class Waiter implements CmId.Events {
+        final CompletableFuture<CmId> done = new CompletableFuture<>();
+
+        @Override
+        public void onEstablished(CmId id) {
+            done.complete(id);
+        }
+
+        @Override
+        public void onRejected(CmId id, int reason, byte[] privateData) {
+            done.completeExceptionally(new RdmaConnectException("rejected by the peer: " + CmRej.reasonName(reason) + " (REJ reason " + reason + ")", null));
+        }
+
+        @Override
+        public void onTimeout(CmId id) {
+            done.completeExceptionally(new RdmaConnectException("no answer from the peer's CM after every retry", null));
+        }
+
+        void await(EndpointOptions o, String what) {
+            try {
+                done.get(o.timeout().toNanos(), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                throw new RdmaConnectException(what + ": not connected within " + o.timeout().toMillis() + " ms", e);
+            } catch (ExecutionException e) {
+                throw new RdmaConnectException(what + ": " + e.getCause().getMessage(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RdmaConnectException(what + ": interrupted", e);
+            }
+        }
+    }
+
+    /** The QP and CQs of one connection being made. */
+    private static final class Endpoint {
+        final UrdmaDevice device;
+        CompletionChannel cc;
+        CompletionQueue scq;
+        CompletionQueue rcq;
+        QueuePair qp;
+
+        Endpoint(UrdmaDevice device) {
+            this.device = device;
+        }
+
+        static Endpoint make(UrdmaDevice device, EndpointOptions o) {
+            if (o.type() != QpType.RC && o.type() != QpType.UC) throw new IllegalArgumentException("type: rdma_cm connects RC or UC QPs, was " + o.type());
+            Endpoint e = new Endpoint(device);
+            try {
+                e.cc = o.completionChannel() ? device.verbs().createCompletionChannel() : null;
+                e.scq = device.verbs().createCq(o.depth() * 2, e.cc);
+                e.rcq = device.verbs().createCq(o.depth() * 2, e.cc);
+                e.qp = device.pd().createQp(new QpInitAttributes().type(o.type()).sendCq(e.scq).recvCq(e.rcq)
+                        .maxSendWr(o.depth()).maxRecvWr(o.depth()).maxSendSge(4).maxRecvSge(4));
+            } catch (RuntimeException ex) {
+                e.close();
+                throw ex;
+            }
+            return e;
+        }
+
+        void toInit(EndpointOptions o) {
+            QpConnector.toInit(qp, MemoryFabric.Connection.defaults().withAccess(AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE
+                    | AccessFlags.REMOTE_READ | (o.type() == QpType.RC ? AccessFlags.REMOTE_ATOMIC : 0)), 0);
+        }
+
+        RdmaConnection connection(RdmaCm cm, CmId id, byte[] peerPrivateData) {
+            QpEndpoint local = new QpEndpoint(0, qp.qpNum(), id.localPsn(), Gid.of(id.localGid()), device.verbs().mac(),
+                    CmQp.mtu(id.mtuCode()), 0, 0, 0, 16, QpEndpoint.Features.ALL);
+            QpEndpoint remote = new QpEndpoint(0, id.remoteQpn(), id.remotePsn(), Gid.of(id.remoteGid()), id.peer().mac(),
+                    CmQp.mtu(id.mtuCode()), 0, 0, 0, 16, QpEndpoint.Features.ALL);
+            return RdmaConnection.ofCm(device, cc, scq, rcq, qp, local, remote, peerPrivateData, () -> cm.disconnect(id));
+        }
+
+        void close() {
+            if (qp != null) qp.close();
+            if (scq != null) scq.close();
+            if (rcq != null) rcq.close();
+            if (cc != null) cc.close();
+        }
+    }
+}

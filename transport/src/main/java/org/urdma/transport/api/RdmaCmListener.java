@@ -1,0 +1,54 @@
+package org.urdma.transport.api;
+
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.urdma.transport.gsi.CmId;
+
+/** An rdma_cm listener on one port (rdma_listen): each REQ is accepted or rejected in arrival order. */
+public final class RdmaCmListener implements AutoCloseable {
+    private final RdmaCm cm;
+    private final long serviceId;
+    private final BlockingQueue<CmId> requests;
+
+    RdmaCmListener(RdmaCm cm, long serviceId, BlockingQueue<CmId> requests) {
+        this.cm = cm;
+        this.serviceId = serviceId;
+        this.requests = requests;
+    }
+
+    /**
+     * Waits up to {@code options.timeout()} for a REQ, then accepts it with a new QP (RTR with the REP, RTS when the RTU
+     * comes) and {@code options.privateData()} (at most 196 bytes); the client's private data is the connection's.
+     *
+     * @param options the QP to make, the private data to answer with and how long to wait for a REQ
+     * @return the connection, its QP in RTS (the client's RTU arrived)
+     */
+    public RdmaConnection accept(EndpointOptions options) {
+        return cm.accept(next(options), options);
+    }
+
+    /**
+     * Waits for a REQ and refuses it (REJ, reason 28 "consumer defined": rdma_reject).
+     *
+     * @param options how long to wait, and the private data the REJ carries (at most 148 bytes)
+     */
+    public void reject(EndpointOptions options) {
+        cm.reject(next(options), options.privateData());
+    }
+
+    private CmId next(EndpointOptions options) {
+        try {
+            CmId id = requests.poll(options.timeout().toNanos(), TimeUnit.NANOSECONDS);
+            if (id == null) throw new RdmaConnectException("accept: no connection request within " + options.timeout().toMillis() + " ms", null);
+            return id;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RdmaConnectException("accept: interrupted", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        cm.unlisten(serviceId);
+    }
+}
