@@ -49,6 +49,23 @@ class PerftestSweepAndDurationVethTest {
         }
     }
 
+    /** write_lat and send_lat -a: a row per size on both sides (ping-pongs), 2 B to 8 MiB. */
+    @ParameterizedTest
+    @ValueSource(strings = {"write-lat", "send-lat"})
+    void aLatencySweepRunsEverySize(String test) throws Exception {
+        Side[] s = NetPerfVethTest.run(test, "roce2", null, "-a", "-n", "5", "--cm-timeout", "60");
+        assertEquals(0, s[1].exit(), s[1].out());
+        assertEquals(0, s[0].exit(), s[0].out());
+        for (int size : SWEEP) {
+            for (Side side : s) {
+                assertTrue(Pattern.compile("(?m)^ " + size + "\\s+5\\s+[0-9.]+\\s+[0-9.]+").matcher(side.out()).find(),
+                        size + "-byte row\n" + side.out());
+            }
+        }
+        assertTrue(s[0].out().contains(test.equals("write-lat") ? "remote memory verified: 8388608 bytes (the sweep's last message"
+                : "remote memory verified: 8388608 bytes equal urdma's pattern"), s[0].out());
+    }
+
     /**
      * send_bw -D 2: the client sends for two seconds and the server reposts every receive it consumes, so no RNR NAK
      * is ever sent; both report the messages of the sampled second (perftest: margin = duration / 4 = 0 s here).
