@@ -200,6 +200,12 @@ final class PerftestBw {
                     s.goInline(true);
                     sink.run(out);
                     s.resumeAgent();
+                    if (timed()) {
+                        // the sender's clock is its own: until it has met us, whatever it still sends finds a receive
+                        out.println(PerfCommand.LINE);
+                        sink.repostDuring(link::closeConnection);
+                        return 0;
+                    }
                 } else {
                     link.barrier("receives posted");
                     s.goInline(true);
@@ -594,6 +600,31 @@ final class PerftestBw {
             out.println(urdma ? String.format(" remote memory verified: %d bytes match the client's pattern in each of %d messages", size, total)
                     : String.format(" remote memory verified: %d messages of %d bytes, each identical to the client's earlier messages from the same source address (the client's own fill)", total, size));
             out.printf(" %d-byte messages received: %d%n", size, total);
+        }
+
+        /** Runs {@code meet} on another thread and meanwhile reposts every receive that completes (-D: no RNR NAK at the end). */
+        void repostDuring(Runnable meet) {
+            java.util.concurrent.CompletableFuture<Void> met = java.util.concurrent.CompletableFuture.runAsync(
+                    meet, r -> Thread.ofPlatform().daemon().name("perf-barrier").start(r));
+            WorkCompletion[] wcs = new WorkCompletion[16];
+            for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
+            while (!met.isDone()) {
+                int polled = 0;
+                for (int i = 0; i < s.qps.length; i++) {
+                    int k = s.cqs[i].poll(wcs);
+                    polled += k;
+                    for (int j = 0; j < k; j++) {
+                        if (wcs[j].status == WcStatus.SUCCESS && wcs[j].opcode == WcOpcode.RECV) post(i, (int) wcs[j].wrId);
+                    }
+                }
+                if (polled == 0) java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+            }
+            try {
+                met.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                if (e.getCause() instanceof RuntimeException re) throw re;
+                throw e;
+            }
         }
 
         /** Message number received[i] of QP i landed in {@code slot}: its length, and its bytes against its source's first message. */
