@@ -51,8 +51,12 @@ final class PerftestBw {
     /** What a WRITE target holds before the run, so a write shows (a byte of a random fill matches it 1 time in 256). */
     static final byte CANARY = (byte) 0xA5;
 
-    /** Where things are in each QP's buffer, for messages of {@code size} bytes. */
-    record Layout(int size, long unit, long slotSize, int slots) {
+    /**
+     * Where things are in each QP's buffer: the source and the advertised target ({@code unit} bytes each, room for the
+     * largest message), then {@code slots} receive/READ/atomic slots of {@code slotSize} bytes for {@code size}-byte
+     * messages, in a region of {@code slotRegion} bytes.
+     */
+    record Layout(int size, long unit, long slotSize, int slots, long slotRegion) {
         static Layout of(WrOpcode op, int size, int txDepth, long iters) {
             long unit = inc(Math.max(size, PerftestLink.PAGE), PerftestLink.CACHE_LINE);
             int slots = switch (op) {
@@ -60,7 +64,31 @@ final class PerftestBw {
                 case SEND -> (int) Math.min(RX_DEPTH, iters);
                 default -> 0;
             };
-            return new Layout(size, unit, inc(size + GRH, PerftestLink.CACHE_LINE), slots);
+            long slotSize = slotSize(size);
+            return new Layout(size, unit, slotSize, slots, slots * slotSize);
+        }
+
+        /**
+         * -a: room for the largest message and for every slot of messages up to half the page; a larger message takes
+         * fewer slots (at least one), which it may share, as perftest's receives do: such messages all come from one
+         * source address, so what lands in a shared slot is the same bytes.
+         */
+        static Layout sweep(WrOpcode op, int maxSize, int txDepth, long iters) {
+            Layout max = of(op, maxSize, txDepth, iters);
+            long region = max.slots == 0 ? 0 : Math.min(max.slotRegion,
+                    Math.max(max.slots * slotSize(Math.min(maxSize, PerftestLink.PAGE / 2)), max.slotSize));
+            return new Layout(maxSize, max.unit, max.slotSize, max.slots == 0 ? 0 : (int) Math.max(1, region / max.slotSize), region);
+        }
+
+        /** The same buffer for {@code n}-byte messages (-a): as many slots as the region holds, at most the first count. */
+        Layout forSize(int n, int slotCount) {
+            long ss = slotSize(n);
+            int k = slotCount == 0 ? 0 : (int) Math.max(1, Math.min(slotCount, slotRegion / ss));
+            return new Layout(n, unit, ss, k, slotRegion);
+        }
+
+        static long slotSize(int size) {
+            return inc(size + GRH, PerftestLink.CACHE_LINE);
         }
 
         long source() {
@@ -76,7 +104,7 @@ final class PerftestBw {
         }
 
         long bytes() {
-            return 2 * unit + slots * slotSize + GUARD;
+            return 2 * unit + slotRegion + GUARD;
         }
     }
 
@@ -89,8 +117,17 @@ final class PerftestBw {
     private final WrOpcode op;
     private final long iters;
     private final int txDepth;
+    /** The message size of the run (-s), or of the current step of the -a sweep. */
     private int size;
-    private final Layout layout;
+    /** The buffer as laid out for the largest message, and as used for the current size. */
+    private final Layout buffer;
+    private Layout layout;
+    /** Slots the operation wants (receives, READs or atomics in flight) before the buffer bounds them. */
+    private final int slotCount;
+    /** -D in nanoseconds, 0 with -n iterations. */
+    private final long durationNanos;
+    /** -D: the warm-up and cool-down of perftest's duration run (margin = duration / 4 whole seconds), not sampled. */
+    private final long marginNanos;
 
     PerftestBw(PerfTest test, PerfOptions o, WrOpcode op, int size, long iters) {
         this.test = test;
@@ -99,25 +136,47 @@ final class PerftestBw {
         this.size = size;
         this.iters = iters;
         this.txDepth = (int) Math.min(o.txDepth, iters); // force_dependecies: tx depth at most -n (rx depth: Layout)
-        this.layout = Layout.of(op, size, txDepth, iters);
+        this.slotCount = Layout.of(op, size, txDepth, iters).slots();
+        this.buffer = o.all ? Layout.sweep(op, size, txDepth, iters) : Layout.of(op, size, txDepth, iters);
+        this.layout = buffer;
+        this.durationNanos = o.duration * 1_000_000_000L;
+        this.marginNanos = (o.duration / 4) * 1_000_000_000L;
     }
 
     long bufferBytes() {
-        return layout.bytes();
+        return buffer.bytes();
+    }
+
+    private boolean timed() {
+        return durationNanos > 0;
+    }
+
+    /** -a: perftest's sizes 2, 4, ... up to the largest (2^23, UD one MTU); else the one size. */
+    private int[] sizes(int max) {
+        if (!o.all) return new int[] {size};
+        return java.util.stream.IntStream.range(1, 24).map(i -> 1 << i).filter(n -> n <= max).toArray();
+    }
+
+    private void use(int n) {
+        size = n;
+        layout = buffer.forSize(n, slotCount);
     }
 
     int run(NetPerfSession s, PrintStream out) {
-        if (o.all) throw new IllegalArgumentException("-a: with the perftest exchange urdma perf runs one size (use --exchange urdma for -a)");
-        if (o.duration > 0) throw new IllegalArgumentException("-D: with the perftest exchange urdma perf runs -n iterations (use --exchange urdma for -D)");
+        if (timed() && op.isAtomic()) {
+            throw new IllegalArgumentException("-D: atomic-bw runs -n iterations here (its memory check counts every operation)");
+        }
+        if (timed() && o.all) throw new IllegalArgumentException("-D: runs one size; -a sweeps sizes by -n iterations each");
         for (int i = 0; i < s.qps.length; i++) prepareBuffer(s, i);
         long[] vaddr = new long[s.qps.length];
-        for (int i = 0; i < vaddr.length; i++) vaddr[i] = s.bufs[i].address() + layout.target();
+        for (int i = 0; i < vaddr.length; i++) vaddr[i] = s.bufs[i].address() + buffer.target();
         s.establishPerftest(out, vaddr);
         boolean ud = s.qp.type() == QpType.UD;
         if (ud && size > s.pathMtu.bytes()) {
-            out.printf(" Max msg size in UD is MTU %d%n Changing to this MTU%n", s.pathMtu.bytes());
+            if (!o.all) out.printf(" Max msg size in UD is MTU %d%n Changing to this MTU%n", s.pathMtu.bytes());
             size = s.pathMtu.bytes();
         }
+        int[] sizes = sizes(size);
         AddressHandle[] ah = new AddressHandle[s.qps.length];
         if (ud) {
             for (int i = 0; i < ah.length; i++) {
@@ -129,26 +188,34 @@ final class PerftestBw {
         PerftestLink link = s.perftest;
         link.readTimeout(s.barrierTimeout()); // the peer's whole run may pass between two barriers
         int cycle = link.sysData().cycleBuffer(), line = link.sysData().cacheLineSize();
-        long step = size <= cycle / 2 ? inc(size, line) : 0;
-        int period = step == 0 ? 1 : (int) (cycle / step);
-        Addressing a = new Addressing(step, period);
         if (op == WrOpcode.SEND) {
-            if (s.server) {
-                SendSink sink = new SendSink(s, a, ud);
-                sink.postAll();
-                link.barrier("receives posted");
-                s.goInline(true);
-                sink.run(out);
-                s.resumeAgent();
-            } else {
-                link.barrier("receives posted");
-                s.goInline(true);
-                Result r = new Window(s, a, ah).run();
-                s.resumeAgent();
-                out.println(columns());
-                row(out, r.peak, r.avg, r.rate);
-                for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
+            out.println(columns());
+            for (int n : sizes) {
+                use(n);
+                Addressing a = addressing(cycle, line);
+                if (s.server) {
+                    SendSink sink = new SendSink(s, a, ud);
+                    sink.postAll();
+                    link.barrier("receives posted");
+                    s.goInline(true);
+                    sink.run(out);
+                    s.resumeAgent();
+                    if (timed()) {
+                        // the sender's clock is its own: until it has met us, whatever it still sends finds a receive
+                        out.println(PerfCommand.LINE);
+                        sink.repostDuring(link::closeConnection);
+                        return 0;
+                    }
+                } else {
+                    link.barrier("receives posted");
+                    s.goInline(true);
+                    Result r = new Window(s, a, ah).run();
+                    s.resumeAgent();
+                    row(out, r.peak, r.avg, r.rate, size, r.iterations);
+                }
+                if (o.all) link.barrier("end of " + n + "-byte messages"); // send_bw -a meets again after each size
             }
+            if (!s.server) for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
             out.println(PerfCommand.LINE);
             link.closeConnection();
             return 0;
@@ -157,28 +224,43 @@ final class PerftestBw {
             out.println(columns());
             link.barrier("end of the client's run");
             byte[] theirs = link.report(new PerftestBwReport(size, 0, 0, 0, 0));
+            long reported = -1;
             try {
                 PerftestBwReport r = PerftestBwReport.decode(theirs);
+                reported = r.iterations();
                 row(out, r.bwPeak() * (1 << 20), r.bwAverage() * (1 << 20), r.msgRate() * 1e6, r.size(), r.iterations());
             } catch (ExchangeFormatException e) {
                 out.println(" the client's report did not decode: " + e.getMessage());
             }
             out.println(PerfCommand.LINE);
-            for (int i = 0; i < s.qps.length; i++) verifyTarget(s, i, a, out);
+            // after the client's last WRITE: the barrier above comes after its run, so nothing of it is still on the way
+            Addressing a = addressing(cycle, line);
+            long writes = timed() ? Math.max(0, reported) : iters;
+            for (int i = 0; i < s.qps.length; i++) verifyTarget(s, i, a, writes, out);
         } else {
-            s.goInline(false);
-            Result r = new Window(s, a, ah).run();
-            s.resumeAgent();
             out.println(columns());
-            row(out, r.peak, r.avg, r.rate);
+            Result r = null;
+            for (int n : sizes) {
+                use(n);
+                s.goInline(false);
+                r = new Window(s, addressing(cycle, line), ah).run();
+                s.resumeAgent();
+                row(out, r.peak, r.avg, r.rate, size, r.iterations);
+            }
             out.println(PerfCommand.LINE);
             r.checks.forEach(out::println);
             for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
             link.barrier("end of the run");
-            link.report(new PerftestBwReport(size, iters, r.peak / (1 << 20), r.avg / (1 << 20), r.rate / 1e6));
+            link.report(new PerftestBwReport(size, r.iterations, r.peak / (1 << 20), r.avg / (1 << 20), r.rate / 1e6));
         }
         link.closeConnection();
         return 0;
+    }
+
+    /** increase_loc_addr/increase_rem_addr for the current size: at most half the cycle buffer moves on per request. */
+    private Addressing addressing(int cycle, int line) {
+        long step = size <= cycle / 2 ? inc(size, line) : 0;
+        return new Addressing(step, step == 0 ? 1 : (int) (cycle / step));
     }
 
     /** Source: urdma's pattern. Target: the pattern (READ), zeros (atomics), the canary (WRITE). Slots: zero. */
@@ -221,7 +303,8 @@ final class PerftestBw {
         }
     }
 
-    record Result(double peak, double avg, double rate, java.util.List<String> checks) {
+    /** What the client measured: perftest's report fields (iterations: -n per QP times the QPs, or those sampled with -D). */
+    record Result(double peak, double avg, double rate, long iterations, java.util.List<String> checks) {
     }
 
     /** The client's window over all QPs, checking READ data and atomic results as the completions arrive. */
@@ -251,24 +334,35 @@ final class PerftestBw {
             SendWorkRequest wr = new SendWorkRequest();
             WorkCompletion[] wcs = new WorkCompletion[16];
             for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
-            long[] posted = new long[q], completed = new long[q];
+            long[] posted = new long[q], completed = new long[q], signaled = new long[q];
             // force_dependecies: every 100th (at most the tx depth) signaled; above 8 KiB every request, except on UD
             int moderation = size > CQ_MOD_SIZE_LIMIT && ah[0] == null ? 1 : PerfPatterns.moderation(txDepth);
             long stall = Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
             double gap = gapNanos(); // --rate_limit: the n-th request (all QPs together) waits until start + n * gap
             long totalPosted = 0;
             long start = System.nanoTime(), last = start, peakStart = start, peakDone = 0, done = 0;
+            // -D: posting goes on until the end; completions count only between the margins (perftest's SAMPLE_STATE)
+            long sampleFrom = start + marginNanos, sampleTo = start + durationNanos - marginNanos, end = start + durationNanos;
+            long sampled = 0;
+            boolean sending = true;
             double peak = 0;
             int running = q;
             while (running > 0) {
-                for (int i = 0; i < q; i++) {
-                    while (posted[i] < iters && posted[i] - completed[i] < txDepth
+                if (timed() && sending && System.nanoTime() - end >= 0) {
+                    sending = false; // perftest's END_STATE: no more requests; wait for the last signaled one of each QP
+                    running = 0;
+                    for (int i = 0; i < q; i++) if (completed[i] < signaled[i]) running++;
+                    if (running == 0) break;
+                }
+                for (int i = 0; i < q && sending; i++) {
+                    while ((timed() || posted[i] < iters) && posted[i] - completed[i] < txDepth
                             && (gap == 0 || System.nanoTime() - start >= (long) (totalPosted * gap))) {
                         totalPosted++;
-                        boolean signal = (posted[i] + 1) % moderation == 0 || posted[i] + 1 == iters;
+                        boolean signal = (posted[i] + 1) % moderation == 0 || (!timed() && posted[i] + 1 == iters);
                         prepare(i, wr, posted[i]).wrId(posted[i]).flags(signal ? SendFlags.SIGNALED : 0);
                         s.qps[i].postSend(wr);
                         posted[i]++;
+                        if (signal) signaled[i] = posted[i];
                     }
                 }
                 s.progress();
@@ -287,8 +381,14 @@ final class PerftestBw {
                         long upTo = wc.wrId + 1;
                         for (long n = completed[i]; n < upTo; n++) check(i, n);
                         done += upTo - completed[i];
+                        if (timed()) {
+                            long now = System.nanoTime();
+                            if (now - sampleFrom >= 0 && now - sampleTo < 0) {
+                                sampled += upTo - completed[i];
+                            }
+                        }
                         completed[i] = upTo;
-                        if (completed[i] == iters) running--;
+                        if (timed() ? !sending && completed[i] == signaled[i] : completed[i] == iters) running--;
                     }
                 }
                 long now = System.nanoTime();
@@ -301,14 +401,19 @@ final class PerftestBw {
                     }
                 } else if (now - last > stall) {
                     throw new NetPerf.CompletionError("no progress for " + s.n.cmTimeoutSeconds + " s waiting for completions; done: "
-                            + done + " of " + iters * q + NetPerf.stallHint(s.qps));
+                            + done + (timed() ? "" : " of " + iters * q) + NetPerf.stallHint(s.qps));
                 } else {
                     Thread.onSpinWait();
                 }
             }
+            if (timed()) {
+                // perftest's duration report: the sampled completions over the sampling time, no peak (noPeak)
+                double el = Math.max(1, sampleTo - sampleFrom);
+                return new Result(0, sampled * (double) size * 1e9 / el, sampled * 1e9 / el, sampled, summary());
+            }
             long el = Math.max(1, System.nanoTime() - start);
             double avg = (double) done * size * 1e9 / el;
-            return new Result(Math.max(peak, avg), avg, done * 1e9 / el, summary());
+            return new Result(Math.max(peak, avg), avg, done * 1e9 / el, iters, summary());
         }
 
         /** Nanoseconds between two requests for --rate_limit/--rate_units (perftest's SW_RATE_LIMIT), 0 without. */
@@ -431,13 +536,17 @@ final class PerftestBw {
             posted[i]++;
         }
 
+        /**
+         * Until -n messages arrived on every QP, or with -D until the duration passed from the first message
+         * (set_on_first_rx_packet): every receive is reposted then, so a timed sender never meets an RNR NAK.
+         */
         void run(PrintStream out) {
             WorkCompletion[] wcs = new WorkCompletion[16];
             for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
             long stall = Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
-            long last = System.nanoTime();
+            long last = System.nanoTime(), first = 0, end = Long.MAX_VALUE, sampled = 0;
             int open = s.qps.length;
-            while (open > 0) {
+            while (timed() ? first == 0 || System.nanoTime() - end < 0 : open > 0) {
                 s.progress();
                 int polled = 0;
                 for (int i = 0; i < s.qps.length; i++) {
@@ -450,11 +559,17 @@ final class PerftestBw {
                                     + " after " + received[i] + " messages");
                         }
                         if (wc.opcode != WcOpcode.RECV) continue;
+                        long now = System.nanoTime();
+                        if (first == 0) {
+                            first = now;
+                            end = timed() ? now + durationNanos : end;
+                        }
+                        if (timed() && now - first >= marginNanos && now - first < durationNanos - marginNanos) sampled++;
                         int slot = (int) wc.wrId;
                         check(i, slot, wc.byteLen);
                         received[i]++;
                         if (received[i] == iters) open--;
-                        if (posted[i] < iters) post(i, slot); // perftest reposts only what the run still needs
+                        if (timed() || posted[i] < iters) post(i, slot); // perftest reposts only what the run still needs
                     }
                 }
                 long now = System.nanoTime();
@@ -463,8 +578,8 @@ final class PerftestBw {
                 } else if (now - last > stall) {
                     StringBuilder sb = new StringBuilder();
                     for (int i = 0; i < received.length; i++) sb.append(i == 0 ? "" : ", ").append(received[i]);
-                    throw new NetPerf.CompletionError("no message for " + s.n.cmTimeoutSeconds + " s: received " + sb + " of " + iters
-                            + " per QP" + (ud ? " (UD drops what finds no receive posted)" : ""));
+                    throw new NetPerf.CompletionError("no message for " + s.n.cmTimeoutSeconds + " s: received " + sb
+                            + (timed() ? "" : " of " + iters) + " per QP" + (ud ? " (UD drops what finds no receive posted)" : ""));
                 } else {
                     Thread.onSpinWait();
                 }
@@ -477,9 +592,39 @@ final class PerftestBw {
                     if (perQp[p] != null) urdma &= isPattern(perQp[p], 0, a.offset(p), size);
                 }
             }
+            // the receiver's own row, as run_iter_bw_server's print_report_bw: from the first message to the last
+            // (-D: the sampled messages over the sampling time)
+            double el = timed() ? Math.max(1, durationNanos - 2 * marginNanos) : Math.max(1, last - first);
+            long counted = timed() ? sampled : total;
+            row(out, 0, counted * (double) size * 1e9 / el, counted * 1e9 / el, size, counted);
             out.println(urdma ? String.format(" remote memory verified: %d bytes match the client's pattern in each of %d messages", size, total)
                     : String.format(" remote memory verified: %d messages of %d bytes, each identical to the client's earlier messages from the same source address (the client's own fill)", total, size));
             out.printf(" %d-byte messages received: %d%n", size, total);
+        }
+
+        /** Runs {@code meet} on another thread and meanwhile reposts every receive that completes (-D: no RNR NAK at the end). */
+        void repostDuring(Runnable meet) {
+            java.util.concurrent.CompletableFuture<Void> met = java.util.concurrent.CompletableFuture.runAsync(
+                    meet, r -> Thread.ofPlatform().daemon().name("perf-barrier").start(r));
+            WorkCompletion[] wcs = new WorkCompletion[16];
+            for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
+            while (!met.isDone()) {
+                int polled = 0;
+                for (int i = 0; i < s.qps.length; i++) {
+                    int k = s.cqs[i].poll(wcs);
+                    polled += k;
+                    for (int j = 0; j < k; j++) {
+                        if (wcs[j].status == WcStatus.SUCCESS && wcs[j].opcode == WcOpcode.RECV) post(i, (int) wcs[j].wrId);
+                    }
+                }
+                if (polled == 0) java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+            }
+            try {
+                met.join();
+            } catch (java.util.concurrent.CompletionException e) {
+                if (e.getCause() instanceof RuntimeException re) throw re;
+                throw e;
+            }
         }
 
         /** Message number received[i] of QP i landed in {@code slot}: its length, and its bytes against its source's first message. */
@@ -505,14 +650,18 @@ final class PerftestBw {
     }
 
     /** After the client's run: exactly the places perftest targets changed, the rest of the buffer did not. */
-    private void verifyTarget(NetPerfSession s, int q, Addressing a, PrintStream out) {
+    private void verifyTarget(NetPerfSession s, int q, Addressing a, long writes, PrintStream out) {
         MemorySegment m = s.bufs[q].segment();
         if (!isPattern(m, layout.source(), 0, layout.unit)) fail(q, "the source region changed");
         for (long i = 2 * layout.unit; i < layout.bytes(); i++) {
             if (m.get(ValueLayout.JAVA_BYTE, i) != 0) fail(q, "byte " + i + " past the target region changed");
         }
         long t = layout.target();
-        int places = (int) Math.min(a.period(), iters);
+        int places = (int) Math.min(a.period(), writes);
+        if (op == WrOpcode.RDMA_WRITE && o.all) {
+            verifySweepTarget(m, q, t, out);
+            return;
+        }
         switch (op) {
             case RDMA_READ -> {
                 if (!isPattern(m, t, 0, layout.unit)) fail(q, "a READ changed the target region");
@@ -560,6 +709,24 @@ final class PerftestBw {
                 if (op == WrOpcode.ATOMIC_FETCH_AND_ADD && total != iters) fail(q, "the counters add up to " + total + ", not " + iters);
             }
         }
+    }
+
+    /**
+     * After a -a sweep of WRITEs the last, largest message covers the whole target region: it holds the client's
+     * pattern (a urdma client) or its rand() fill, in which the canary byte is as rare as any other value.
+     */
+    private void verifySweepTarget(MemorySegment m, int q, long t, PrintStream out) {
+        if (isPattern(m, t, 0, size)) {
+            out.printf(" remote memory verified: the last %d-byte WRITE of the sweep matches the client's pattern%n", size);
+            return;
+        }
+        long canaries = 0;
+        for (long i = 0; i < size; i++) if (m.get(ValueLayout.JAVA_BYTE, t + i) == CANARY) canaries++;
+        if (canaries > size / 64) {
+            fail(q, canaries + " of the " + size + " bytes the sweep's last WRITE covers still hold the canary");
+        }
+        out.printf(" remote memory verified: the last %d-byte WRITE of the sweep covered the target region (%d canary-valued bytes, "
+                + "the client's own fill), nothing outside it%n", size, canaries);
     }
 
     /** A client's buffer after its run: the source still holds the pattern, the advertised region its first fill. */

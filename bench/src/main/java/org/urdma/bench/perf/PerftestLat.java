@@ -52,12 +52,14 @@ final class PerftestLat {
     }
 
     int run(NetPerfSession s, PrintStream out) {
-        if (o.all) throw new IllegalArgumentException("-a: with the perftest exchange urdma perf runs one size (use --exchange urdma for -a)");
+        if (o.all && test != PerfTest.WRITE_LAT && test != PerfTest.SEND_LAT) {
+            throw new IllegalArgumentException("-a: with the perftest exchange urdma perf sweeps sizes in write-lat and send-lat");
+        }
         if (iters > Integer.MAX_VALUE) throw new IllegalArgumentException("-n: at most " + Integer.MAX_VALUE + ", was " + iters);
         long recvOffset = PerfSide.layout(size);
         prepare(s, recvOffset);
         s.establishPerftest(out, new long[] {s.bufs[0].address() + recvOffset});
-        if (s.qp.type() == QpType.UD && size > s.pathMtu.bytes()) {
+        if (s.qp.type() == QpType.UD && size > s.pathMtu.bytes() && !o.all) {
             throw new IllegalArgumentException("-s: UD messages fit one MTU (" + s.pathMtu.bytes() + " bytes), was " + size);
         }
         NetPerf.header(out, test.title(o), s);
@@ -66,24 +68,34 @@ final class PerftestLat {
         PerftestLink link = s.perftest;
         link.readTimeout(s.barrierTimeout()); // the peer's whole run may pass between two barriers
         int n = (int) iters;
-        if (op == WrOpcode.SEND) side.postRecvs(PerfPatterns.latRecvDepth(n)); // before the barrier: no RNR, no UD loss
-        link.barrier(op == WrOpcode.SEND ? "receives posted" : "before the run");
+        int max = s.qp.type() == QpType.UD ? Math.min(size, s.pathMtu.bytes()) : size;
+        // -a: 2, 4, ... up to the largest; ib_send_lat posts the size's receives and meets before each size, ib_write_lat
+        // meets once and runs the sizes back to back (each size's count byte is one the smaller sizes never wrote)
+        int[] sizes = o.all ? java.util.stream.IntStream.range(1, 24).map(i -> 1 << i).filter(x -> x <= max).toArray() : new int[] {size};
+        boolean columns = false;
         Histogram h = null;
-        if (test.pattern == PerfTest.Pattern.PING_PONG || !s.server) {
-            s.goInline(test.serverActive());
-            h = test.pattern == PerfTest.Pattern.PING_PONG ? PerfPatterns.pingPong(side, op, size, n)
-                    : PerfPatterns.roundTrip(side, op, size, n);
-            s.resumeAgent();
+        for (int k = 0; k < sizes.length; k++) {
+            int sz = sizes[k];
+            if (op == WrOpcode.SEND) side.postRecvs(PerfPatterns.latRecvDepth(n)); // before the barrier: no RNR, no UD loss
+            if (k == 0 || op == WrOpcode.SEND) link.barrier(op == WrOpcode.SEND ? "receives posted" : "before the run");
+            h = null;
+            if (test.pattern == PerfTest.Pattern.PING_PONG || !s.server) {
+                s.goInline(test.serverActive());
+                h = test.pattern == PerfTest.Pattern.PING_PONG ? PerfPatterns.pingPong(side, op, sz, n)
+                        : PerfPatterns.roundTrip(side, op, sz, n);
+                s.resumeAgent();
+            }
+            if (h != null) {
+                if (!columns) out.println(PerfRunner.LAT_COLUMNS);
+                columns = true;
+                row(out, sz, n, h);
+            }
         }
-        if (h != null) {
-            out.println(PerfRunner.LAT_COLUMNS);
-            row(out, size, n, h);
-            out.println(PerfCommand.LINE);
-        }
+        if (h != null) out.println(PerfCommand.LINE);
         if (test.atomic() && h != null) {
             out.printf(" %s results verified: the remote target moved by exactly one per operation%n", PerfTest.atomicName(o));
         }
-        String check = verify(side, s.server);
+        String check = verify(side, s.server, sizes[sizes.length - 1]);
         if (check != null) out.println(" " + check);
         if (test == PerfTest.WRITE_LAT) {
             s.settle(); // the last ACK leaves before the socket closes: ib_write_lat has no closing handshake
@@ -106,7 +118,7 @@ final class PerftestLat {
     }
 
     /** The urdma side's memory check after the run; null when this side's memory takes no part (read-lat server). */
-    private String verify(PerfSide side, boolean server) {
+    private String verify(PerfSide side, boolean server, int size) {
         MemorySegment m = side.buf.segment();
         long at = side.recvOffset;
         long skip = op == WrOpcode.SEND && side.ud() ? PerfSide.GRH : 0;
@@ -123,7 +135,8 @@ final class PerftestLat {
             }
         }
         if (test == PerfTest.WRITE_LAT) {
-            for (long i = at; i < at + size - 1; i++) {
+            // after a sweep the smaller sizes' count bytes ride inside the larger messages: only the last byte is known
+            for (long i = at; i < at + size - 1 && !o.all; i++) {
                 if (m.get(ValueLayout.JAVA_BYTE, i) != 0) {
                     throw new NetPerf.CompletionError("memory check FAILED: byte " + (i - at) + " of the WRITE target is 0x"
                             + Integer.toHexString(m.get(ValueLayout.JAVA_BYTE, i) & 0xff) + ", not 0 (both peers write zeros)");
@@ -134,7 +147,8 @@ final class PerftestLat {
                 throw new NetPerf.CompletionError("memory check FAILED: the last byte of the WRITE target is " + last
                         + ", not the count (byte) " + iters);
             }
-            return "remote memory verified: " + size + " bytes (zeros, the last the count " + (byte) iters + "), nothing past them";
+            return "remote memory verified: " + size + " bytes (" + (o.all ? "the sweep's last message" : "zeros")
+                    + ", the last the count " + (byte) iters + "), nothing past them";
         }
         long mismatch = MemorySegment.mismatch(m, 0, size, m, at + skip, at + skip + size);
         if (mismatch < 0) {
