@@ -13,8 +13,9 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "scenario",
     mixinStandardHelpOptions = true,
-    description = "Experiments as tables, CSV and charts: wan (the URDMA paper's RTT x loss matrix through the real-time switch), livelock, deadlock and speed (the simulated world: real engines and switch cores under one clock).",
-    subcommands = {WanScenarioCommand.class, LivelockCommand.class, DeadlockCommand.class, SpeedCommand.class})
+    description = "Experiments as tables, CSV and charts: wan (the URDMA paper's RTT x loss matrix through the real-time switch), livelock, deadlock, incast, speed and run FILE.yaml (the simulated world: real engines and switch cores under one clock).",
+    subcommands = {WanScenarioCommand.class, LivelockCommand.class, DeadlockCommand.class, SpeedCommand.class,
+        IncastCommand.class, RunCommand.class})
 public final class ScenarioCommand implements Runnable {
     @Spec
     CommandSpec spec;

@@ -15,7 +15,21 @@ import java.util.function.Consumer;
  * links appear in the file.
  */
 public final class Topology {
-    public record Host(String name, long mac, String ipv4, int line) {
+    /** A host; {@code priority} is the PFC class a urdma device on it sends in (a simulated world's). */
+    public record Host(String name, long mac, String ipv4, int priority, int line) {
+        public Host(String name, long mac, String ipv4, int line) {
+            this(name, mac, ipv4, 0, line);
+        }
+    }
+
+    /**
+     * A urdma workload of a simulated world: {@code kind} (write-bw, read-bw, send-bw) of {@code size}-byte messages
+     * from {@code from} to {@code to} over a {@code qp} (rc, uc) QP pair with the named reliability and cc, {@code depth}
+     * outstanding, path MTU {@code mtu}; from {@code startNs} until {@code stopNs} (MAX_VALUE: none) or {@code messages}
+     * (0: none) are done.
+     */
+    public record Workload(String name, String kind, String from, String to, int size, String qp, String reliability,
+                           String cc, int depth, int mtu, long startNs, long stopNs, long messages, int line) {
     }
 
     /** Switch settings, applied to a fresh configuration; ports are added from the links. {@code pfcMask}: lossless priorities. */
@@ -60,13 +74,21 @@ public final class Topology {
     private final Map<String, Switch> switches;
     private final List<Link> links;
     private final List<Flow> flows;
+    private final List<Workload> workloads;
 
-    Topology(String source, Map<String, Host> hosts, Map<String, Switch> switches, List<Link> links, List<Flow> flows) {
+    Topology(String source, Map<String, Host> hosts, Map<String, Switch> switches, List<Link> links, List<Flow> flows,
+             List<Workload> workloads) {
         this.source = source;
         this.hosts = hosts;
         this.switches = switches;
         this.links = links;
         this.flows = flows;
+        this.workloads = workloads;
+    }
+
+    /** The urdma workloads of a simulated world (the file's {@code workloads:}; empty if none given). */
+    public List<Workload> workloads() {
+        return workloads;
     }
 
     /** The file it came from (for messages). */
@@ -89,7 +111,7 @@ public final class Topology {
             out.add(kernelImpaired.contains(l)
                 ? new Link(l.a, l.b, l.rateBps, l.mtu, l.delayNs, null, null, l.mode, l.line) : l);
         }
-        return new Topology(source, hosts, switches, out, flows);
+        return new Topology(source, hosts, switches, out, flows, workloads);
     }
 
     public Map<String, Host> hosts() {

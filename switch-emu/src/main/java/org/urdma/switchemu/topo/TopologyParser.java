@@ -54,12 +54,17 @@ import java.util.function.Function;
  * impairment: switch           # the default for every link (switch if not given: seeded, the same everywhere)
  * flows:                       # traffic of the in-process run (default: every host to the last one)
  *   - {from: h1, to: h2, rate: 1G, size: 1024, priority: 3}
+ * workloads:                   # urdma devices on the hosts running the real engine (urdma scenario run)
+ *   - {name: w1, kind: write-bw, from: h1, to: h2, size: 64KB, qp: rc, reliability: go-back-n, cc: dcqcn,
+ *      depth: 4, mtu: 1024, start: 1ms, stop: 20ms}         # or messages: N (a closed loop) instead of stop
  * </pre>
  */
 public final class TopologyParser {
-    private static final Set<String> TOP = Set.of("hosts", "switches", "links", "flows", "impairment");
+    private static final Set<String> TOP = Set.of("hosts", "switches", "links", "flows", "impairment", "workloads");
+    private static final Set<String> WORKLOAD = Set.of("name", "kind", "from", "to", "size", "qp", "reliability", "cc",
+        "depth", "mtu", "start", "stop", "messages");
     private static final Set<String> FLOW = Set.of("from", "to", "rate", "size", "priority");
-    private static final Set<String> HOST = Set.of("name", "mac", "ip");
+    private static final Set<String> HOST = Set.of("name", "mac", "ip", "priority");
     private static final Set<String> SWITCH = Set.of("name", "buffer", "cell", "reserve", "alpha", "resumeOffset",
         "pauseQuanta", "macAging", "macTableSize", "forwarding", "pipelineDelay", "cutThroughBytes", "watchdog", "pfc",
         "ecn", "classify", "defaultPriority", "strict", "weights", "headroom", "format", "dscp");
@@ -72,6 +77,9 @@ public final class TopologyParser {
         "corruptCorrelation", "rate");
     private static final Set<String> GEMODEL = Set.of("p", "r", "lossInBad", "lossInGood");
     private static final Set<String> STATE = Set.of("p13", "p31", "p32", "p23", "p14");
+
+    /** IPv4 20 + UDP 8 + BTH 12 + RETH 16 + ICRC 4: what a RoCEv2 packet adds to its payload inside the link MTU. */
+    private static final int ROCE2_HEADERS = 60;
 
     private final String source;
 
@@ -147,7 +155,19 @@ public final class TopologyParser {
                 flows.add(flow(n, hosts, links));
             }
         }
-        Topology topology = new Topology(source, hosts, switches, links, flows);
+        List<Topology.Workload> workloads = new ArrayList<>();
+        if (top.containsKey("workloads")) {
+            for (Node n : sequence(top.get("workloads"), "workloads")) {
+                Topology.Workload w = workload(n, hosts, links, workloads.size());
+                for (Topology.Workload other : workloads) {
+                    if (other.name().equals(w.name())) {
+                        throw error(n, "workload name '" + w.name() + "' is already used on line " + other.line());
+                    }
+                }
+                workloads.add(w);
+            }
+        }
+        Topology topology = new Topology(source, hosts, switches, links, flows, workloads);
         for (Topology.Switch s : switches.values()) {
             if (topology.ports(s.name()).isEmpty()) {
                 throw new TopologyException(source, s.line(), "switch " + s.name() + " has no links");
@@ -190,6 +210,87 @@ public final class TopologyParser {
         return new Topology.Flow(from, to, rate, size, priority, line(n));
     }
 
+    private Topology.Workload workload(Node n, Map<String, Topology.Host> hosts, List<Topology.Link> links, int index) {
+        Map<String, Node> m = mapping(n, "a workload", WORKLOAD);
+        String kind = value(require(m, "kind", n), "kind", s -> {
+            String k = s.trim().toLowerCase(Locale.ROOT);
+            if (!Set.of("write-bw", "read-bw", "send-bw").contains(k)) {
+                throw new IllegalArgumentException("expected write-bw, read-bw or send-bw, got '" + s + "'");
+            }
+            return k;
+        });
+        String from = scalar(require(m, "from", n), "from");
+        String to = scalar(require(m, "to", n), "to");
+        for (String h : List.of(from, to)) {
+            if (!hosts.containsKey(h)) {
+                throw error(n, "workload end '" + h + "' is not a host");
+            }
+            if (links.stream().noneMatch(l -> l.a().equals(h) || l.b().equals(h))) {
+                throw error(n, "workload end '" + h + "' has no link");
+            }
+        }
+        if (from.equals(to)) {
+            throw error(n, "a workload needs two different hosts");
+        }
+        int pathMtu = m.containsKey("mtu") ? value(m.get("mtu"), "mtu", Integer::parseInt) : 1024;
+        for (String h : List.of(from, to)) {
+            Topology.Link l = links.stream().filter(x -> x.a().equals(h) || x.b().equals(h)).findFirst().orElseThrow();
+            if (pathMtu + ROCE2_HEADERS > l.mtu()) {
+                throw error(m.containsKey("mtu") ? m.get("mtu") : n, "mtu: a path MTU of " + pathMtu + " needs a link MTU of "
+                    + (pathMtu + ROCE2_HEADERS) + ", the link of " + h + " (line " + l.line() + ") has " + l.mtu());
+            }
+        }
+        String name = m.containsKey("name") ? scalar(m.get("name"), "name") : from + "->" + to + "#" + (index + 1);
+        long size = m.containsKey("size") ? value(m.get("size"), "size", Units::bytes) : 65_536;
+        if (size < 1 || size > (1 << 30)) {
+            throw error(m.get("size"), "size: must be 1 byte..1 GiB, got " + size);
+        }
+        String qp = m.containsKey("qp") ? value(m.get("qp"), "qp", s -> {
+            String q = s.trim().toLowerCase(Locale.ROOT);
+            if (!q.equals("rc") && !q.equals("uc")) {
+                throw new IllegalArgumentException("expected rc or uc, got '" + s + "'");
+            }
+            return q;
+        }) : "rc";
+        if (qp.equals("uc") && kind.equals("read-bw")) {
+            throw error(m.get("qp"), "qp: uc has no READ");
+        }
+        String reliability = m.containsKey("reliability") ? scalar(m.get("reliability"), "reliability") : "go-back-n";
+        String cc = m.containsKey("cc") ? scalar(m.get("cc"), "cc") : "none";
+        try {
+            org.urdma.transport.recovery.LossRecovery.named(reliability);
+        } catch (IllegalArgumentException e) {
+            throw error(m.get("reliability"), e.getMessage());
+        }
+        try {
+            org.urdma.transport.rate.RateControl.named(cc);
+        } catch (IllegalArgumentException e) {
+            throw error(m.get("cc"), e.getMessage());
+        }
+        int depth = m.containsKey("depth") ? value(m.get("depth"), "depth", Integer::parseInt) : 4;
+        if (depth < 1 || depth > 4096) {
+            throw error(m.get("depth"), "depth: must be 1..4096, got " + depth);
+        }
+        int mtu = pathMtu;
+        if (Integer.bitCount(mtu) != 1 || mtu < 256 || mtu > 4096) {
+            throw error(m.get("mtu"), "mtu: a path MTU is 256, 512, 1024, 2048 or 4096, got " + mtu);
+        }
+        long start = m.containsKey("start") ? value(m.get("start"), "start", Units::nanos) : 0;
+        long stop = m.containsKey("stop") ? value(m.get("stop"), "stop", Units::nanos) : Long.MAX_VALUE;
+        long messages = m.containsKey("messages") ? value(m.get("messages"), "messages", Long::parseLong) : 0;
+        if (m.containsKey("messages") && messages < 1) {
+            throw error(m.get("messages"), "messages: must be >= 1, got " + messages);
+        }
+        if (!m.containsKey("stop") && !m.containsKey("messages")) {
+            throw error(n, "a workload needs stop (a time) or messages (a count), or it never ends");
+        }
+        if (stop <= start) {
+            throw error(m.get("stop"), "stop: must be after start");
+        }
+        return new Topology.Workload(name, kind, from, to, (int) size, qp, reliability, cc, depth, mtu, start, stop,
+            messages, line(n));
+    }
+
     private void claim(Map<String, Integer> names, String name, Node n) {
         Integer previous = names.put(name, line(n));
         if (previous != null) {
@@ -205,7 +306,8 @@ public final class TopologyParser {
             throw error(m.get("mac"), "host MAC must be unicast");
         }
         String ip = m.containsKey("ip") ? value(m.get("ip"), "ip", TopologyParser::checkCidr) : "10.0.0." + (index + 1) + "/24";
-        return new Topology.Host(name, mac, ip, line(n));
+        int priority = m.containsKey("priority") ? priority(m.get("priority"), "priority") : 0;
+        return new Topology.Host(name, mac, ip, priority, line(n));
     }
 
     private static String checkCidr(String text) {

@@ -168,6 +168,15 @@ public final class World implements AutoCloseable {
         schedule(at, TASK, tasks.size() - 1, 0);
     }
 
+    /** Runs {@code task} at {@code startNs} and every {@code periodNs} after (sampling: one task, no list growth). */
+    public void every(long startNs, long periodNs, Runnable task) {
+        if (periodNs < 1 || periodNs > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("period: must be 1 ns..2.1 s, was " + periodNs + " ns");
+        }
+        tasks.add(task);
+        schedule(startNs, TASK, tasks.size() - 1, (int) periodNs);
+    }
+
     /** Frames the wires' impairment dropped. */
     public long impairmentLost() {
         long n = 0;
@@ -234,7 +243,10 @@ public final class World implements AutoCloseable {
                 if (now >= s.pendingWake) s.pendingWake = Long.MAX_VALUE;
                 wakeSwitch(s, now);
             }
-            case TASK -> tasks.get(target).run();
+            case TASK -> {
+                tasks.get(target).run();
+                if (arg > 0) schedule(now + arg, TASK, target, arg); // periodic
+            }
             default -> throw new IllegalStateException("event kind " + kind);
         }
     }

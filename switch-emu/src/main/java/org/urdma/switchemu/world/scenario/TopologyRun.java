@@ -1,0 +1,109 @@
+package org.urdma.switchemu.world.scenario;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.urdma.switchemu.core.PortCounters;
+import org.urdma.switchemu.topo.Topology;
+import org.urdma.switchemu.world.DeviceHost;
+import org.urdma.switchemu.world.FlowResult;
+import org.urdma.switchemu.world.MessageWorkload;
+import org.urdma.switchemu.world.SwitchNode;
+import org.urdma.switchemu.world.World;
+import org.urdma.transport.driver.MemoryFabric;
+import org.urdma.transport.engine.DeviceConfig;
+import org.urdma.transport.rate.RateControl;
+import org.urdma.transport.recovery.LossRecovery;
+import org.urdma.verbs.PathMtu;
+import org.urdma.verbs.QpType;
+
+/**
+ * A simulated world built from a topology file: each switch a {@code SwitchCore} with the file's settings, each host
+ * a urdma device (the real engine) on its link, links with their rate, delay and impairment, and the file's
+ * {@code workloads:} run as {@link MessageWorkload}s. The results hold only simulated quantities, so the same file
+ * and seed give the same text, byte for byte.
+ */
+public final class TopologyRun {
+    private static final long START = 1_000_000;
+
+    private TopologyRun() {
+    }
+
+    /** Runs {@code t}'s workloads until they are all done or {@code untilNs} of simulated time passed. */
+    public static ResultTable run(Topology t, long seed, long untilNs) {
+        if (t.workloads().isEmpty()) {
+            throw new IllegalArgumentException(t.source() + ": no workloads: add a workloads: list (urdma devices on hosts)");
+        }
+        try (World w = new World(seed, START)) {
+            Map<String, SwitchNode> switches = new LinkedHashMap<>();
+            for (Topology.Switch s : t.switches().values()) switches.put(s.name(), w.addSwitch(s.name(), t.switchConfig(s.name())));
+            Map<String, DeviceHost> hosts = new LinkedHashMap<>();
+            for (Topology.Host h : t.hosts().values()) {
+                byte[] mac = new byte[6];
+                for (int i = 0; i < 6; i++) mac[i] = (byte) (h.mac() >>> (40 - 8 * i));
+                DeviceConfig c = new DeviceConfig(h.name(), mac, 1024, 16384, 16, 65536, 65536, 16, 256, 512, 64,
+                        LossRecovery.goBackN());
+                hosts.put(h.name(), w.addDevice(c, 4096, h.priority()));
+            }
+            for (Topology.Link l : t.links()) {
+                SwitchNode sa = switches.get(l.a());
+                SwitchNode sb = switches.get(l.b());
+                if (sa != null && sb != null) {
+                    w.connect(sa, port(t, l.a(), l), sb, port(t, l.b(), l), l.rateBps(), l.delayNs(), l.aToB(), l.bToA());
+                } else if (sa != null) {
+                    w.connect(hosts.get(l.b()), sa, port(t, l.a(), l), l.rateBps(), l.delayNs(), l.bToA(), l.aToB());
+                } else {
+                    w.connect(hosts.get(l.a()), sb, port(t, l.b(), l), l.rateBps(), l.delayNs(), l.aToB(), l.bToA());
+                }
+            }
+            List<MessageWorkload> ms = new ArrayList<>();
+            long seq = 0;
+            for (Topology.Workload x : t.workloads()) {
+                MessageWorkload m = new MessageWorkload(w, x.name(), hosts.get(x.from()), hosts.get(x.to()),
+                        MessageWorkload.Op.named(x.kind()), x.qp().equals("uc") ? QpType.UC : QpType.RC, x.size(),
+                        x.depth(), x.messages(), x.stopNs() == Long.MAX_VALUE ? Long.MAX_VALUE : START + x.stopNs(),
+                        LossRecovery.named(x.reliability()), RateControl.named(x.cc()),
+                        MemoryFabric.Connection.defaults().withMtu(PathMtu.ofBytes(x.mtu())), seed + 1000 * ++seq);
+                w.add(hosts.get(x.from()), m, START + x.startNs());
+                ms.add(m);
+            }
+            boolean done = w.runUntilFinished(START + untilNs);
+            ResultTable r = new ResultTable(String.format(Locale.ROOT, "%s, seed %d: %s at %.6f ms simulated", t.source(),
+                    seed, done ? "all workloads done" : "stopped", (w.now() - START) / 1e6),
+                    "workload", "from", "to", "kind", "policies", "messages", "bytes", "goodput_gbps", "retransmitted",
+                    "errors", "verified");
+            for (MessageWorkload m : ms) {
+                FlowResult f = m.result();
+                r.row(f.name(), f.from(), f.to(), f.op(), f.policies(), f.messages(), f.bytes(),
+                        String.format(Locale.ROOT, "%.4f", f.goodputGbps()), f.retransmitted(), f.errors(),
+                        f.memoryVerified() == null ? "-" : f.memoryVerified() ? "yes" : "NO");
+            }
+            for (Map.Entry<String, SwitchNode> e : switches.entrySet()) {
+                long drops = 0;
+                long pfc = 0;
+                long marked = 0;
+                long tx = 0;
+                for (int p = 0; p < e.getValue().core().portCount(); p++) {
+                    PortCounters c = e.getValue().core().counters(p);
+                    drops += c.totalDrops();
+                    pfc += c.pfcFramesTx;
+                    marked += c.ecnMarked;
+                    tx += c.txFrames;
+                }
+                r.note(String.format(Locale.ROOT, "switch %s: %d frames sent, %d dropped, %d PFC frames sent, %d ECN-marked",
+                        e.getKey(), tx, drops, pfc, marked));
+            }
+            r.note(String.format(Locale.ROOT, "%d events, %d frames lost to impairment", w.events(), w.impairmentLost()));
+            return r;
+        }
+    }
+
+    private static int port(Topology t, String sw, Topology.Link l) {
+        for (Topology.Port p : t.ports(sw)) {
+            if (p.link() == l) return p.port();
+        }
+        throw new IllegalStateException("link on line " + l.line() + " is not a port of " + sw);
+    }
+}

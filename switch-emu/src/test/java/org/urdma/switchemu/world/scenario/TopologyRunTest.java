@@ -1,0 +1,43 @@
+package org.urdma.switchemu.world.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.urdma.switchemu.topo.Topology;
+import org.urdma.switchemu.topo.TopologyParser;
+
+/** A topology file's urdma workloads run in the simulated world: verified memory, and the same bytes for one seed. */
+class TopologyRunTest {
+    private static Topology example() throws Exception {
+        return TopologyParser.parse(Path.of("..", "examples", "topologies", "dcqcn-world.yaml"));
+    }
+
+    @Test
+    void theExampleWorldRunsEveryWorkloadToVerifiedMemory() throws Exception {
+        ResultTable t = TopologyRun.run(example(), 1, 1_000_000_000L);
+        System.out.print(t.text());
+        assertTrue(t.title().contains("all workloads done"), t.text());
+        assertEquals(3, t.rows().size());
+        for (int i = 0; i < 3; i++) {
+            assertEquals("yes", t.cell(i, "verified"), t.text());
+            assertEquals("0", t.cell(i, "errors"), t.text());
+        }
+        assertEquals("200", t.cell(2, "messages"), "the closed loop did its 200 READs");
+        double a = Double.parseDouble(t.cell(0, "goodput_gbps"));
+        double b = Double.parseDouble(t.cell(1, "goodput_gbps"));
+        assertTrue(a + b > 6 && a < 9.5 && b < 9.5, "two DCQCN writers share h3's 10 Gbit/s link: " + t.text());
+    }
+
+    @Test
+    void oneFileAndSeedGiveByteIdenticalResultsAndAnotherSeedDoesNot() throws Exception {
+        String first = TopologyRun.run(example(), 7, 1_000_000_000L).csv() + TopologyRun.run(example(), 7, 1_000_000_000L).text();
+        String again = TopologyRun.run(example(), 7, 1_000_000_000L).csv() + TopologyRun.run(example(), 7, 1_000_000_000L).text();
+        assertEquals(first, again);
+        String other = TopologyRun.run(example(), 8, 1_000_000_000L).text();
+        assertNotEquals(TopologyRun.run(example(), 7, 1_000_000_000L).text().replace("seed 7", "seed 8"), other,
+                "the seed reaches the world (PSNs, RED marking, data)");
+    }
+}
