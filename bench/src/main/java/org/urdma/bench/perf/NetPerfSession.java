@@ -28,6 +28,7 @@ import org.urdma.transport.link.ethernet.EthernetDatapath;
 import org.urdma.transport.link.ethernet.EthernetLinkConfig;
 import org.urdma.transport.link.ethernet.EthernetLinks;
 import org.urdma.transport.pcap.PcapWriter;
+import org.urdma.transport.rate.FixedRate;
 import org.urdma.transport.port.PortIdentity;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.FramingKind;
@@ -114,6 +115,9 @@ final class NetPerfSession implements AutoCloseable {
         if (capture != null) dp.capture(capture, System.currentTimeMillis() * 1_000_000 - System.nanoTime());
         DeviceConfig dc = new DeviceConfig("urdma0", dp.config().port().mac(), 64, Math.max(4096, depth * 2), 16,
                 Math.max(8192, depth * 4), 1024, 16, 256, 512, 64, LossRecovery.named(o.reliability));
+        // urdma's exchange: --rate_limit paces every packet in the engine, retransmissions too (perftest's exchange keeps
+        // perftest's software limit on posts, in PerftestBw)
+        if (!n.perftestExchange() && o.rateLimit > 0) dc = dc.withRateControl(FixedRate.factory(engineRateLimitBps(o)));
         long seed = System.nanoTime();
         this.telemetry = new org.urdma.cli.EngineTelemetry(o.counters, o.journal, dc.name());
         EngineCounters counters = telemetry.countersOf(dc);
@@ -125,7 +129,7 @@ final class NetPerfSession implements AutoCloseable {
         EngineDriver.Mode.parse(o.driver); // a bad --driver fails before anything is set up
         // --idle poll: after a few empty passes the agent sleeps in poll(2) on the AF_PACKET socket (woken by a frame)
         this.pollIdle = o.idle.equalsIgnoreCase("poll") && l instanceof AfPacketLink;
-        this.driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) l).pollIdleStrategy(POLL_SPINS, 1))
+        this.driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) l).pollIdleStrategy(POLL_SPINS, 1, device::nextEventTime))
                 : new RealTimeDriver(device, idle);
         this.pd = device.allocPd();
         int count = Math.max(1, o.qps);
@@ -149,6 +153,20 @@ final class NetPerfSession implements AutoCloseable {
         this.local = locals[0];
         this.cm = new ConnectionManager(new ConnectionManager.Config(Duration.ofSeconds(n.cmTimeoutSeconds),
                 Duration.ofSeconds(n.cmTimeoutSeconds)));
+    }
+
+    /**
+     * --rate_limit in bits of payload per second for the engine's per-QP pacer: g is Gbit/s, M is MB/s (perftest's
+     * 2^20 bytes), p is messages of -s bytes per second.
+     */
+    static long engineRateLimitBps(PerfOptions o) {
+        double bps = switch (o.rateUnits) {
+            case "g" -> o.rateLimit * 1e9;
+            case "M" -> o.rateLimit * (1 << 20) * 8;
+            case "p" -> o.rateLimit * (o.size > 0 ? o.size : 65536) * 8.0;
+            default -> throw new IllegalArgumentException("--rate_units: M, g or p, was '" + o.rateUnits + "'");
+        };
+        return Math.max(1, Math.round(bps));
     }
 
     /** How long a barrier waits for the peer: {@link #BARRIER_TIMEOUT_SECONDS}, or --cm-timeout if longer. */
@@ -255,7 +273,7 @@ final class NetPerfSession implements AutoCloseable {
                 && !(driver instanceof InlineDriver)) {
             driver.close();
             // inline, the benchmark thread idles the same way between polls that found nothing
-            driver = pollIdle ? new InlineDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1)) : new InlineDriver(device);
+            driver = pollIdle ? new InlineDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1, device::nextEventTime)) : new InlineDriver(device);
         }
     }
 
@@ -266,7 +284,7 @@ final class NetPerfSession implements AutoCloseable {
         driver.close();
         RealTimeDriver.Idle idle = o.idle.toLowerCase(Locale.ROOT).startsWith("busy") || o.idle.equalsIgnoreCase("spin")
                 ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
-        driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1))
+        driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1, device::nextEventTime))
                 : new RealTimeDriver(device, idle);
     }
 

@@ -97,7 +97,7 @@ public final class PerfOptions {
     String reliability = "go-back-n";
 
     @Range(min = 0)
-    @Option(names = "--rate_limit", description = "Bandwidth tests over a real link: the client posts no faster than this (perftest's software rate limit; unit: --rate_units); 0 = unlimited")
+    @Option(names = "--rate_limit", description = "Bandwidth tests over a real link (unit: --rate_units; 0 = unlimited): with --exchange urdma the engine paces every packet of each QP, retransmissions too, at this payload rate (a NIC's per-QP rate limit); with perftest's exchange the client posts no faster than this (perftest's software rate limit)")
     double rateLimit;
 
     @Option(names = "--rate_units", description = "Unit of --rate_limit: M (MB/s), g (Gbit/s) or p (messages/s) (default: ${DEFAULT-VALUE})")

@@ -22,8 +22,9 @@ public record WanProtocol(String key, String label, Kind kind, String congestion
     }
 
     /**
-     * Every row, in table order. RC go-back-N is paced at the bottleneck rate by perftest's --rate_limit (it has no
-     * congestion control; unpaced it would overrun the bottleneck queue and measure that, not the path's loss). The WAN
+     * Every row, in table order. RC go-back-N is paced at the bottleneck rate by --rate_limit, which the engine applies to
+     * every packet, retransmissions too (it has no congestion control; unpaced it would overrun the bottleneck queue and
+     * measure that, not the path's loss). The WAN
      * mode's row is one more line here: {@code urdma("urdma-wan", "urdma WAN", "write-bw", "--wan")}.
      */
     public static final List<WanProtocol> ALL = List.of(
@@ -44,8 +45,17 @@ public record WanProtocol(String key, String label, Kind kind, String congestion
         return ALL.stream().filter(p -> wanted.stream().anyMatch(w -> w.strip().equals(p.key))).toList();
     }
 
-    /** The perf arguments with {@code {rate}} replaced. */
+    /** The perf arguments with {@code {rate}} replaced by {@link #payloadRateGbps(double) the bottleneck's payload rate}. */
     public List<String> perfArgs(double rateGbps) {
-        return perfArgs.stream().map(a -> a.replace("{rate}", String.format(Locale.ROOT, "%.3f", rateGbps))).toList();
+        return perfArgs.stream().map(a -> a.replace("{rate}", String.format(Locale.ROOT, "%.4f", payloadRateGbps(rateGbps)))).toList();
+    }
+
+    /**
+     * The payload rate that fills a bottleneck of {@code rateGbps} with 4 KiB RoCEv2 packets: the switch serializes each
+     * packet's headers (Ethernet + 802.1Q + IPv4 + UDP + BTH + ICRC = 62 B, a RETH on one packet in 16) and wire overhead
+     * (preamble, IFG, FCS: 24 B) too. --rate_limit is payload, so pacing at R itself overran R by 2 % and lived on PFC.
+     */
+    static double payloadRateGbps(double rateGbps) {
+        return rateGbps * 4096 / (4096 + 62 + 1 + 24);
     }
 }

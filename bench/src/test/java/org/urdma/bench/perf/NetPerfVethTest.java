@@ -157,6 +157,22 @@ class NetPerfVethTest {
         assertTrue(s[0].out().contains("remote memory verified: 4096 bytes"), s[0].out());
     }
 
+    /**
+     * --rate_limit on urdma's exchange paces the engine (it was accepted and ignored: write-bw ran at the veth's speed).
+     */
+    @Test
+    void rateLimitOnUrdmasExchangePacesTheEngineAtTheRate() throws Exception {
+        Side[] s = run("write-bw", "roce2", null, "--exchange", "urdma", "-s", "65536", "-n", "400", "-t", "64",
+                "--report_gbits", "--rate_limit", "0.2", "--rate_units", "g");
+        assertEquals(0, s[1].exit(), s[1].out());
+        assertEquals(0, s[0].exit(), s[0].out());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\n 65536\\s+400\\s+([0-9.]+)\\s+([0-9.]+)").matcher(s[1].out());
+        assertTrue(m.find(), s[1].out());
+        double average = Double.parseDouble(m.group(2));
+        // unpaced, write-bw over a veth runs at several Gbit/s here
+        assertTrue(average <= 0.21 && average >= 0.05, "BW average " + average + " Gbit/s for a 0.2 Gbit/s limit:\n" + s[1].out());
+    }
+
     /** -q 2: one out-of-band exchange per QP over the same connection, each QP its own window and buffers. */
     @Test
     void sendBwWithTwoQpsBetweenTwoNamespaces() throws Exception {
