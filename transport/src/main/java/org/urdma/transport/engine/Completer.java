@@ -200,6 +200,10 @@ final class Completer {
             int first = sq.firstPsn[s];
             WrOpcode op = WrOpcode.of(sq.opcode[s]);
             if (op.writesLocalMemory()) {
+                if (readWin != null && op == WrOpcode.RDMA_READ && completeHeadRead(head, s, now)) {
+                    progress = true;
+                    continue; // WAN: its responses all came (in any order) before this ACK
+                }
                 // only an ACK past what the READ already delivered says its responses were lost
                 if (implicitNak && Psn.atOrAfter(a, Psn.add(first, readReceived))) {
                     implicitNaks++;
@@ -407,20 +411,29 @@ final class Completer {
                 if (sq.retired.get() == head) return;
                 continue;
             }
-            int first = sq.firstPsn[s];
-            int n = sq.packets[s];
-            while (readReceived < n && readWin.has(Psn.add(first, readReceived))) readReceived++;
-            int resume = Psn.add(first, readReceived);
-            if (Psn.after(resume, compPsn)) {
-                compPsn = resume;
-                qp.recovery.onAcknowledged(compPsn, now);
-                onProgress(now);
-            }
-            if (readReceived < n) return;
-            for (int i = 0; i < n; i++) readWin.clear(Psn.add(first, i));
-            retire(head, WcStatus.SUCCESS, sq.length[s], now);
+            if (!completeHeadRead(head, s, now)) return;
+        }
+    }
+
+    /**
+     * WAN mode: counts the head READ's responses present from its first PSN on (compPsn follows); when all are, retires
+     * it and returns true.
+     */
+    private boolean completeHeadRead(long head, int s, long now) {
+        int first = sq.firstPsn[s];
+        int n = sq.packets[s];
+        while (readReceived < n && readWin.has(Psn.add(first, readReceived))) readReceived++;
+        int resume = Psn.add(first, readReceived);
+        if (Psn.after(resume, compPsn)) {
+            compPsn = resume;
+            qp.recovery.onAcknowledged(compPsn, now);
             onProgress(now);
         }
+        if (readReceived < n) return false;
+        for (int i = 0; i < n; i++) readWin.clear(Psn.add(first, i));
+        retire(head, WcStatus.SUCCESS, sq.length[s], now);
+        onProgress(now);
+        return true;
     }
 
     private void onAtomicAck(RxPacket p, long now) {

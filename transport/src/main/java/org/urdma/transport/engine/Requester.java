@@ -425,6 +425,10 @@ final class Requester implements LossRecovery.Retransmitter {
         int since = sinceAckReq;
         rewind(psn);
         boolean held = txIndex < startedIndex;
+        if (held && resendReason == RetransmitReason.SACK && txOffset > 0 && sq.opcode[sq.slot(txIndex)] == WrOpcode.RDMA_READ.ordinal()) {
+            // a SACK covers the responder's request PSNs: a READ's response PSNs in its range were never missing there
+            held = false;
+        }
         selectiveResend = true;
         boolean sent = !held || sendPacket(sq.slot(txIndex), WrOpcode.of(sq.opcode[sq.slot(txIndex)]), now);
         selectiveResend = false;

@@ -228,6 +228,7 @@ final class Responder {
             // READ and atomics act in PSN order: a WRITE before them must have landed first
             if (d != 0) {
                 qp.drop(Counter.DROP_NOT_PLACEABLE, psn, now);
+                if (!Psn.before(psn, rcvHigh)) rcvHigh = Psn.add(psn, 1); // the SACK lists it, and the gap before it
                 gap(now);
                 return;
             }
