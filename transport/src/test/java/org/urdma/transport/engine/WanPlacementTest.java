@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.link.Impairment;
@@ -46,11 +46,12 @@ class WanPlacementTest {
     private record Msg(long id, WrOpcode op, long offset, int length) {
     }
 
+    /** 30 % of the frames each way held back behind 6 others (or 40 µs), 5 % lost; the 1000 messages once, 300 on other seeds. */
     @ParameterizedTest
-    @ValueSource(longs = {11, 23, 37, 41, 53, 67})
-    void mixedMessagesSurviveHeavyReorderingAndFivePercentLossWithEveryByteVerified(long seed) {
+    @CsvSource({"11,1000", "23,300", "37,300", "41,300", "53,300"})
+    void mixedMessagesSurviveHeavyReorderingAndFivePercentLossWithEveryByteVerified(long seed, int messages) {
         Impairment rough = new Impairment(0.05, 0, 0, 0.3, 6, 40_000, 0, seed);
-        run(rough, rough.withSeed(seed + 1), 300, seed * 0x5EED);
+        run(rough, rough.withSeed(seed + 1), messages, seed * 0x5EED);
     }
 
     @Test
