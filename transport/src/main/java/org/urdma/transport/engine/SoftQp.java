@@ -299,6 +299,10 @@ public final class SoftQp implements QueuePair {
         if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0 && a.maxDestRdAtomic() > device.config().maxRdAtomic()) {
             throw new IllegalArgumentException("max_dest_rd_atomic: " + a.maxDestRdAtomic() + " exceeds device max_qp_rd_atom " + device.config().maxRdAtomic());
         }
+        if (next == QpState.RTR && cur == QpState.INIT && recovery.selective() && uethFlags == 0 && type == QpType.RC) {
+            // a SACK sender needs a receiver that places out of order and reports gaps: WAN mode on both sides
+            throw new IllegalStateException("reliability: " + recovery.name() + " needs WAN mode (per-packet RETH and SACK agreed with the peer); QP " + qpn + " is in DC mode");
+        }
         attrs.apply(a, mask);
         mtu = type == QpType.UD ? Math.min(4096, device.link().maxPayload()) : attrs.pathMtu().bytes();
         destQpn = attrs.destQpn();

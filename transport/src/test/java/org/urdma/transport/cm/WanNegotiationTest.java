@@ -88,6 +88,11 @@ class WanNegotiationTest {
         assertTrue(((SoftQp) wan).policyNames().startsWith("sack"), ((SoftQp) wan).policyNames());
         assertEquals(0, ((SoftQp) dc).uethFlags(), "a DC peer: DC mode");
         assertTrue(((SoftQp) dc).policyNames().startsWith("go-back-N"), ((SoftQp) dc).policyNames());
+        QueuePair sackInDc = pd.createQp(MemoryFabric.init(QpType.RC, cq, 8));
+        ((SoftQp) sackInDc).policies(org.urdma.transport.recovery.LossRecovery.sack(), org.urdma.transport.rate.RateControl.none());
+        QpConnector.toInit(sackInDc, c, 0);
+        assertTrue(assertThrows(IllegalStateException.class, () -> QpConnector.toRts(sackInDc, endpoint(f, sackInDc, WanOffer.NONE),
+                endpoint(f, sackInDc, WanOffer.NONE), f.b.mac(), c)).getMessage().startsWith("reliability: sack needs WAN mode"));
         QueuePair ud = pd.createQp(MemoryFabric.init(QpType.UD, cq, 8));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> QpConnector.wan(ud, WanOffer.FULL)).getMessage().startsWith("wan: RC only"));
     }
