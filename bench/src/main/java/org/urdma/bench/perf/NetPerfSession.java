@@ -114,7 +114,7 @@ final class NetPerfSession implements AutoCloseable {
         PcapWriter capture = n.openCapture();
         if (capture != null) dp.capture(capture, System.currentTimeMillis() * 1_000_000 - System.nanoTime());
         DeviceConfig dc = new DeviceConfig("urdma0", dp.config().port().mac(), 64, Math.max(4096, depth * 2), 16,
-                Math.max(8192, depth * 4), 1024, 16, 256, 512, 64, LossRecovery.named(o.reliability));
+                Math.max(8192, depth * 4), 1024, 16, 256, 512, 64, o.dcReliability());
         // urdma's exchange: --rate_limit paces every packet in the engine, retransmissions too (perftest's exchange keeps
         // perftest's software limit on posts, in PerftestBw)
         if (!n.perftestExchange() && o.rateLimit > 0) dc = dc.withRateControl(FixedRate.factory(engineRateLimitBps(o)));
@@ -145,7 +145,7 @@ final class NetPerfSession implements AutoCloseable {
             bufs[i] = pd.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
             locals[i] = new QpEndpoint(0, qps[i].qpNum(), psns.nextInt(1 << 24),
                     o.gidIndex >= 0 ? dp.gids().gid(o.gidIndex) : dp.gids().gidFor(kind), dp.config().port().mac(), mtu,
-                    bufs[i].rkey(), bufs[i].address(), bufs[i].length(), 16, QpEndpoint.Features.ALL);
+                    bufs[i].rkey(), bufs[i].address(), bufs[i].length(), 16, QpEndpoint.Features.ALL).withWan(o.wanOffer());
         }
         this.cq = cqs[0];
         this.qp = qps[0];

@@ -1,5 +1,7 @@
 package org.urdma.bench.perf;
 
+import org.urdma.transport.cm.WanOffer;
+
 import picocli.CommandLine.Option;
 import org.urdma.cli.Range;
 
@@ -93,8 +95,30 @@ public final class PerfOptions {
             + "DIR (default: engine-DEV-PID.journal beside the counters files), read with 'urdma journal'; off by default")
     String journal;
 
-    @Option(names = "--reliability", description = "go-back-n or go-back-0 (default: ${DEFAULT-VALUE})")
+    @Option(names = "--reliability", description = "go-back-n, go-back-0, or sack (URDMA TC-SACK: WAN mode with per-packet RETH and timestamps; "
+            + "sack:N/MICROS sets the receiver's ACK cadence) (default: ${DEFAULT-VALUE})")
     String reliability = "go-back-n";
+
+    @Option(names = "--wan", description = "URDMA WAN mode with the paper's full set: timestamps, per-packet RETH and out-of-order "
+            + "placement, TC-SACK, P-FEC (adaptive) and RRCC; agreed with the peer in urdma's exchange (--exchange urdma)")
+    boolean wan;
+
+    @Option(names = "--fec", paramLabel = "M,R|auto", description = "WAN mode with XOR parity: R parity packets per M data packets, or auto (adapts to the loss)")
+    String fec;
+
+    @Option(names = "--cc", paramLabel = "none|rrcc[,ref=RATE]|dcqcn", description = "WAN mode rate control; RRCC's reference rate in bit/s (e.g. ref=800M)")
+    String cc;
+
+    /** The WAN features these options ask for ({@link WanOffer#NONE}: DC mode). */
+    WanOffer wanOffer() {
+        return WanOffer.parse(wan, reliability, fec, cc);
+    }
+
+    /** The loss recovery of the devices' DC-mode QPs: sack is a WAN-mode policy, which the WAN agreement sets per QP. */
+    org.urdma.transport.recovery.LossRecovery.Factory dcReliability() {
+        return reliability.trim().toLowerCase(java.util.Locale.ROOT).startsWith("sack")
+                ? org.urdma.transport.recovery.LossRecovery.goBackN() : org.urdma.transport.recovery.LossRecovery.named(reliability);
+    }
 
     @Range(min = 0)
     @Option(names = "--rate_limit", description = "Bandwidth tests over a real link (unit: --rate_units; 0 = unlimited): with --exchange urdma the engine paces every packet of each QP, retransmissions too, at this payload rate (a NIC's per-QP rate limit); with perftest's exchange the client posts no faster than this (perftest's software rate limit)")

@@ -139,6 +139,10 @@ final class PerfRunner {
     }
 
     private int net(NetOptions n, PrintStream out) {
+        if (n.perftestExchange() && o.wanOffer().on()) {
+            throw new IllegalArgumentException("--wan/--fec/--cc/--reliability sack: WAN features are agreed in urdma's exchange; "
+                    + "perftest's has no field for them and a stock perftest peer would not parse URDMA headers: use --exchange urdma with an urdma peer");
+        }
         if (n.perftestExchange()) return test.bandwidth() ? perftestBw(n, out) : perftestLat(n, out);
         int max = maxSize();
         try (NetPerfSession s = new NetPerfSession(o, n, (int) PerfSide.bufferSize(max), depth(), !test.bandwidth())) {

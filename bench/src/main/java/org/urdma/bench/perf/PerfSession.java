@@ -38,6 +38,8 @@ final class PerfSession implements AutoCloseable {
     private final RealTimeDriver driverA, driverB;
     /** --pcap/--pcapng: every frame either device sends, or null. */
     private final PcapWriter capture;
+    /** The WAN mode both QPs of each pair run in ({@code WanOffer.NONE}: DC). */
+    private final org.urdma.transport.cm.WanOffer wan;
     /** --counters / --journal. */
     final org.urdma.cli.EngineTelemetry telemetry;
 
@@ -54,7 +56,9 @@ final class PerfSession implements AutoCloseable {
             throw new IllegalArgumentException("--link: only 'memory' is available in this build, was '" + o.link + "'");
         }
         type = QpType.valueOf(o.connection.toUpperCase(java.util.Locale.ROOT));
-        LossRecovery.Factory rel = LossRecovery.named(o.reliability);
+        LossRecovery.Factory rel = o.dcReliability();
+        wan = o.wanOffer();
+        if (wan.on() && type != QpType.RC) throw new IllegalArgumentException("--wan/--fec/--cc/--reliability sack: WAN mode is RC only, was -c " + o.connection);
         FramingKind kind = FramingKind.parse(o.framing);
         PathMtu mtu = PathMtu.ofBytes(o.mtu);
         MemoryLink.Config link = MemoryLink.Config.defaults().withLatency(o.linkDelayUs * 1000).withSlots(o.linkSlots)
@@ -93,8 +97,7 @@ final class PerfSession implements AutoCloseable {
         cqB = fabric.b.createCq(depth * 2, null);
         MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withMtu(mtu).withTimeout(ackTimeout)
                 .withRetryCnt(retryCnt);
-        QueuePair[] qps = fabric.connect(pdA, MemoryFabric.init(type, cqA, depth), pdB, MemoryFabric.init(type, cqB, depth),
-                c, 0x2c6fc0, 0x1a2b3c);
+        QueuePair[] qps = connect(MemoryFabric.init(type, cqA, depth), MemoryFabric.init(type, cqB, depth), c, 0x2c6fc0, 0x1a2b3c);
         client = qps[0];
         server = qps[1];
         bufA = pdA.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
@@ -116,13 +119,26 @@ final class PerfSession implements AutoCloseable {
         for (int i = 1; i < n; i++) {
             cqsA[i] = fabric.a.createCq(depth * 2, null);
             cqsB[i] = fabric.b.createCq(depth * 2, null);
-            QueuePair[] pair = fabric.connect(pdA, MemoryFabric.init(type, cqsA[i], depth), pdB,
-                    MemoryFabric.init(type, cqsB[i], depth), c, 0x2c6fc0 + i, 0x1a2b3c + i);
+            QueuePair[] pair = connect(MemoryFabric.init(type, cqsA[i], depth), MemoryFabric.init(type, cqsB[i], depth), c,
+                    0x2c6fc0 + i, 0x1a2b3c + i);
             clients[i] = pair[0];
             servers[i] = pair[1];
             bufsA[i] = pdA.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
             bufsB[i] = pdB.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
         }
+    }
+
+    /** A connected pair, in the WAN mode the options ask for (both sides in one process agree with themselves). */
+    private QueuePair[] connect(org.urdma.verbs.QpInitAttributes ia, org.urdma.verbs.QpInitAttributes ib, MemoryFabric.Connection c,
+                                int psnA, int psnB) {
+        if (!wan.on()) return fabric.connect(pdA, ia, pdB, ib, c, psnA, psnB);
+        QueuePair qa = pdA.createQp(ia);
+        QueuePair qb = pdB.createQp(ib);
+        org.urdma.transport.cm.QpConnector.wan(qa, wan.agree(wan));
+        org.urdma.transport.cm.QpConnector.wan(qb, wan.agree(wan));
+        MemoryFabric.bringUp(qa, fabric.b, qb.qpNum(), psnB, psnA, c);
+        MemoryFabric.bringUp(qb, fabric.a, qa.qpNum(), psnA, psnB, c);
+        return new QueuePair[] {qa, qb};
     }
 
     boolean inline() {

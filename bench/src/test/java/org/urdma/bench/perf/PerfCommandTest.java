@@ -164,6 +164,38 @@ class PerfCommandTest {
     }
 
     @Test
+    void wanModeIsAgreedPrintedAndRepairsLossSelectively() {
+        String out = run("perf", "write-bw", "-n", "400", "-s", "65536", "--loss", "0.02", "--wan", "--no-copy-baseline");
+        assertTrue(out.contains(" WAN mode        : wan[ts reth sack fec=auto cc=rrcc]"), out);
+        assertTrue(out.contains("Reliability: sack, "), out);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("packets sent (\\d+), retransmitted (\\d+), retry rounds (\\d+)").matcher(out);
+        assertTrue(m.find(), out);
+        long sent = Long.parseLong(m.group(1)), resent = Long.parseLong(m.group(2));
+        // 2 % of the data frames lost: SACK resends about those, not the window behind each (go-back-N)
+        assertTrue(resent > 0 && resent < sent / 20, out);
+    }
+
+    @Test
+    void wanOptionsAreRefusedWhereTheyCannotBeAgreed() {
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(1, UrdmaCli.commandLine().execute("perf", "write-bw", "--link", "tap:urdmawan0", "--reliability", "sack"));
+            assertEquals(1, UrdmaCli.commandLine().execute("perf", "send-bw", "-c", "UD", "--wan"));
+            assertEquals(1, UrdmaCli.commandLine().execute("perf", "write-bw", "--fec", "8"));
+            assertEquals(1, UrdmaCli.commandLine().execute("perf", "write-bw", "--cc", "rrcc,ref=fast"));
+        } finally {
+            System.setErr(oldErr);
+        }
+        String e = err.toString(StandardCharsets.UTF_8);
+        assertTrue(e.contains("WAN features are agreed in urdma's exchange; perftest's has no field for them"), e);
+        assertTrue(e.contains("WAN mode is RC only, was -c UD"), e);
+        assertTrue(e.contains("--fec: M,R or auto, was '8'"), e);
+        assertTrue(e.contains("--cc: ref= needs a positive rate"), e);
+    }
+
+    @Test
     void testsRefuseServicesAndFlagsTheyCannotRun() {
         PrintStream oldErr = System.err;
         ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -121,6 +121,42 @@ class PerfLoopAllocationTest {
         }
     }
 
+    /**
+     * WAN mode (TS, per-packet RETH, out-of-order placement, TC-SACK) under 1 % loss: the placement windows, SACK ranges,
+     * scoreboard resends and timestamps allocate nothing either.
+     */
+    @Test
+    void wanModeWritesAndReadsUnderLossAllocateNothingPerIteration() {
+        PerfOptions o = options("RC");
+        o.wan = true;
+        o.loss = 0.01;
+        try (Rig r = new Rig(o, 4096, false)) {
+            long extra = extraBytes(n -> PerfPatterns.window(r.client, WrOpcode.RDMA_WRITE, 4096, n, 0, 64, r.phase++));
+            assertEquals(0, extra, "bytes allocated by " + (MANY - FEW) + " more WAN-mode RDMA WRITEs under loss");
+            extra = extraBytes(n -> PerfPatterns.window(r.client, WrOpcode.RDMA_READ, 4096, n, 0, 64, r.phase++));
+            assertEquals(0, extra, "bytes allocated by " + (MANY - FEW) + " more WAN-mode RDMA READs");
+            org.urdma.transport.engine.SoftQp qp = (org.urdma.transport.engine.SoftQp) r.s.client;
+            assertTrue(qp.uethFlags() != 0, "the QPs run in WAN mode");
+            assertTrue(qp.counters().get(org.urdma.transport.counters.Counter.SACK_RESENT_PKTS) > 0, "losses were repaired from SACKs");
+        }
+    }
+
+    @Test
+    void wanModeSendsAllocateNothingPerIteration() {
+        PerfOptions o = options("RC");
+        o.wan = true;
+        o.loss = 0.01;
+        try (Rig r = new Rig(o, 1024, true)) {
+            long extra = extraBytes(n -> {
+                PerfPatterns.Sink sink = new PerfPatterns.Sink(r.server, r.phase);
+                r.client[0].peerSink = sink;
+                PerfPatterns.window(r.client, WrOpcode.SEND, 1024, n, 0, 64, r.phase++);
+                r.client[0].peerSink = null;
+            });
+            assertEquals(0, extra, "bytes allocated by " + (MANY - FEW) + " more WAN-mode SENDs received by the sink");
+        }
+    }
+
     @Test
     void sendPingPongAllocatesNothingPerIteration() {
         try (Rig r = new Rig("RC", 64, true)) {

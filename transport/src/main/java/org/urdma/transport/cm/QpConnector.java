@@ -1,6 +1,10 @@
 package org.urdma.transport.cm;
 
 import org.urdma.transport.driver.MemoryFabric;
+import org.urdma.transport.engine.SoftQp;
+import org.urdma.transport.rate.RateControl;
+import org.urdma.transport.recovery.LossRecovery;
+import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.verbs.AddressHandleAttributes;
 import org.urdma.verbs.PathMtu;
 import org.urdma.verbs.QpAttrMask;
@@ -35,6 +39,8 @@ public final class QpConnector {
     public static void toRts(QueuePair qp, QpEndpoint local, QpEndpoint remote, byte[] remoteMac, MemoryFabric.Connection c) {
         QpType t = qp.type();
         PathMtu mtu = min(min(local.mtu(), remote.mtu()), c.mtu());
+        WanOffer agreed = local.wan().agree(remote.wan());
+        if (agreed.on()) wan(qp, agreed);
         QpAttributes a = new QpAttributes().state(QpState.RTR);
         int mask = QpAttrMask.STATE;
         if (t != QpType.UD) {
@@ -57,6 +63,24 @@ public final class QpConnector {
             mask |= QpAttrMask.TIMEOUT | QpAttrMask.RETRY_CNT | QpAttrMask.RNR_RETRY | QpAttrMask.MAX_QP_RD_ATOMIC;
         }
         qp.modify(a, mask);
+    }
+
+    /**
+     * Puts the QP in the WAN mode both sides agreed on, before RTR: UETH flags and FEC group to the QP, SACK as its loss
+     * recovery, and the agreed rate control when this build has it (RRCC and DCQCN come with the rate package; until then
+     * the QP runs unpaced and says so in its policy names).
+     */
+    public static void wan(QueuePair qp, WanOffer agreed) {
+        if (!(qp instanceof SoftQp soft)) throw new IllegalArgumentException("wan: needs an urdma QP, was " + qp.getClass().getSimpleName());
+        if (qp.type() != QpType.RC) throw new IllegalArgumentException("wan: RC only, this QP is " + qp.type());
+        RateControl.Factory rate;
+        try {
+            rate = RateControl.named(agreed.rateControl());
+        } catch (IllegalArgumentException notInThisBuild) {
+            rate = RateControl.none();
+        }
+        soft.policies(agreed.has(OpcodeTable.UETH_SACK) ? LossRecovery.sack() : LossRecovery.goBackN(), rate);
+        soft.wan(agreed.uethFlags(), agreed.fecData(), agreed.fecParity());
     }
 
     static PathMtu min(PathMtu a, PathMtu b) {

@@ -20,10 +20,18 @@ import org.urdma.verbs.PathMtu;
  * @param size      length of the advertised region in bytes (0 when none or unknown)
  * @param outReads  RDMA READ/atomic depth this side accepts as a responder
  * @param features  negotiated feature bits ({@link Features})
+ * @param wan       the WAN-mode features this side offers (urdma's exchange only; {@link WanOffer#NONE} elsewhere)
  */
 public record QpEndpoint(int lid, int qpn, int psn, Gid gid, byte[] mac, PathMtu mtu, int rkey, long va, long size,
-                         int outReads, int features) {
+                         int outReads, int features, WanOffer wan) {
+    /** An endpoint in DC mode (no WAN offer), as perftest's exchange carries. */
+    public QpEndpoint(int lid, int qpn, int psn, Gid gid, byte[] mac, PathMtu mtu, int rkey, long va, long size,
+                      int outReads, int features) {
+        this(lid, qpn, psn, gid, mac, mtu, rkey, va, size, outReads, features, WanOffer.NONE);
+    }
+
     public QpEndpoint {
+        if (wan == null) wan = WanOffer.NONE;
         if ((qpn & ~0xFFFFFF) != 0) throw new IllegalArgumentException("qpn: must fit 24 bits, was " + qpn);
         if ((psn & ~0xFFFFFF) != 0) throw new IllegalArgumentException("psn: must fit 24 bits, was " + psn);
         if ((lid & ~0xFFFF) != 0) throw new IllegalArgumentException("lid: must fit 16 bits, was " + lid);
@@ -53,14 +61,18 @@ public record QpEndpoint(int lid, int qpn, int psn, Gid gid, byte[] mac, PathMtu
     }
 
     public QpEndpoint withRegion(int newRkey, long newVa, long newSize) {
-        return new QpEndpoint(lid, qpn, psn, gid, mac, mtu, newRkey, newVa, newSize, outReads, features);
+        return new QpEndpoint(lid, qpn, psn, gid, mac, mtu, newRkey, newVa, newSize, outReads, features, wan);
+    }
+
+    public QpEndpoint withWan(WanOffer offer) {
+        return new QpEndpoint(lid, qpn, psn, gid, mac, mtu, rkey, va, size, outReads, features, offer);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof QpEndpoint e && lid == e.lid && qpn == e.qpn && psn == e.psn && gid.equals(e.gid)
                 && Arrays.equals(mac, e.mac) && mtu == e.mtu && rkey == e.rkey && va == e.va && size == e.size
-                && outReads == e.outReads && features == e.features;
+                && outReads == e.outReads && features == e.features && wan.equals(e.wan);
     }
 
     @Override
@@ -70,7 +82,7 @@ public record QpEndpoint(int lid, int qpn, int psn, Gid gid, byte[] mac, PathMtu
 
     @Override
     public String toString() {
-        return String.format("QpEndpoint[lid %d, qpn 0x%06x, psn 0x%06x, gid %s, mac %s, mtu %d, rkey 0x%08x, va 0x%x, size %d, reads %d, features 0x%x]",
-                lid, qpn, psn, gid, mac == null ? "-" : PortIdentity.macString(mac), mtu.bytes(), rkey, va, size, outReads, features);
+        return String.format("QpEndpoint[lid %d, qpn 0x%06x, psn 0x%06x, gid %s, mac %s, mtu %d, rkey 0x%08x, va 0x%x, size %d, reads %d, features 0x%x, %s]",
+                lid, qpn, psn, gid, mac == null ? "-" : PortIdentity.macString(mac), mtu.bytes(), rkey, va, size, outReads, features, wan);
     }
 }

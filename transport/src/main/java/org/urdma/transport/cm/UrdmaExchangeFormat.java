@@ -12,12 +12,14 @@ import org.urdma.verbs.PathMtu;
  * <pre>
  * "URDMACM1" | version u16 (1) | body length u16 (74) | lid u16 | qpn u32 | psn u32 | gid 16 | has-mac u8 | mac 6
  *           | mtu u16 (bytes) | rkey u32 | va u64 | size u64 | out-reads u8 | features u32 | reserved 4
+ *           | WAN offer: UETH flags u8 | rate control u8 (0 none, 1 rrcc, 2 dcqcn) | FEC m u8 | FEC r u8 | reference bit/s u64
  * </pre>
+ * Version 2 added the WAN offer (WIRE.md §10); both sides intersect the offers, see {@link WanOffer#agree}.
  */
 public final class UrdmaExchangeFormat implements ExchangeFormat {
     static final byte[] MAGIC = "URDMACM1".getBytes(StandardCharsets.US_ASCII);
-    static final int VERSION = 1;
-    static final int BODY = 2 + 4 + 4 + 16 + 1 + 6 + 2 + 4 + 8 + 8 + 1 + 4 + 4;
+    static final int VERSION = 2;
+    static final int BODY = 2 + 4 + 4 + 16 + 1 + 6 + 2 + 4 + 8 + 8 + 1 + 4 + 4 + 4 + 8;
     static final int MESSAGE = MAGIC.length + 4 + BODY;
     static final byte[] SYNC = "URDMASYN".getBytes(StandardCharsets.US_ASCII);
     static final byte[] DONE = "URDMABYE".getBytes(StandardCharsets.US_ASCII);
@@ -51,6 +53,9 @@ public final class UrdmaExchangeFormat implements ExchangeFormat {
         b.put((byte) (mac == null ? 0 : 1)).put(mac == null ? new byte[6] : mac);
         b.putShort((short) e.mtu().bytes()).putInt(e.rkey()).putLong(e.va()).putLong(e.size());
         b.put((byte) e.outReads()).putInt(e.features()).putInt(0);
+        WanOffer w = e.wan();
+        b.put((byte) w.uethFlags()).put((byte) WanOffer.rateCode(w.rateControl())).put((byte) w.fecData()).put((byte) w.fecParity())
+                .putLong(w.referenceBps());
         return b.array();
     }
 
@@ -83,7 +88,15 @@ public final class UrdmaExchangeFormat implements ExchangeFormat {
             long size = b.getLong();
             int reads = Byte.toUnsignedInt(b.get());
             int features = b.getInt();
-            return new QpEndpoint(lid, qpn, psn, Gid.of(gid), hasMac ? mac : null, PathMtu.ofBytes(mtu), rkey, va, size, reads, features);
+            b.getInt(); // reserved
+            int flags = Byte.toUnsignedInt(b.get());
+            int cc = Byte.toUnsignedInt(b.get());
+            if (cc >= WanOffer.RATE_CONTROLS.length) throw new IllegalArgumentException("rate control: unknown code " + cc);
+            int fecData = Byte.toUnsignedInt(b.get());
+            int fecParity = Byte.toUnsignedInt(b.get());
+            WanOffer wan = new WanOffer(flags, WanOffer.RATE_CONTROLS[cc], b.getLong(), fecData, fecParity);
+            return new QpEndpoint(lid, qpn, psn, Gid.of(gid), hasMac ? mac : null, PathMtu.ofBytes(mtu), rkey, va, size, reads,
+                    features, wan);
         } catch (IllegalArgumentException e) {
             throw new ConnectionException("exchange: bad QP attributes from " + peer + ": " + e.getMessage(), e);
         }

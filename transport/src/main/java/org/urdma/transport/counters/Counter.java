@@ -29,6 +29,10 @@ public enum Counter {
     RCVD_BYTES("rcvd_bytes", Scope.QP, "bytes of the packets in rcvd_pkts"),
     RETRANSMITTED_PKTS("retransmitted_pkts", Scope.QP, "packets sent again (any reason)"),
     ACK_TIMEOUTS("ack_timeouts", Scope.QP, "retransmission timer expiries"),
+    SACKS_SENT("sacks_sent", Scope.QP, "WAN responder: ACKs sent with a SACK-ETH listing missing PSNs"),
+    SACK_RANGES_RCVD("sack_ranges_rcvd", Scope.QP, "WAN requester: missing PSN ranges received in SACK-ETHs"),
+    SACK_RESENT_PKTS("sack_resent_pkts", Scope.QP, "WAN requester: packets resent because a SACK listed them"),
+    OUT_OF_ORDER_PLACED("out_of_order_placed", Scope.QP, "WAN: packets placed ahead of a missing PSN"),
     NAKS_SENT("naks_sent", Scope.QP, "NAKs sent (not RNR)"),
     NAKS_RCVD("naks_rcvd", Scope.QP, "NAKs received (not RNR)"),
     RNR_NAKS_SENT("rnr_naks_sent", Scope.QP, "RNR NAKs sent"),
@@ -59,6 +63,7 @@ public enum Counter {
     DROP_BAD_OPCODE("drop_bad_opcode", Scope.QP, "opcode not valid for the QP's transport or sequence"),
     DROP_WRONG_STATE("drop_wrong_state", Scope.QP, "QP state does not accept the packet"),
     DROP_FOREIGN_SOURCE("drop_foreign_source", Scope.QP, "RC/UC: packet not from the connected peer"),
+    DROP_NOT_PLACEABLE("drop_not_placeable", Scope.QP, "WAN: packet beyond the placement window, or READ/atomic/SEND that cannot be placed ahead of order yet"),
     // the telemetry itself
     JOURNAL_EVENTS_LOST("journal_events_lost", Scope.DEVICE, "journal events dropped because the ring was full"),
     QP_COUNTERS_UNAVAILABLE("qp_counters_unavailable", Scope.DEVICE, "QPs counted in device totals only (file full)");

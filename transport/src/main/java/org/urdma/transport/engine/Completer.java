@@ -34,6 +34,12 @@ final class Completer {
     long implicitNaks, readGaps;
     /** Responses older than the oldest unacknowledged PSN (late, duplicated or forged), ignored. */
     long stale;
+    /** WAN mode: the READ response PSNs placed so far (any order); null in DC mode. */
+    private PsnWindow readWin;
+    /** WAN mode: the highest PSN an ACK covered (WQEs behind an unfinished READ retire when it completes). */
+    private int ackedHigh;
+    /** WAN mode: a READ response this far behind the newest one of its READ and still missing counts as lost. */
+    static final int READ_REORDER = 64;
 
     Completer(SoftQp qp) {
         this.qp = qp;
@@ -46,6 +52,8 @@ final class Completer {
         rnrLeft = qp.rnrRetry;
         retrying = false;
         readReceived = 0;
+        readWin = qp.wan() ? new PsnWindow() : null; // connection setup, not the data path
+        ackedHigh = Psn.add(psn, -1);
     }
 
     private Requester req() {
@@ -120,11 +128,17 @@ final class Completer {
             stale++;
             return;
         }
+        if (p.hasAethExt()) onTimestamps(p, now);
         switch (o) {
             case Opcode.ACKNOWLEDGE -> {
                 int syn = p.aethSyndrome();
                 switch (syn & Aeth.SYNDROME_TYPE) {
-                    case Aeth.SYNDROME_ACK -> onAck(psn, now);
+                    case Aeth.SYNDROME_ACK -> {
+                        if (Psn.after(psn, ackedHigh)) ackedHigh = psn;
+                        onAck(psn, now);
+                        if (!p.hasAethExt()) qp.rate.onAck(-1, now);
+                        if (p.hasSack()) onSack(p, now);
+                    }
                     case Aeth.SYNDROME_RNR_NAK -> onRnrNak(psn, syn, now);
                     case Aeth.SYNDROME_NAK -> onNak(psn, syn, now);
                     default -> qp.drop(Counter.DROP_BAD_OPCODE, psn, now);
@@ -139,6 +153,32 @@ final class Completer {
 
     private void onAck(int a, long now) {
         ackThrough(a, true, now);
+    }
+
+    /** WAN mode: an ACK's SACK-ETH hands each missing range to the loss recovery. */
+    private void onSack(RxPacket p, long now) {
+        int n = p.sackCount();
+        for (int i = 0; i < n && qp.state() != org.urdma.verbs.QpState.ERR; i++) {
+            int len = p.sackRangeLength(i);
+            if (len == 0) continue;
+            qp.counters.increment(Counter.SACK_RANGES_RCVD);
+            qp.recovery.onSack(p.sackRangeStart(i), len, req(), now);
+        }
+    }
+
+    /**
+     * AETH-EXT: the responder's one-way delay of our last timestamped packet (Ts) plus ours of its ACK (now - T3) is a
+     * round trip without the responder's hold time; clock offsets between the hosts cancel in the sum.
+     */
+    private void onTimestamps(RxPacket p, long now) {
+        int forward = p.aethExtTs();
+        int reverse = (int) now - p.aethExtT3();
+        int rtt = forward + reverse;
+        req().reverseOwd = reverse;
+        if (rtt < 0) return; // a stale or garbled echo
+        qp.rate.onAck(rtt, now);
+        qp.rate.onOneWayDelay(forward, reverse, now);
+        qp.recovery.onRtt(rtt, now);
     }
 
     /**
@@ -160,6 +200,10 @@ final class Completer {
             int first = sq.firstPsn[s];
             WrOpcode op = WrOpcode.of(sq.opcode[s]);
             if (op.writesLocalMemory()) {
+                if (readWin != null && op == WrOpcode.RDMA_READ && completeHeadRead(head, s, now)) {
+                    progress = true;
+                    continue; // WAN: its responses all came (in any order) before this ACK
+                }
                 // only an ACK past what the READ already delivered says its responses were lost
                 if (implicitNak && Psn.atOrAfter(a, Psn.add(first, readReceived))) {
                     implicitNaks++;
@@ -186,6 +230,7 @@ final class Completer {
         if (Psn.after(candidate, compPsn)) {
             compPsn = candidate;
             progress = true;
+            qp.recovery.onAcknowledged(compPsn, now);
         }
         if (progress) onProgress(now);
     }
@@ -244,6 +289,10 @@ final class Completer {
     }
 
     private void onReadResponse(RxPacket p, int o, long now) {
+        if (readWin != null) {
+            onReadResponseWan(p, now);
+            return;
+        }
         int r = p.psn();
         ackThrough(Psn.add(r, -1), false, now);
         if (qp.state() == org.urdma.verbs.QpState.ERR) return;
@@ -291,6 +340,102 @@ final class Completer {
         onProgress(now);
     }
 
+    /**
+     * WAN mode: a READ response is placed by its own RETH (its offset in the READ) on arrival, in any order, into the
+     * READ that holds its PSN; the READ completes when all of its PSNs are present and it is the oldest WQE.
+     */
+    private void onReadResponseWan(RxPacket p, long now) {
+        int r = p.psn();
+        long idx = -1;
+        int s = -1;
+        for (long i = sq.retired.get(); i < req().startedIndex; i++) {
+            int si = sq.slot(i);
+            int n = sq.packets[si];
+            int first = sq.firstPsn[si];
+            if (n == 0 || Psn.before(r, first) || !Psn.before(r, Psn.add(first, n))) continue;
+            if (WrOpcode.of(sq.opcode[si]) == WrOpcode.RDMA_READ) {
+                idx = i;
+                s = si;
+            }
+            break;
+        }
+        if (s < 0 || readWin.has(r)) { // a duplicate, or a response to a READ already done
+            stale++;
+            return;
+        }
+        int first = sq.firstPsn[s];
+        int n = sq.packets[s];
+        // the responder answers a READ only once every request before it arrived
+        ackThrough(Psn.add(first, -1), false, now);
+        if (qp.state() == org.urdma.verbs.QpState.ERR) return;
+        int k = Psn.diff(r, first);
+        int total = sq.length[s];
+        long offset = p.rethVa() - sq.remoteAddr[s];
+        int len = p.payloadLength();
+        int expected = k == n - 1 ? total - k * qp.mtu : qp.mtu;
+        if ((p.uethFlags() & org.urdma.transport.wire.OpcodeTable.UETH_PER_PACKET_RETH) == 0 || offset != (long) k * qp.mtu
+                || len != expected) {
+            qp.drop(Counter.DROP_BAD_OPCODE, r, now);
+            return;
+        }
+        int base = s * sq.maxSge;
+        int st = Dma.scatter(qp.device.keys(), qp.pd, sq.sgeAddr, sq.sgeLen, sq.sgeLkey, base, sq.numSge[s],
+                offset, p.payload(), p.payloadOffset(), len);
+        if (st != Dma.OK) {
+            if (idx == sq.retired.get()) retire(idx, st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR, 0, now);
+            return;
+        }
+        readWin.set(r, 0, 0, 0);
+        if (idx != sq.retired.get() || k > readReceived) qp.counters.increment(Counter.OUT_OF_ORDER_PLACED);
+        // a response well behind the newest is lost, not late; at the READ's last PSN everything still missing is
+        if (k == n - 1) {
+            for (int q = first; Psn.before(q, r); q = Psn.add(q, 1)) {
+                if (!readWin.has(q)) qp.recovery.onLoss(q, LossCause.READ_GAP, req(), now);
+            }
+        } else if (k >= READ_REORDER) {
+            int q = Psn.add(r, -READ_REORDER);
+            if (!readWin.has(q)) qp.recovery.onLoss(q, LossCause.READ_GAP, req(), now);
+        }
+        lastProgress = now;
+        completeReads(now);
+    }
+
+    /** WAN mode: retires the READs at the head whose responses are all present, then what ACKs already covered behind them. */
+    private void completeReads(long now) {
+        while (qp.state() != org.urdma.verbs.QpState.ERR) {
+            long head = sq.retired.get();
+            if (head >= req().startedIndex) return;
+            int s = sq.slot(head);
+            if (WrOpcode.of(sq.opcode[s]) != WrOpcode.RDMA_READ) {
+                if (Psn.atOrAfter(ackedHigh, sq.firstPsn[s])) ackThrough(ackedHigh, false, now);
+                if (sq.retired.get() == head) return;
+                continue;
+            }
+            if (!completeHeadRead(head, s, now)) return;
+        }
+    }
+
+    /**
+     * WAN mode: counts the head READ's responses present from its first PSN on (compPsn follows); when all are, retires
+     * it and returns true.
+     */
+    private boolean completeHeadRead(long head, int s, long now) {
+        int first = sq.firstPsn[s];
+        int n = sq.packets[s];
+        while (readReceived < n && readWin.has(Psn.add(first, readReceived))) readReceived++;
+        int resume = Psn.add(first, readReceived);
+        if (Psn.after(resume, compPsn)) {
+            compPsn = resume;
+            qp.recovery.onAcknowledged(compPsn, now);
+            onProgress(now);
+        }
+        if (readReceived < n) return false;
+        for (int i = 0; i < n; i++) readWin.clear(Psn.add(first, i));
+        retire(head, WcStatus.SUCCESS, sq.length[s], now);
+        onProgress(now);
+        return true;
+    }
+
     private void onAtomicAck(RxPacket p, long now) {
         int r = p.psn();
         ackThrough(Psn.add(r, -1), false, now);
@@ -318,6 +463,11 @@ final class Completer {
      * RETRY_EXC_ERR.
      */
     private void startRetry(int psn, LossCause cause, long now) {
+        if (qp.recovery.selective() && cause != LossCause.TIMEOUT) {
+            // a scoreboard keeps its own account of what it resent: no retry round, no retry_cnt (only timeouts count)
+            qp.recovery.onLoss(psn, cause, req(), now);
+            return;
+        }
         // one retry per loss episode, unless the timer fires again or a NAK comes after the retry resent the lost packet
         // and one behind it (the responder NAKs again only when it sees a new round: the resent packet was lost too)
         if (retrying && cause != LossCause.TIMEOUT

@@ -59,6 +59,12 @@ final class RecvQueue {
         return c == producer.get() ? -1 : (int) (c & mask);
     }
 
+    /** Slot of the receive {@code k} places behind the oldest, or -1 when fewer are posted (WAN mode places ahead). */
+    int peekAt(int k) {
+        long c = consumer.get() + k;
+        return k >= 0 && c < producer.get() ? (int) (c & mask) : -1;
+    }
+
     void consume() {
         consumer.lazySet(consumer.get() + 1);
     }

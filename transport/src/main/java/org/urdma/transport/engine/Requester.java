@@ -27,6 +27,13 @@ final class Requester implements LossRecovery.Retransmitter {
     private final MemoryKeyTable keys;
     /** Per-WQE error found when starting it, reported in order by the completer (0 = none). */
     final int[] startError;
+    /** WAN mode: per WQE, its receive sequence number (SENDs and WRITEs with immediate consume the peer's receives in order). */
+    private final int[] ssn;
+    private int nextSsn;
+    /** WAN mode: a selective resend of a READ response PSN asks for that one packet, not the rest of the READ. */
+    private boolean selectiveResend;
+    /** WAN mode: the last one-way delay responder → requester (ns mod 2^32), carried as TS.Tr. */
+    int reverseOwd;
 
     long txIndex;       // WQE being transmitted
     long startedIndex;  // WQEs whose PSNs are assigned
@@ -50,11 +57,13 @@ final class Requester implements LossRecovery.Retransmitter {
         this.sq = qp.sq;
         this.keys = qp.device.keys();
         this.startError = new int[sq.size];
+        this.ssn = new int[sq.size];
     }
 
     void start(int psn) {
         txPsn = psn;
         nextPsn = psn;
+        nextSsn = 0;
         qp.completer.start(psn);
     }
 
@@ -178,6 +187,7 @@ final class Requester implements LossRecovery.Retransmitter {
         sq.packets[s] = packets;
         if (op.writesLocalMemory()) rdAtomicOutstanding++;
         if (op == WrOpcode.RDMA_READ) readResponsePsns += packets - 1;
+        if (op.isSend() || op == WrOpcode.RDMA_WRITE_WITH_IMM) ssn[s] = nextSsn++;
         nextPsn = Psn.add(txPsn, packets);
         txOffset = 0;
         return true;
@@ -207,11 +217,12 @@ final class Requester implements LossRecovery.Retransmitter {
         switch (op) {
             case RDMA_READ -> {
                 int remaining = total - txOffset;
+                if (selectiveResend && txOffset > 0) remaining = Math.min(qp.mtu, remaining);
                 int opcode = service | Opcode.RDMA_READ_REQUEST;
                 t = qp.claim(opcode, 0, route, now);
                 if (t == null) return false;
                 ackReq = true;
-                t.start(opcode, qp.destQpn, txPsn, true, false).reth(sq.remoteAddr[s] + txOffset, sq.rkey[s], remaining);
+                t.start(opcode, qp.destQpn, txPsn, true, false, qp.uethFlags, 0).reth(sq.remoteAddr[s] + txOffset, sq.rkey[s], remaining);
                 packetsUsed = Math.max(1, (remaining + qp.mtu - 1) / qp.mtu);
                 endOfWqe = true;
             }
@@ -221,7 +232,7 @@ final class Requester implements LossRecovery.Retransmitter {
                 t = qp.claim(opcode, 0, route, now);
                 if (t == null) return false;
                 ackReq = true;
-                t.start(opcode, qp.destQpn, txPsn, true, false)
+                t.start(opcode, qp.destQpn, txPsn, true, false, qp.uethFlags, 0)
                         .atomicEth(sq.remoteAddr[s], sq.rkey[s], cas ? sq.swap[s] : sq.compareAdd[s], sq.compareAdd[s]);
                 endOfWqe = true;
             }
@@ -255,9 +266,16 @@ final class Requester implements LossRecovery.Retransmitter {
                     destQp = sq.remoteQpn[s];
                     route = sq.ah[s].route();
                 }
-                t.start(opcode, destQp, txPsn, ackReq, last && (sq.flags[s] & SendFlags.SOLICITED) != 0);
+                t.start(opcode, destQp, txPsn, ackReq, last && (sq.flags[s] & SendFlags.SOLICITED) != 0,
+                        qp.type == QpType.RC ? qp.uethFlags : 0, 0);
                 int flags = OpcodeTable.flags(opcode);
-                if (first && op.isWrite()) t.reth(sq.remoteAddr[s], sq.rkey[s], total);
+                if (qp.perPacketReth() && qp.type == QpType.RC) {
+                    // WAN: every packet says where its bytes go (a SEND: offset, receive sequence number, length)
+                    if (op.isWrite()) t.reth(sq.remoteAddr[s] + txOffset, sq.rkey[s], total);
+                    else t.reth(txOffset, ssn[s], total);
+                } else if (first && op.isWrite()) {
+                    t.reth(sq.remoteAddr[s], sq.rkey[s], total);
+                }
                 if ((flags & OpcodeTable.IMM) != 0) t.immData(sq.immData[s]);
                 if ((flags & OpcodeTable.INV) != 0) t.invalidateRkey(sq.invalidateRkey[s]);
                 if (qp.type == QpType.UD) {
@@ -268,6 +286,7 @@ final class Requester implements LossRecovery.Retransmitter {
                 payload = len;
             }
         }
+        if ((qp.uethFlags & OpcodeTable.UETH_TS) != 0 && qp.type == QpType.RC) t.ts((int) now, reverseOwd);
         qp.commit(t, route, now);
         qp.rate.onSent(payload, now);
         transmitted++;
@@ -308,6 +327,7 @@ final class Requester implements LossRecovery.Retransmitter {
      */
     private void resent(int psns) {
         qp.counters.increment(Counter.RETRANSMITTED_PKTS);
+        if (resendReason == RetransmitReason.SACK) qp.counters.increment(Counter.SACK_RESENT_PKTS);
         if (runCount > 0 && txPsn != Psn.add(runFirst, runCount)) journalResent(qp.device.now());
         if (runCount == 0) runFirst = txPsn;
         runCount++;
@@ -322,8 +342,14 @@ final class Requester implements LossRecovery.Retransmitter {
     }
 
     /** What the next packets sent again are resent for (the completer says, before the loss recovery rewinds). */
-    void resendReason(LossCause cause) {
-        resendReason = switch (cause) {
+    @Override
+    public void resendReason(LossCause cause) {
+        if (runCount > 0 && reasonOf(cause) != resendReason) journalResent(qp.device.now()); // a run has one reason
+        resendReason = reasonOf(cause);
+    }
+
+    private static RetransmitReason reasonOf(LossCause cause) {
+        return switch (cause) {
             case NAK -> RetransmitReason.NAK;
             case IMPLICIT_NAK -> RetransmitReason.IMPLICIT_NAK;
             case READ_GAP -> RetransmitReason.READ_GAP;
@@ -387,6 +413,11 @@ final class Requester implements LossRecovery.Retransmitter {
     }
 
     @Override
+    public int nextPsn() {
+        return nextPsn;
+    }
+
+    @Override
     public boolean resend(int psn, long now) {
         long index = txIndex;
         int offset = txOffset;
@@ -394,7 +425,13 @@ final class Requester implements LossRecovery.Retransmitter {
         int since = sinceAckReq;
         rewind(psn);
         boolean held = txIndex < startedIndex;
+        if (held && resendReason == RetransmitReason.SACK && txOffset > 0 && sq.opcode[sq.slot(txIndex)] == WrOpcode.RDMA_READ.ordinal()) {
+            // a SACK covers the responder's request PSNs: a READ's response PSNs in its range were never missing there
+            held = false;
+        }
+        selectiveResend = true;
         boolean sent = !held || sendPacket(sq.slot(txIndex), WrOpcode.of(sq.opcode[sq.slot(txIndex)]), now);
+        selectiveResend = false;
         // new packets continue where they were; the resent one does not count towards the AckReq cadence
         txIndex = index;
         txOffset = offset;

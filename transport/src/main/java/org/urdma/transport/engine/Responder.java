@@ -11,6 +11,7 @@ import org.urdma.transport.wire.Aeth;
 import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.transport.wire.Psn;
+import org.urdma.transport.wire.SackEth;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.WcOpcode;
@@ -62,6 +63,19 @@ final class Responder {
     private long resSeq;
     private final UnsafeBuffer grh = new UnsafeBuffer(ByteBuffer.allocateDirect(40));
     long acksSent, ucDiscarded, udDropped;
+    // WAN mode (docs/WAN.md): packets placed on arrival in any order, messages completed in PSN order
+    /** What arrived past ePsn; null in DC mode. */
+    private PsnWindow win;
+    /** Receive-consuming messages (SEND, WRITE with immediate) completed: a SEND's R_Key field minus this is its receive. */
+    private int headSsn;
+    /** One past the highest PSN placed. */
+    private int rcvHigh;
+    /** Packets placed since the last ACK (the SACK cadence counts them). */
+    private int sinceAck;
+    /** One-way delay (ns mod 2^32) of the last packet with a timestamp, and its PSN, echoed in the AETH-EXT. */
+    private int owd, owdPsn;
+    private final int[] rangeStart = new int[SackEth.MAX_RANGES];
+    private final int[] rangeLength = new int[SackEth.MAX_RANGES];
 
     private static final class Resource {
         boolean atomic;
@@ -77,6 +91,8 @@ final class Responder {
         boolean replay;
         int sendPsn;
         int sendOffset;
+        /** Where the answer ends: the READ's length, or less when a WAN requester asked for single packets again. */
+        int sendEnd;
         long seq;
     }
 
@@ -100,6 +116,10 @@ final class Responder {
         ackPending = false;
         ucDropping = false;
         for (Resource r : res) r.valid = r.sending = false;
+        win = qp.wan() ? new PsnWindow() : null; // connection setup, not the data path
+        headSsn = 0;
+        rcvHigh = psn;
+        sinceAck = 0;
     }
 
     boolean hasPendingWork() {
@@ -133,6 +153,10 @@ final class Responder {
     }
 
     private void onRc(RxPacket p, long now) {
+        if (win != null) {
+            onRcWan(p, now);
+            return;
+        }
         int o = (p.opcode() & 0x1F);
         int d = Psn.diff(p.psn(), ePsn);
         if (d > 0) {
@@ -178,6 +202,227 @@ final class Responder {
         ePsn = Psn.add(ePsn, 1);
         lastOp = OpcodeTable.has(o, OpcodeTable.END) ? NO_OP : o;
         if (p.ackReq()) ackDue(p.psn());
+    }
+
+    // ---------------------------------------------------------------- WAN mode: out-of-order placement
+
+    private void onRcWan(RxPacket p, long now) {
+        int o = (p.opcode() & 0x1F);
+        int psn = p.psn();
+        int d = Psn.diff(psn, ePsn);
+        if (p.hasTs()) {
+            owd = (int) now - p.tsT1();
+            owdPsn = psn;
+        }
+        if (d < 0 || (d < PsnWindow.SIZE && win.has(psn))) {
+            duplicate(p, o, now);
+            advanceWan(now); // a message end held for a receive may complete now
+            return;
+        }
+        if (d >= PsnWindow.SIZE) {
+            qp.drop(Counter.DROP_NOT_PLACEABLE, psn, now);
+            return;
+        }
+        int f = OpcodeTable.flags(o);
+        if ((f & (OpcodeTable.SEND | OpcodeTable.WRITE)) == 0) {
+            // READ and atomics act in PSN order: a WRITE before them must have landed first
+            if (d != 0) {
+                qp.drop(Counter.DROP_NOT_PLACEABLE, psn, now);
+                if (!Psn.before(psn, rcvHigh)) rcvHigh = Psn.add(psn, 1); // the SACK lists it, and the gap before it
+                gap(now);
+                return;
+            }
+            if (o == Opcode.RDMA_READ_REQUEST) {
+                onRead(p, now);
+            } else if (o == Opcode.COMPARE_SWAP || o == Opcode.FETCH_ADD) {
+                onAtomic(p, o, now);
+            } else {
+                classC(Aeth.NAK_INVALID_REQUEST, psn, WcStatus.REM_INV_REQ_ERR, now);
+                return;
+            }
+            nakSent = false;
+            if (Psn.after(ePsn, rcvHigh)) rcvHigh = ePsn;
+            advanceWan(now);
+            return;
+        }
+        if ((p.uethFlags() & OpcodeTable.UETH_PER_PACKET_RETH) == 0 || !sizeOk(o, p.payloadLength())) {
+            classC(Aeth.NAK_INVALID_REQUEST, psn, WcStatus.REM_INV_REQ_ERR, now);
+            return;
+        }
+        if (!place(p, o, f, d, now)) return;
+        if (d > 0) qp.counters.increment(Counter.OUT_OF_ORDER_PLACED);
+        if (!Psn.before(psn, rcvHigh)) rcvHigh = Psn.add(psn, 1);
+        advanceWan(now);
+        if (d > 0) gap(now);
+        sinceAck++;
+        int every = qp.recovery.ackEvery();
+        if (p.ackReq() || (every > 0 && sinceAck >= every)) {
+            ackDue(Psn.add(ePsn, -1));
+        } else if (qp.recovery.ackDelayNanos() > 0) {
+            qp.armSackTimer(now + qp.recovery.ackDelayNanos());
+        }
+    }
+
+    /** A PSN is missing: a selective peer hears of it in the next SACK; otherwise one NAK per gap (go-back-N). */
+    private void gap(long now) {
+        if (qp.recovery.selective()) {
+            if (qp.recovery.ackDelayNanos() > 0) qp.armSackTimer(now + qp.recovery.ackDelayNanos());
+            return;
+        }
+        if (!nakSent) {
+            nakSent = sendAckOrNak(Aeth.SYNDROME_NAK | Aeth.NAK_PSN_SEQUENCE_ERROR, ePsn, now);
+            if (nakSent) qp.counters.increment(Counter.OUT_OF_SEQ_REQUEST);
+        }
+    }
+
+    /** The SACK timer: report what arrived (and what is still missing) at least every T; again while a gap stays. */
+    void onSackTimer(long now) {
+        if (win == null) return;
+        boolean gapLeft = Psn.before(ePsn, rcvHigh);
+        if (sinceAck > 0 || gapLeft) ackDue(Psn.add(ePsn, -1));
+        if (gapLeft && qp.recovery.ackDelayNanos() > 0) qp.armSackTimer(now + qp.recovery.ackDelayNanos());
+    }
+
+    /**
+     * Places a SEND or WRITE packet by its own RETH: a WRITE at its VA after the rkey's bounds and rights check, a SEND
+     * into the receive its sequence number names at the offset it carries. False when not placed (error handled, or a
+     * receive not posted yet: the peer sends it again when a SACK lists it).
+     */
+    private boolean place(RxPacket p, int o, int f, int d, long now) {
+        int psn = p.psn();
+        int len = p.payloadLength();
+        boolean end = (f & OpcodeTable.END) != 0;
+        boolean imm = (f & OpcodeTable.IMM) != 0;
+        long va = p.rethVa();
+        long total = p.rethLength() & 0xFFFFFFFFL;
+        int se = end && p.solicited() ? PsnWindow.SOLICITED : 0;
+        if ((f & OpcodeTable.WRITE) != 0) {
+            RegisteredMemory mr = keys.remote(p.rethRkey(), qp.pd, va, len, AccessFlags.REMOTE_WRITE);
+            if (mr == null || (qp.accessFlags & AccessFlags.REMOTE_WRITE) == 0) {
+                classC(Aeth.NAK_REMOTE_ACCESS_ERROR, psn, null, now);
+                return false;
+            }
+            if (len > 0) mr.buffer().putBytes(mr.offsetOf(va), p.payload(), p.payloadOffset(), len);
+            win.set(psn, PsnWindow.WRITE | (end ? PsnWindow.END : 0) | (imm ? PsnWindow.IMM : 0) | se, p.immData(), (int) total);
+            return true;
+        }
+        // SEND: VA = offset in the message, R_Key = the message's receive sequence number, DMA length = message length
+        if (va < 0 || va + len > total || (end ? va + len != total : va + len >= total)) {
+            classC(Aeth.NAK_INVALID_REQUEST, psn, WcStatus.REM_INV_REQ_ERR, now);
+            return false;
+        }
+        int k = p.rethRkey() - headSsn;
+        int st;
+        if (qp.srq == null) {
+            int slot = recvQ.peekAt(k);
+            if (slot < 0) return notPlaced(psn, d, now);
+            st = Dma.scatter(keys, qp.pd, recvQ.sgeAddr, recvQ.sgeLen, recvQ.sgeLkey, slot * recvQ.maxSge, recvQ.numSge[slot],
+                    va, p.payload(), p.payloadOffset(), len);
+        } else {
+            // a shared queue's receives belong to whichever QP takes them first: only the next message's is taken
+            if (k != 0 || (!haveRecv && !takeRecv())) return notPlaced(psn, d, now);
+            st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge, va, p.payload(), p.payloadOffset(), len);
+        }
+        if (st != Dma.OK) {
+            if (k == 0) completeHead(st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
+            classC(st == Dma.LENGTH ? Aeth.NAK_INVALID_REQUEST : Aeth.NAK_REMOTE_OPERATIONAL_ERROR, psn, null, now);
+            return false;
+        }
+        boolean inv = (f & OpcodeTable.INV) != 0;
+        win.set(psn, PsnWindow.SEND | (end ? PsnWindow.END : 0) | (imm ? PsnWindow.IMM : 0) | (inv ? PsnWindow.INV : 0) | se,
+                inv ? p.invalidateRkey() : p.immData(), (int) total);
+        return true;
+    }
+
+    /** A SEND whose receive is not posted: RNR NAK when it is the next message in order, else left for a SACK. */
+    private boolean notPlaced(int psn, int d, long now) {
+        if (d == 0) {
+            sendRnrNak(psn, now);
+        } else {
+            qp.drop(Counter.DROP_NOT_PLACEABLE, psn, now);
+        }
+        return false;
+    }
+
+    /** Moves ePsn over the PSNs present, completing each message whose last PSN it passes (so in order, and only whole). */
+    private void advanceWan(long now) {
+        while (win.has(ePsn)) {
+            int f = win.flagsOf(ePsn);
+            if ((f & PsnWindow.END) != 0 && !completeWan(ePsn, f, now)) return;
+            win.clear(ePsn);
+            ePsn = Psn.add(ePsn, 1);
+            nakSent = false;
+            if (qp.state() == org.urdma.verbs.QpState.ERR) return;
+        }
+    }
+
+    /** Completes the message ending at {@code psn}; false when it waits for a receive (RNR NAK sent). */
+    private boolean completeWan(int psn, int f, long now) {
+        int aux = win.auxOf(psn);
+        int len = win.lengthOf(psn);
+        boolean se = (f & PsnWindow.SOLICITED) != 0;
+        if ((f & PsnWindow.SEND) != 0) {
+            int wcFlags = (f & PsnWindow.IMM) != 0 ? WorkCompletion.WITH_IMM : 0;
+            int inv = 0;
+            if ((f & PsnWindow.INV) != 0) {
+                inv = aux;
+                if (!keys.invalidateRkey(inv, qp.pd)) {
+                    completeHead(WcStatus.REM_INV_REQ_ERR, WcOpcode.RECV, len, 0, 0, 0, false);
+                    classC(Aeth.NAK_INVALID_REQUEST, psn, null, now);
+                    return false;
+                }
+                wcFlags |= WorkCompletion.WITH_INV;
+            }
+            completeHead(WcStatus.SUCCESS, WcOpcode.RECV, len, (f & PsnWindow.IMM) != 0 ? aux : 0, inv, wcFlags, se);
+            qp.counters.increment(Counter.RDMA_RECVS);
+        } else if ((f & PsnWindow.IMM) != 0) {
+            if (qp.srq == null ? recvQ.peek() < 0 : !haveRecv && !takeRecv()) {
+                sendRnrNak(psn, now);
+                return false;
+            }
+            completeHead(WcStatus.SUCCESS, WcOpcode.RECV_RDMA_WITH_IMM, len, aux, 0, WorkCompletion.WITH_IMM, se);
+        }
+        msn++;
+        return true;
+    }
+
+    /** Completes the oldest receive (WAN mode: a QP's own receives stay queued until their message completes). */
+    private void completeHead(WcStatus st, WcOpcode op, int len, int imm, int inv, int flags, boolean solicited) {
+        headSsn++;
+        if (qp.srq != null) {
+            completeRecv(st, op, len, imm, inv, flags, solicited);
+            return;
+        }
+        int slot = recvQ.peek();
+        if (slot < 0) return;
+        long wrId = recvQ.wrId[slot];
+        recvQ.consume();
+        qp.recvCq.push(wrId, st, op, len, imm, inv, qp.qpNum(), qp.destQpn, flags, solicited);
+    }
+
+    /** The missing PSN ranges between ePsn and the highest placed, into rangeStart/rangeLength; returns how many. */
+    private int missingRanges() {
+        int n = 0;
+        int p = ePsn;
+        while (n < rangeStart.length && Psn.before(p, rcvHigh)) {
+            int limit = Psn.diff(rcvHigh, p);
+            int present = win.next(p, true, limit);
+            if (present == p) {
+                p = win.next(p, false, limit);
+                continue;
+            }
+            int len = Psn.diff(present, p);
+            while (len > 0 && n < rangeStart.length) {
+                int l = Math.min(255, len);
+                rangeStart[n] = p;
+                rangeLength[n] = l;
+                n++;
+                p = Psn.add(p, l);
+                len -= l;
+            }
+            p = present;
+        }
+        return n;
     }
 
     private boolean sequenceOk(int o) {
@@ -338,6 +583,7 @@ final class Responder {
         r.sending = true;
         r.sendPsn = p.psn();
         r.sendOffset = 0;
+        r.sendEnd = (int) len;
         r.seq = resSeq++;
         ePsn = Psn.add(ePsn, packets);
         lastOp = NO_OP;
@@ -408,10 +654,18 @@ final class Responder {
                 }
                 if (!r.atomic && o == Opcode.RDMA_READ_REQUEST && Psn.atOrAfter(p.psn(), r.psn)
                         && Psn.before(p.psn(), Psn.add(r.psn, r.packets))) {
+                    if (win != null && (p.rethLength() & 0xFFFFFFFFL) <= qp.mtu) {
+                        // a WAN requester asks again for single packets, many at once: answer each at once rather than
+                        // move the resource's one cursor (the next ask would move it again before this one was answered)
+                        if (r.mr.isValid()) emitReadResponse(r, Psn.diff(p.psn(), r.psn) * qp.mtu, p.psn(), qp.mtu, now);
+                        return;
+                    }
                     if (!r.sending) r.replay = true;
                     r.sending = true;
                     r.sendPsn = p.psn();
                     r.sendOffset = Psn.diff(p.psn(), r.psn) * qp.mtu; // keeps its place: responses go out in PSN order
+                    // a WAN requester asks again for just the packets it misses
+                    r.sendEnd = win == null ? r.length : (int) Math.min(r.length, r.sendOffset + (p.rethLength() & 0xFFFFFFFFL));
                     return;
                 }
             }
@@ -451,10 +705,40 @@ final class Responder {
     }
 
     private boolean sendAckOrNak(int syndrome, int psn, long now) {
+        if (win != null) return sendWanAck(syndrome, psn, now);
         TxPacket t = qp.claim(Opcode.RC_ACKNOWLEDGE, 0, qp.route, now);
         if (t == null) return false;
         t.start(Opcode.RC_ACKNOWLEDGE, qp.destQpn, psn, false, false).aeth(syndrome, msn & 0xFFFFFF);
         qp.commit(t, qp.route, now);
+        afterAck(syndrome, psn, now);
+        return true;
+    }
+
+    /**
+     * WAN mode: the ACK (or NAK) with UETH, TS and AETH-EXT (this ACK's time, the one-way delay of the last timestamped
+     * packet and its PSN), and with SACK a SACK-ETH: cumulative PSN ePsn and the ranges still missing up to the highest
+     * PSN placed.
+     */
+    private boolean sendWanAck(int syndrome, int psn, long now) {
+        int flags = qp.uethFlags;
+        boolean sack = (flags & OpcodeTable.UETH_SACK) != 0;
+        int ranges = sack && (syndrome & Aeth.SYNDROME_TYPE) == Aeth.SYNDROME_ACK ? missingRanges() : 0;
+        TxPacket t = qp.claimAck(ranges, now);
+        if (t == null) return false;
+        t.start(Opcode.RC_ACKNOWLEDGE, qp.destQpn, psn, false, false, flags, ranges).aeth(syndrome, msn & 0xFFFFFF);
+        if ((flags & OpcodeTable.UETH_TS) != 0) t.ts((int) now, 0).aethExt((int) now, owd, owdPsn);
+        if (sack) {
+            t.sack(ranges, ePsn);
+            for (int i = 0; i < ranges; i++) t.sackRange(i, rangeStart[i], rangeLength[i]);
+        }
+        qp.commit(t, qp.route, now);
+        sinceAck = 0;
+        if (ranges > 0) qp.counters.increment(Counter.SACKS_SENT);
+        afterAck(syndrome, psn, now);
+        return true;
+    }
+
+    private void afterAck(int syndrome, int psn, long now) {
         switch (syndrome & Aeth.SYNDROME_TYPE) {
             case Aeth.SYNDROME_NAK -> {
                 qp.counters.increment(Counter.NAKS_SENT);
@@ -468,7 +752,6 @@ final class Responder {
             case Aeth.SYNDROME_ACK -> acksSent++;
             default -> { }
         }
-        return true;
     }
 
     // ---------------------------------------------------------------- UC
@@ -589,7 +872,8 @@ final class Responder {
         if (r.atomic) {
             TxPacket t = qp.claim(Opcode.RC_ATOMIC_ACKNOWLEDGE, 0, qp.route, now);
             if (t == null) return false;
-            t.start(Opcode.RC_ATOMIC_ACKNOWLEDGE, qp.destQpn, r.psn, false, false).aeth(syndrome, msn & 0xFFFFFF).atomicAck(r.orig);
+            t.start(Opcode.RC_ATOMIC_ACKNOWLEDGE, qp.destQpn, r.psn, false, false, qp.uethFlags, 0).aeth(syndrome, msn & 0xFFFFFF).atomicAck(r.orig);
+            if ((qp.uethFlags & OpcodeTable.UETH_TS) != 0) t.ts((int) now, 0).aethExt((int) now, owd, owdPsn);
             qp.commit(t, qp.route, now);
             r.sending = false;
             return true;
@@ -599,19 +883,36 @@ final class Responder {
             return true;
         }
         int len = Math.min(qp.mtu, r.length - r.sendOffset);
-        boolean first = r.sendOffset == 0;
         boolean last = r.sendOffset + len >= r.length;
+        boolean stop = r.sendOffset + len >= r.sendEnd;
+        if (!emitReadResponse(r, r.sendOffset, r.sendPsn, r.sendEnd - r.sendOffset, now)) return false;
+        r.sendOffset += len;
+        r.sendPsn = Psn.add(r.sendPsn, 1);
+        if (last || stop) r.sending = false;
+        return true;
+    }
+
+    /** Sends the READ response packet of {@code r} at {@code offset} with {@code psn}; false on back-pressure. */
+    private boolean emitReadResponse(Resource r, int offset, int psn, int atMost, long now) {
+        int syndrome = Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID;
+        int len = Math.min(Math.min(qp.mtu, atMost), r.length - offset);
+        boolean first = offset == 0;
+        boolean last = offset + len >= r.length;
         int opcode = first && last ? Opcode.RC_RDMA_READ_RESPONSE_ONLY : first ? Opcode.RC_RDMA_READ_RESPONSE_FIRST
                 : last ? Opcode.RC_RDMA_READ_RESPONSE_LAST : Opcode.RC_RDMA_READ_RESPONSE_MIDDLE;
         TxPacket t = qp.claim(opcode, len, qp.route, now);
         if (t == null) return false;
-        t.start(opcode, qp.destQpn, r.sendPsn, false, false);
-        if ((OpcodeTable.mask(opcode) & OpcodeTable.HDR_AETH) != 0) t.aeth(syndrome, msn & 0xFFFFFF); // MIDDLE has none
-        t.payload(r.mr.buffer(), r.mr.offsetOf(r.va + r.sendOffset), len);
+        int flags = qp.uethFlags;
+        t.start(opcode, qp.destQpn, psn, false, false, flags, 0);
+        boolean aeth = (OpcodeTable.mask(opcode) & OpcodeTable.HDR_AETH) != 0; // MIDDLE has none
+        if (aeth) t.aeth(syndrome, msn & 0xFFFFFF);
+        if ((flags & OpcodeTable.UETH_PER_PACKET_RETH) != 0) t.reth(r.va + offset, 0, r.length); // the VA of its own bytes
+        if ((flags & OpcodeTable.UETH_TS) != 0) {
+            t.ts((int) now, 0);
+            if (aeth) t.aethExt((int) now, owd, owdPsn);
+        }
+        t.payload(r.mr.buffer(), r.mr.offsetOf(r.va + offset), len);
         qp.commit(t, qp.route, now);
-        r.sendOffset += len;
-        r.sendPsn = Psn.add(r.sendPsn, 1);
-        if (last) r.sending = false;
         return true;
     }
 }

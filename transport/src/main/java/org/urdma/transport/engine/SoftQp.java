@@ -53,6 +53,12 @@ public final class SoftQp implements QueuePair {
     /** Per-QP policies, made when the QP is created; a connection may choose others while the QP is in RESET or INIT. */
     LossRecovery recovery;
     RateControl rate;
+    /**
+     * WAN mode (URDMA, WIRE.md §10): the UETH flags every packet of this QP carries, 0 in DC mode; agreed at connection
+     * setup ({@link #wan}). FEC group shape as negotiated (0,0 = adaptive) for the FEC overlay to read.
+     */
+    int uethFlags;
+    int fecData, fecParity;
     /** The rate control holds the requester back until this time (Long.MIN_VALUE: not paced). */
     long pacedUntil = Long.MIN_VALUE;
     private volatile QpState state = QpState.RESET;
@@ -101,6 +107,9 @@ public final class SoftQp implements QueuePair {
     long retryDeadline = Long.MAX_VALUE;
     long rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
     long rnrDeadline = Long.MAX_VALUE;
+    /** WAN mode: the responder's SACK timer (an ACK with SACK-ETH at least every T µs while packets arrive). */
+    long sackTimerId = DeadlineTimerWheel.NULL_DEADLINE;
+    long sackDeadline = Long.MAX_VALUE;
 
     SoftQp(SoftDevice device, SoftPd pd, QpInitAttributes init, int qpn, QpCounters counters) {
         this.device = device;
@@ -171,6 +180,42 @@ public final class SoftQp implements QueuePair {
             rate = rateControl.create();
             return null;
         });
+    }
+
+    /**
+     * Puts an RC QP in WAN mode with the agreed UETH flags (timestamps, per-packet RETH, SACK, FEC) and FEC group
+     * ({@code fecData}, {@code fecParity}; 0,0 = adaptive); SACK also selects the {@code sack} loss recovery. Only before
+     * RTR, like {@link #policies}. Flags 0 return the QP to DC mode.
+     */
+    public void wan(int uethFlags, int fecData, int fecParity) {
+        if ((uethFlags & ~0xF0) != 0) throw new IllegalArgumentException("uethFlags: only 0x80|0x40|0x20|0x10, was 0x" + Integer.toHexString(uethFlags));
+        if (uethFlags != 0 && type != QpType.RC) throw new IllegalArgumentException("wan: RC only, this QP is " + type);
+        if ((uethFlags & OpcodeTable.UETH_SACK) != 0 && (uethFlags & OpcodeTable.UETH_PER_PACKET_RETH) == 0) {
+            throw new IllegalArgumentException("uethFlags: SACK needs per-packet RETH (out-of-order placement)");
+        }
+        device.control(() -> {
+            if (state != QpState.RESET && state != QpState.INIT) {
+                throw new IllegalStateException("qp_state: WAN mode is chosen in RESET or INIT; QP " + qpn + " is " + state);
+            }
+            this.uethFlags = uethFlags;
+            this.fecData = fecData;
+            this.fecParity = fecParity;
+            if ((uethFlags & OpcodeTable.UETH_SACK) != 0) recovery = LossRecovery.sack().create();
+            return null;
+        });
+    }
+
+    /** The UETH flags this QP's packets carry (0: DC mode). */
+    public int uethFlags() {
+        return uethFlags;
+    }
+
+    boolean wan() {
+        return uethFlags != 0;
+    }
+
+    boolean perPacketReth() {
+        return (uethFlags & OpcodeTable.UETH_PER_PACKET_RETH) != 0;
     }
 
     /** Names of this QP's loss recovery and rate control. */
@@ -253,6 +298,10 @@ public final class SoftQp implements QueuePair {
         }
         if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0 && a.maxDestRdAtomic() > device.config().maxRdAtomic()) {
             throw new IllegalArgumentException("max_dest_rd_atomic: " + a.maxDestRdAtomic() + " exceeds device max_qp_rd_atom " + device.config().maxRdAtomic());
+        }
+        if (next == QpState.RTR && cur == QpState.INIT && recovery.selective() && uethFlags == 0 && type == QpType.RC) {
+            // a SACK sender needs a receiver that places out of order and reports gaps: WAN mode on both sides
+            throw new IllegalStateException("reliability: " + recovery.name() + " needs WAN mode (per-packet RETH and SACK agreed with the peer); QP " + qpn + " is in DC mode");
         }
         attrs.apply(a, mask);
         mtu = type == QpType.UD ? Math.min(4096, device.link().maxPayload()) : attrs.pathMtu().bytes();
@@ -422,7 +471,12 @@ public final class SoftQp implements QueuePair {
 
     /** A frame slot from the device's link, or null on back-pressure (try again on a later pass). */
     TxPacket claim(int opcode, int payloadLength, Route to, long now) {
-        return device.claim(opcode, payloadLength, to, now);
+        return device.claim(opcode, payloadLength + TxPacket.wanExtra(opcode, uethFlags, 0), to, now);
+    }
+
+    /** As {@link #claim(int, int, Route, long)} for an ACK whose SACK-ETH carries {@code sackRanges} ranges. */
+    TxPacket claimAck(int sackRanges, long now) {
+        return device.claim(Opcode.RC_ACKNOWLEDGE, TxPacket.wanExtra(Opcode.RC_ACKNOWLEDGE, uethFlags, sackRanges), route, now);
     }
 
     /** Sends the packet written into a claimed slot; one the link cannot carry is counted as a send error. */
@@ -438,7 +492,19 @@ public final class SoftQp implements QueuePair {
 
     /** The earliest timer (ACK timeout, RNR wait) of this QP; the wheel fires it on the tick after. */
     long nextDeadline() {
-        return Math.min(retryDeadline, rnrDeadline);
+        return Math.min(Math.min(retryDeadline, rnrDeadline), sackDeadline);
+    }
+
+    void armSackTimer(long deadline) {
+        if (sackTimerId != DeadlineTimerWheel.NULL_DEADLINE) return;
+        sackDeadline = deadline;
+        sackTimerId = device.scheduleTimer(this, deadline);
+    }
+
+    void cancelSackTimer() {
+        device.cancelTimer(sackTimerId);
+        sackTimerId = DeadlineTimerWheel.NULL_DEADLINE;
+        sackDeadline = Long.MAX_VALUE;
     }
 
     /** When the rate control lets this QP send what it has waiting, or Long.MAX_VALUE when it is not held back. */
@@ -470,6 +536,7 @@ public final class SoftQp implements QueuePair {
         device.cancelTimer(rnrTimerId);
         rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
         rnrDeadline = Long.MAX_VALUE;
+        cancelSackTimer();
     }
 
     void onTimer(long timerId, long now) {
@@ -481,6 +548,10 @@ public final class SoftQp implements QueuePair {
             rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
             rnrDeadline = Long.MAX_VALUE;
             requester.onRnrTimer(now);
+        } else if (timerId == sackTimerId) {
+            sackTimerId = DeadlineTimerWheel.NULL_DEADLINE;
+            sackDeadline = Long.MAX_VALUE;
+            if (state != QpState.ERR && state != QpState.RESET) responder.onSackTimer(now);
         }
     }
 

@@ -2,6 +2,7 @@ package org.urdma.transport.packet;
 
 import org.agrona.DirectBuffer;
 import org.urdma.transport.wire.Aeth;
+import org.urdma.transport.wire.AethExt;
 import org.urdma.transport.wire.AtomicAckEth;
 import org.urdma.transport.wire.AtomicEth;
 import org.urdma.transport.wire.Bth;
@@ -14,6 +15,8 @@ import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.transport.wire.Packet;
 import org.urdma.transport.wire.Reth;
 import org.urdma.transport.wire.Rh;
+import org.urdma.transport.wire.SackEth;
+import org.urdma.transport.wire.TsHeader;
 
 /**
  * A received packet, read in place: the framing checked the frame (lengths, checksums, ICRC) and recorded where the
@@ -30,6 +33,9 @@ public final class RxPacket {
     private static final int IETH = OpcodeTable.index(OpcodeTable.HDR_IETH);
     private static final int DETH = OpcodeTable.index(OpcodeTable.HDR_DETH);
     private static final int CBFC = OpcodeTable.index(OpcodeTable.HDR_CBFC);
+    private static final int TS = OpcodeTable.index(OpcodeTable.HDR_TS);
+    private static final int AETH_EXT = OpcodeTable.index(OpcodeTable.HDR_AETH_EXT);
+    private static final int SACK = OpcodeTable.index(OpcodeTable.HDR_SACK);
 
     /** What the framing decodes into: link and network fields, opcode, mask, header offsets, payload bounds. */
     private final Packet frame = new Packet();
@@ -155,6 +161,61 @@ public final class RxPacket {
 
     public int srcQp() {
         return has(OpcodeTable.HDR_DETH) ? Deth.srcQp(b, at(DETH)) : 0;
+    }
+
+    // ---------------------------------------------------------------- URDMA extensions (WIRE.md §10)
+
+    /** The UETH flags (0 when the packet carries no URDMA headers: DC mode). */
+    public int uethFlags() {
+        return has(OpcodeTable.HDR_UETH) ? frame.uethFlags : 0;
+    }
+
+    public boolean hasTs() {
+        return has(OpcodeTable.HDR_TS);
+    }
+
+    public int tsT1() {
+        return has(OpcodeTable.HDR_TS) ? TsHeader.t1(b, at(TS)) : 0;
+    }
+
+    public int tsTr() {
+        return has(OpcodeTable.HDR_TS) ? TsHeader.tr(b, at(TS)) : 0;
+    }
+
+    public boolean hasAethExt() {
+        return has(OpcodeTable.HDR_AETH_EXT);
+    }
+
+    public int aethExtT3() {
+        return has(OpcodeTable.HDR_AETH_EXT) ? AethExt.t3(b, at(AETH_EXT)) : 0;
+    }
+
+    public int aethExtTs() {
+        return has(OpcodeTable.HDR_AETH_EXT) ? AethExt.ts(b, at(AETH_EXT)) : 0;
+    }
+
+    public int aethExtPsn() {
+        return has(OpcodeTable.HDR_AETH_EXT) ? AethExt.psn(b, at(AETH_EXT)) : 0;
+    }
+
+    public boolean hasSack() {
+        return has(OpcodeTable.HDR_SACK);
+    }
+
+    public int sackCount() {
+        return has(OpcodeTable.HDR_SACK) ? SackEth.count(b, at(SACK)) : 0;
+    }
+
+    public int sackCumulativePsn() {
+        return has(OpcodeTable.HDR_SACK) ? SackEth.cumulativePsn(b, at(SACK)) : 0;
+    }
+
+    public int sackRangeStart(int i) {
+        return SackEth.rangeStart(b, at(SACK), i);
+    }
+
+    public int sackRangeLength(int i) {
+        return SackEth.rangeLength(b, at(SACK), i);
     }
 
     // ---------------------------------------------------------------- payload

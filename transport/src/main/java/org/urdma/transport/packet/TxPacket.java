@@ -3,6 +3,7 @@ package org.urdma.transport.packet;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.urdma.transport.wire.Aeth;
+import org.urdma.transport.wire.AethExt;
 import org.urdma.transport.wire.AtomicAckEth;
 import org.urdma.transport.wire.AtomicEth;
 import org.urdma.transport.wire.Bth;
@@ -14,6 +15,9 @@ import org.urdma.transport.wire.ImmDt;
 import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.transport.wire.Reth;
 import org.urdma.transport.wire.Rh;
+import org.urdma.transport.wire.SackEth;
+import org.urdma.transport.wire.TsHeader;
+import org.urdma.transport.wire.Ueth;
 
 /**
  * Writes one packet's transport section straight into a link's frame slot: the BTH (or PAXI RH), the extended headers
@@ -27,6 +31,10 @@ public final class TxPacket {
     /** BTH plus the opcode's extended headers: where the payload starts. */
     private static final int[] HEADERS = new int[256];
 
+    /** As {@link #OFFSET} and {@link #HEADERS} for URDMA packets, by UETH flags (high nibble) then opcode (SACK-ETH without ranges). */
+    private static final int[] WAN_OFFSET = new int[16 * 256 * OpcodeTable.HEADER_KINDS];
+    private static final int[] WAN_HEADERS = new int[16 * 256];
+
     static {
         for (int op = 0; op < 256; op++) {
             int mask = OpcodeTable.mask(op);
@@ -34,6 +42,14 @@ public final class TxPacket {
                 OFFSET[op * OpcodeTable.HEADER_KINDS + OpcodeTable.index(hdr)] = OpcodeTable.offset(op, hdr);
             }
             HEADERS[op] = OpcodeTable.headerLengthWithBth(op);
+            for (int f = 1; f < 16; f++) {
+                int wanMask = OpcodeTable.headerMask(op, OpcodeTable.RESV7_URDMA, f << 4);
+                int row = f * 256 + op;
+                for (int hdr : OpcodeTable.HEADER_ORDER) {
+                    WAN_OFFSET[row * OpcodeTable.HEADER_KINDS + OpcodeTable.index(hdr)] = OpcodeTable.offsetIn(wanMask, hdr, 0);
+                }
+                WAN_HEADERS[row] = Bth.LENGTH + OpcodeTable.extendedLength(wanMask, 0);
+            }
         }
     }
 
@@ -44,6 +60,8 @@ public final class TxPacket {
     private int rhShrink;
     private boolean discard;
     private int opcode;
+    /** Row of the URDMA layout tables ({@code (uethFlags >>> 4) * 256 + opcode}); 0 = the static layout. */
+    private int wanRow;
     private int destQp;
     private int payloadAt;
     private int payloadLength;
@@ -73,9 +91,37 @@ public final class TxPacket {
         return HEADERS[opcode & 0xFF] + payloadLength + ((-payloadLength) & 3);
     }
 
+    /**
+     * Header bytes an URDMA packet of {@code opcode} with {@code uethFlags} carries beyond the static layout, plus
+     * {@code sackRanges} SACK ranges: what a claim adds to the payload length so the slot fits.
+     */
+    public static int wanExtra(int opcode, int uethFlags, int sackRanges) {
+        if (uethFlags == 0) return 0;
+        return WAN_HEADERS[((uethFlags >>> 4) & 0xF) * 256 + (opcode & 0xFF)] - HEADERS[opcode & 0xFF]
+                + sackRanges * SackEth.RANGE_LENGTH;
+    }
+
+    /**
+     * Writes the BTH with resv7 {@link OpcodeTable#RESV7_URDMA} and the UETH when {@code uethFlags} is not 0 (WAN mode,
+     * WIRE.md §10), the headers the flags add then follow at their offsets; {@code sackRanges} sizes a SACK-ETH. With 0
+     * flags exactly {@link #start(int, int, int, boolean, boolean)}. URDMA headers need a BTH (not the PAXI RH).
+     */
+    public TxPacket start(int opcode, int destQp, int psn, boolean ackReq, boolean solicited, int uethFlags, int sackRanges) {
+        if (uethFlags == 0 || rhShrink != 0) return start(opcode, destQp, psn, ackReq, solicited);
+        this.opcode = opcode;
+        this.destQp = destQp;
+        this.payloadLength = 0;
+        this.wanRow = ((uethFlags >>> 4) & 0xF) * 256 + opcode;
+        this.payloadAt = th + WAN_HEADERS[wanRow] + sackRanges * SackEth.RANGE_LENGTH;
+        Bth.put(buffer, th, opcode, solicited, false, 0, 0, 0xFFFF, false, false, 0, destQp, ackReq, OpcodeTable.RESV7_URDMA, psn);
+        Ueth.put(buffer, th + Bth.LENGTH, uethFlags);
+        return this;
+    }
+
     /** Writes the BTH (PadCnt follows from the payload, see {@link #finish}). */
     public TxPacket start(int opcode, int destQp, int psn, boolean ackReq, boolean solicited) {
         this.opcode = opcode;
+        this.wanRow = 0;
         this.destQp = destQp;
         this.payloadLength = 0;
         this.payloadAt = th + HEADERS[opcode] - rhShrink;
@@ -88,7 +134,32 @@ public final class TxPacket {
     }
 
     private int at(int hdr) {
+        if (wanRow != 0) return th + WAN_OFFSET[wanRow * OpcodeTable.HEADER_KINDS + OpcodeTable.index(hdr)];
         return th + OFFSET[opcode * OpcodeTable.HEADER_KINDS + OpcodeTable.index(hdr)] - rhShrink;
+    }
+
+    /** TS: this packet's transmit time (ns mod 2^32) and the last one-way delay measured receiver to sender. */
+    public TxPacket ts(int t1, int tr) {
+        TsHeader.put(buffer, at(OpcodeTable.HDR_TS), t1, tr);
+        return this;
+    }
+
+    /** AETH-EXT: this ACK's transmit time, the one-way delay of the packet it answers, and that packet's PSN. */
+    public TxPacket aethExt(int t3, int ts, int psn) {
+        AethExt.put(buffer, at(OpcodeTable.HDR_AETH_EXT), t3, ts, psn);
+        return this;
+    }
+
+    /** SACK-ETH base: how many ranges follow (as given to {@link #start}) and the cumulative PSN (all below received). */
+    public TxPacket sack(int count, int cumulativePsn) {
+        SackEth.putBase(buffer, at(OpcodeTable.HDR_SACK), count, cumulativePsn);
+        return this;
+    }
+
+    /** SACK-ETH range {@code i}: {@code length} missing PSNs from {@code start}. */
+    public TxPacket sackRange(int i, int start, int length) {
+        SackEth.putRange(buffer, at(OpcodeTable.HDR_SACK), i, start, length);
+        return this;
     }
 
     public TxPacket reth(long va, int rkey, int length) {

@@ -58,6 +58,13 @@ public interface RateControl {
     default void onLossRate(double fraction, long now) {
     }
 
+    /**
+     * WAN mode timestamps (TS/AETH-EXT): one-way delays of the last round, requester to responder and back, in ns. Each
+     * carries the two hosts' clock offset (it cancels in their sum, the RTT {@link #onAck} gets), so use their changes.
+     */
+    default void onOneWayDelay(long forwardNanos, long reverseNanos, long now) {
+    }
+
     /** A congestion signal for this QP. */
     default void onCongestion(CongestionSignal signal, long now) {
     }

@@ -24,6 +24,15 @@ public interface LossRecovery {
 
         /** First PSN of the message (WQE) that holds {@code psn}, or {@code psn} when none does. */
         int messageFirstPsn(int psn);
+
+        /** The first PSN never sent (everything before it went out at least once), or -1 when unknown. */
+        default int nextPsn() {
+            return -1;
+        }
+
+        /** Why the packets resent next are resent (journalled with them). */
+        default void resendReason(LossCause cause) {
+        }
     }
 
     /** Makes one policy per QP; chosen by name when a connection is set up. */
@@ -63,6 +72,33 @@ public interface LossRecovery {
     default void onAcknowledged(int psn, long now) {
     }
 
+    /** The receiver's SACK-ETH listed {@code length} PSNs from {@code start} as missing. */
+    default void onSack(int start, int length, Retransmitter requester, long now) {
+        onLoss(start, LossCause.SACK, requester, now);
+    }
+
+    /** A round-trip time measured from an ACK's AETH-EXT (WAN mode timestamps). */
+    default void onRtt(long rttNanos, long now) {
+    }
+
+    /**
+     * Whether this policy resends chosen PSNs and keeps its own account of what it already resent (SACK): the completer
+     * then hands it every loss it learns of instead of starting one retry round (retry_cnt) per loss episode.
+     */
+    default boolean selective() {
+        return false;
+    }
+
+    /** Responder side of a selective policy: send an ACK with SACK-ETH after this many packets (0 = only on AckReq). */
+    default int ackEvery() {
+        return 0;
+    }
+
+    /** Responder side of a selective policy: or after this many ns since the first unacknowledged packet arrived. */
+    default long ackDelayNanos() {
+        return 0;
+    }
+
     /**
      * Responder: a request arrived after a gap while {@code expectedPsn} was expected and the message in progress
      * began at {@code messageStartPsn} (equal to expectedPsn between messages). Returns the PSN to ask for again (the
@@ -86,12 +122,36 @@ public interface LossRecovery {
         return GoBack0.FACTORY;
     }
 
-    /** The factory named {@code name} (go-back-n / gbn, go-back-0 / gb0), or IllegalArgumentException naming it. */
+    /** URDMA TC-SACK with its default ACK cadence ({@link Sack#DEFAULT_ACK_EVERY} packets or {@link Sack#DEFAULT_ACK_DELAY_NANOS}). */
+    static Factory sack() {
+        return Sack.factory(Sack.DEFAULT_ACK_EVERY, Sack.DEFAULT_ACK_DELAY_NANOS);
+    }
+
+    /** TC-SACK whose receiver ACKs every {@code ackEvery} packets or {@code ackDelayNanos}, whichever first. */
+    static Factory sack(int ackEvery, long ackDelayNanos) {
+        return Sack.factory(ackEvery, ackDelayNanos);
+    }
+
+    /**
+     * The factory named {@code name} (go-back-n / gbn, go-back-0 / gb0, sack or sack:N/MICROS), or
+     * IllegalArgumentException naming it.
+     */
     static Factory named(String name) {
-        return switch (name.toLowerCase(Locale.ROOT).replace("-", "").replace("_", "")) {
+        String n = name.toLowerCase(Locale.ROOT).trim();
+        if (n.startsWith("sack:")) {
+            String[] p = n.substring(5).split("/");
+            try {
+                if (p.length != 2) throw new NumberFormatException();
+                return sack(Integer.parseInt(p[0]), Long.parseLong(p[1]) * 1000);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("reliability: sack:N/MICROS (ACK every N packets or MICROS us), was '" + name + "'");
+            }
+        }
+        return switch (n.replace("-", "").replace("_", "")) {
             case "gobackn", "gbn" -> goBackN();
             case "goback0", "gb0" -> goBack0();
-            default -> throw new IllegalArgumentException("reliability: unknown '" + name + "', expected go-back-n or go-back-0");
+            case "sack", "tcsack" -> sack();
+            default -> throw new IllegalArgumentException("reliability: unknown '" + name + "', expected go-back-n, go-back-0 or sack[:N/MICROS]");
         };
     }
 }

@@ -136,8 +136,8 @@ public final class OpcodeTable {
     /**
      * Header mask of one packet: the static mask plus the URDMA headers. When {@code resv7} has
      * {@link #RESV7_URDMA}: UETH always; TS when UETH flags has {@link #UETH_TS}; AETH-EXT when TS and the opcode has
-     * an AETH; SACK-ETH on ACKNOWLEDGE when {@link #UETH_SACK}; a RETH on every RDMA WRITE and READ RESPONSE packet
-     * when {@link #UETH_PER_PACKET_RETH}.
+     * an AETH; SACK-ETH on ACKNOWLEDGE when {@link #UETH_SACK}; a RETH on every RDMA WRITE, READ RESPONSE and RC/UC SEND
+     * packet when {@link #UETH_PER_PACKET_RETH}.
      */
     public static int headerMask(final int opcode, final int resv7, final int uethFlags) {
         int mask = MASK[opcode & 0xFF];
@@ -153,8 +153,11 @@ public final class OpcodeTable {
             if ((uethFlags & UETH_SACK) != 0 && (opcode & 0x1F) == Opcode.ACKNOWLEDGE && opcode < 0x80) {
                 mask |= HDR_SACK;
             }
+            // RC/UC SENDs carry one too (VA = offset in the message, R_Key = the SEND's sequence number, DMA length =
+            // the message length): the receiver places them into the right receive WQE in any order (docs/WAN.md)
+            boolean connectedSend = (flags & SEND) != 0 && (opcode & 0xE0) != Opcode.TRANSPORT_UD;
             if ((uethFlags & UETH_PER_PACKET_RETH) != 0 &&
-                ((flags & WRITE) != 0 || (flags & READ_RESPONSE) == READ_RESPONSE)) {
+                ((flags & WRITE) != 0 || (flags & READ_RESPONSE) == READ_RESPONSE || connectedSend)) {
                 mask |= HDR_RETH;
             }
         }

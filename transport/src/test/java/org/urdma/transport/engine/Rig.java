@@ -71,6 +71,17 @@ final class Rig implements AutoCloseable {
         return fabric.connect(pdA, MemoryFabric.init(type, cqA, depth), pdB, MemoryFabric.init(type, cqB, depth), c, 0xFFFFF0, 100);
     }
 
+    /** An RC pair in WAN mode with {@code uethFlags} on both sides (PSNs across the 2^24 wrap on one side). */
+    QueuePair[] wan(int uethFlags, MemoryFabric.Connection c, int depth) {
+        QueuePair qa = pdA.createQp(MemoryFabric.init(QpType.RC, cqA, depth));
+        QueuePair qb = pdB.createQp(MemoryFabric.init(QpType.RC, cqB, depth));
+        ((SoftQp) qa).wan(uethFlags, 0, 0);
+        ((SoftQp) qb).wan(uethFlags, 0, 0);
+        MemoryFabric.bringUp(qa, fabric.b, qb.qpNum(), 100, 0xFFFFF0, c);
+        MemoryFabric.bringUp(qb, fabric.a, qa.qpNum(), 0xFFFFF0, 100, c);
+        return new QueuePair[] {qa, qb};
+    }
+
     QueuePair[] rc() {
         return connect(QpType.RC, MemoryFabric.Connection.defaults());
     }

@@ -55,7 +55,11 @@ class LossRecoveryTest {
         assertEquals("go-back-N", LossRecovery.named("go-back-n").name());
         assertEquals("go-back-N", LossRecovery.named("gbn").name());
         assertEquals("go-back-0", LossRecovery.named("go_back_0").name());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LossRecovery.named("sack"));
-        assertTrue(e.getMessage().startsWith("reliability: unknown 'sack'"), e.getMessage());
+        assertEquals("sack", LossRecovery.named("sack").name());
+        assertEquals("sack:8/50", LossRecovery.named("sack:8/50").name());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> LossRecovery.named("selective"));
+        assertTrue(e.getMessage().startsWith("reliability: unknown 'selective'"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> LossRecovery.named("sack:8"));
+        assertTrue(e.getMessage().startsWith("reliability: sack:N/MICROS"), e.getMessage());
     }
 }

@@ -47,6 +47,10 @@ class OpcodeTableTest {
         final int perPacket = OpcodeTable.headerMask(Opcode.RC_RDMA_WRITE_MIDDLE, OpcodeTable.RESV7_URDMA,
             OpcodeTable.UETH_PER_PACKET_RETH);
         assertEquals(OpcodeTable.HDR_UETH | OpcodeTable.HDR_RETH, perPacket);
+        assertEquals(OpcodeTable.HDR_UETH | OpcodeTable.HDR_RETH | OpcodeTable.HDR_IMMDT, OpcodeTable.headerMask(
+            Opcode.RC_SEND_LAST_WITH_IMM, OpcodeTable.RESV7_URDMA, OpcodeTable.UETH_PER_PACKET_RETH));
+        assertEquals(OpcodeTable.HDR_UETH | OpcodeTable.HDR_DETH, OpcodeTable.headerMask(
+            Opcode.UD_SEND_ONLY, OpcodeTable.RESV7_URDMA, OpcodeTable.UETH_PER_PACKET_RETH));
         assertEquals(0, OpcodeTable.headerMask(Opcode.RC_RDMA_WRITE_MIDDLE, 0, 0xFF));
     }
 

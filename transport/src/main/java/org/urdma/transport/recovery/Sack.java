@@ -1,0 +1,188 @@
+package org.urdma.transport.recovery;
+
+import org.urdma.transport.wire.Psn;
+
+/**
+ * URDMA TC-SACK (WIRE.md §10): the receiver places packets in any order and ACKs every N packets or T µs with a
+ * SACK-ETH listing the missing PSN ranges; this scoreboard marks exactly those PSNs and resends them one by one from
+ * {@link #retransmit} (each requester pass, before new packets and apart from the rate control's pacing). A PSN resent
+ * less than about one RTT ago is not resent again for a repeated SACK (the resend may still be in flight). The ACK
+ * timeout stays as the backstop: it resends the oldest unacknowledged PSN and everything the receiver has not reported
+ * on yet (the tail a SACK cannot list). No retry_cnt is spent per SACK; only timeouts count.
+ */
+public final class Sack implements LossRecovery {
+    public static final int DEFAULT_ACK_EVERY = 16;
+    public static final long DEFAULT_ACK_DELAY_NANOS = 20_000;
+    /** PSNs the scoreboard tracks past the oldest unacknowledged one (the requester's window must stay below). */
+    public static final int WINDOW = 1 << 15;
+    private static final int MASK = WINDOW - 1;
+    /** Before any RTT sample: how long a resent PSN is not resent again. */
+    private static final long MIN_HOLDOFF_NANOS = 20_000;
+    private static final int BURST = 64;
+    private static final byte IDLE = 0;
+    private static final LossCause[] CAUSES = LossCause.values();
+
+    private final int ackEvery;
+    private final long ackDelayNanos;
+    /** Per PSN (mod WINDOW): IDLE or the {@link LossCause} ordinal + 1 it is marked for. */
+    private final byte[] marked = new byte[WINDOW];
+    /** Per PSN (mod WINDOW): when it was last resent. */
+    private final long[] resentAt = new long[WINDOW];
+    /** Every PSN before it is acknowledged. */
+    private int acked;
+    private boolean started;
+    /** Marked PSNs lie in [scanFrom, scanTo). */
+    private int scanFrom, scanTo;
+    /** The receiver reported up to here (the PSN after its last missing range was received). */
+    private int reported;
+    private long srtt;
+    private long resent;
+
+    private Sack(int ackEvery, long ackDelayNanos) {
+        if (ackEvery < 0) throw new IllegalArgumentException("sack: N must be >= 0, was " + ackEvery);
+        if (ackDelayNanos <= 0) throw new IllegalArgumentException("sack: T must be > 0 us, was " + ackDelayNanos + " ns");
+        this.ackEvery = ackEvery;
+        this.ackDelayNanos = ackDelayNanos;
+        java.util.Arrays.fill(resentAt, Long.MIN_VALUE);
+    }
+
+    static Factory factory(int ackEvery, long ackDelayNanos) {
+        new Sack(ackEvery, ackDelayNanos); // bad parameters fail when the factory is made, not per QP
+        String name = ackEvery == DEFAULT_ACK_EVERY && ackDelayNanos == DEFAULT_ACK_DELAY_NANOS ? "sack"
+                : "sack:" + ackEvery + "/" + ackDelayNanos / 1000;
+        return Factory.of(name, () -> new Sack(ackEvery, ackDelayNanos));
+    }
+
+    @Override
+    public void onLoss(int psn, LossCause cause, Retransmitter requester, long now) {
+        if (!started) start(psn);
+        if (cause == LossCause.TIMEOUT) {
+            mark(psn, cause, now, true);
+            int end = requester.nextPsn();
+            if (end < 0) return;
+            int from = Psn.after(reported, psn) ? reported : Psn.add(psn, 1);
+            for (int p = from; Psn.before(p, end) && Psn.diff(p, acked) < WINDOW; p = Psn.add(p, 1)) mark(p, cause, now, true);
+            return;
+        }
+        mark(psn, cause, now, false);
+    }
+
+    @Override
+    public void onSack(int start, int length, Retransmitter requester, long now) {
+        if (!started) start(start);
+        for (int i = 0; i < length; i++) mark(Psn.add(start, i), LossCause.SACK, now, false);
+        int after = Psn.add(start, length);
+        if (Psn.after(after, reported)) reported = after;
+    }
+
+    private void start(int psn) {
+        started = true;
+        acked = scanFrom = scanTo = reported = psn;
+    }
+
+    /** Marks {@code psn} for resending unless acknowledged, out of the window, or (unless forced) resent within ~1 RTT. */
+    private void mark(int psn, LossCause cause, long now, boolean force) {
+        if (Psn.before(psn, acked) || Psn.diff(psn, acked) >= WINDOW) return;
+        int i = psn & MASK;
+        if (!force && resentAt[i] != Long.MIN_VALUE && now - resentAt[i] < holdoff()) return;
+        marked[i] = (byte) (cause.ordinal() + 1);
+        if (Psn.before(psn, scanFrom)) scanFrom = psn;
+        if (!Psn.before(psn, scanTo)) scanTo = Psn.add(psn, 1);
+    }
+
+    private long holdoff() {
+        return Math.max(MIN_HOLDOFF_NANOS, srtt + (srtt >> 2));
+    }
+
+    @Override
+    public int retransmit(Retransmitter requester, long now) {
+        int sent = 0;
+        if (scanFrom == scanTo) return 0;
+        if (Psn.before(scanFrom, acked)) scanFrom = acked;
+        int p = scanFrom;
+        LossCause lastCause = null;
+        while (Psn.before(p, scanTo) && sent < BURST) {
+            int i = p & MASK;
+            byte m = marked[i];
+            if (m != IDLE) {
+                LossCause cause = CAUSES[m - 1];
+                if (cause != lastCause) {
+                    requester.resendReason(cause);
+                    lastCause = cause;
+                }
+                if (!requester.resend(p, now)) break; // back-pressure: the rest stays marked for the next pass
+                marked[i] = IDLE;
+                resentAt[i] = now;
+                resent++;
+                sent++;
+            }
+            p = Psn.add(p, 1);
+        }
+        scanFrom = p;
+        if (scanFrom == scanTo) scanFrom = scanTo = acked;
+        if (Psn.before(scanTo, acked)) scanFrom = scanTo = acked;
+        return sent;
+    }
+
+    @Override
+    public void onAcknowledged(int psn, long now) {
+        if (!started) start(psn);
+        if (!Psn.after(psn, acked)) return;
+        // clear what the ACK covers so the slots are clean when the PSNs come round again
+        for (int p = acked; Psn.before(p, psn) && Psn.diff(p, acked) < WINDOW; p = Psn.add(p, 1)) {
+            marked[p & MASK] = IDLE;
+            resentAt[p & MASK] = Long.MIN_VALUE;
+        }
+        acked = psn;
+        if (Psn.before(scanFrom, acked)) scanFrom = acked;
+        if (Psn.before(scanTo, acked)) scanTo = acked;
+        if (Psn.before(reported, acked)) reported = acked;
+    }
+
+    @Override
+    public void onRtt(long rttNanos, long now) {
+        if (rttNanos <= 0) return;
+        srtt = srtt == 0 ? rttNanos : srtt - (srtt >> 3) + (rttNanos >> 3);
+    }
+
+    /** PSNs this scoreboard sent again. */
+    public long resent() {
+        return resent;
+    }
+
+    @Override
+    public int expectedAfterGap(int expectedPsn, int messageStartPsn) {
+        return expectedPsn;
+    }
+
+    @Override
+    public boolean discardsPartialMessage() {
+        return false;
+    }
+
+    @Override
+    public int ackReqInterval() {
+        return GoBackN.ACK_REQ_INTERVAL;
+    }
+
+    @Override
+    public boolean selective() {
+        return true;
+    }
+
+    @Override
+    public int ackEvery() {
+        return ackEvery;
+    }
+
+    @Override
+    public long ackDelayNanos() {
+        return ackDelayNanos;
+    }
+
+    @Override
+    public String name() {
+        return ackEvery == DEFAULT_ACK_EVERY && ackDelayNanos == DEFAULT_ACK_DELAY_NANOS ? "sack"
+                : "sack:" + ackEvery + "/" + ackDelayNanos / 1000;
+    }
+}
