@@ -11,10 +11,10 @@ import org.agrona.MutableDirectBuffer;
  */
 public interface Payloads {
     /**
-     * Puts {@code length} bytes of {@code src} at {@code srcOffset} into the frame at {@code frame[at..]}, the
-     * {@code written}-th byte of the packet's payload in the frame; returns the frame bytes it took.
+     * Appends {@code length} bytes of {@code src} at {@code srcOffset} to the payload at {@code frame[payloadAt..]},
+     * which already takes {@code taken} frame bytes; returns the frame bytes it added.
      */
-    int put(MutableDirectBuffer frame, int at, int written, DirectBuffer src, int srcOffset, int length);
+    int put(MutableDirectBuffer frame, int payloadAt, int taken, DirectBuffer src, int srcOffset, int length);
 
     /** Places {@code length} payload bytes from payload byte {@code within} (payload at {@code frame[payloadAt..]}) into {@code dst}. */
     void get(DirectBuffer frame, int payloadAt, int within, MutableDirectBuffer dst, int dstOffset, int length);
@@ -25,8 +25,8 @@ public interface Payloads {
     /** The bytes themselves, as on every real link. */
     Payloads COPY = new Payloads() {
         @Override
-        public int put(MutableDirectBuffer frame, int at, int written, DirectBuffer src, int srcOffset, int length) {
-            frame.putBytes(at, src, srcOffset, length);
+        public int put(MutableDirectBuffer frame, int payloadAt, int taken, DirectBuffer src, int srcOffset, int length) {
+            frame.putBytes(payloadAt + taken, src, srcOffset, length);
             return length;
         }
 

@@ -150,7 +150,7 @@ public final class TxPacket {
 
     /** Appends {@code length} payload bytes from {@code src} (the one copy from registered memory into the frame). */
     public TxPacket payload(DirectBuffer src, int offset, int length) {
-        if (length > 0) payloadBytes += payloads.put(buffer, payloadAt + payloadBytes, payloadLength, src, offset, length);
+        if (length > 0) payloadBytes += payloads.put(buffer, payloadAt, payloadBytes, src, offset, length);
         payloadLength += length;
         return this;
     }
