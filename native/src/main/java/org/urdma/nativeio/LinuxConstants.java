@@ -87,6 +87,9 @@ public final class LinuxConstants {
     public static final int PROT_WRITE = 2;
     public static final int MAP_SHARED = 1;
     public static final int MAP_POPULATE = 0x8000;
+    public static final int MAP_PRIVATE = 2;
+    public static final int MAP_ANONYMOUS = 0x20;
+    public static final int MAP_NORESERVE = 0x4000;
     public static final short POLLIN = 0x1;
     public static final short POLLOUT = 0x4;
     public static final short POLLERR = 0x8;

@@ -2,6 +2,7 @@ package org.urdma.cli.scenario;
 
 import java.util.concurrent.Callable;
 import org.urdma.cli.Range;
+import org.urdma.switchemu.world.scenario.LongPath;
 import org.urdma.switchemu.world.scenario.Speed;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -39,8 +40,22 @@ public final class SpeedCommand implements Callable<Integer> {
     @Option(names = "--warmup-ms", defaultValue = "20", description = "unmeasured simulated milliseconds first (default ${DEFAULT-VALUE})")
     double warmupMs;
 
+    @Range(min = 0, max = 1000)
+    @Option(names = "--rtt-ms", defaultValue = "0", description = "instead: one long path at --path-gbps with this RTT, "
+        + "go-back-N RC WRITE with the whole bandwidth-delay product in flight, run for --ms (e.g. 80; default off)")
+    double rttMs;
+
+    @Option(names = "--payload-bytes", description = "with --rtt-ms: frames carry the payload bytes and memory is real "
+        + "(default: described payloads and pattern memory, which fit 1 GB in flight in a small heap)")
+    boolean payloadBytes;
+
     @Override
     public Integer call() throws Exception {
+        if (rttMs > 0) {
+            common.print(spec, LongPath.table(new LongPath.Options((long) (pathGbps * 1e9), (long) (rttMs * 1e6),
+                    (long) (ms * 1e6), !payloadBytes, common.seed)));
+            return 0;
+        }
         common.print(spec, Speed.run(new Speed.Options((long) (pathGbps * 1e9), (long) (incastGbps * 1e9), senders,
                 (long) (ms * 1e6), (long) (warmupMs * 1e6), common.seed)));
         return 0;

@@ -14,6 +14,8 @@ final class CellPool {
     private final CellStore cells;
 
     final int[] frameLength;
+    /** Bytes the frame takes on the wire: its length, or more when a simulated frame describes its payload. */
+    final int[] frameWire;
     final int[] frameInPort;
     final int[] framePriority;
     final int[] frameIpv4;
@@ -23,6 +25,7 @@ final class CellPool {
     CellPool(int cells, int cellBytes) {
         this.cells = new CellStore(cells, cellBytes);
         this.frameLength = new int[cells];
+        this.frameWire = new int[cells];
         this.frameInPort = new int[cells];
         this.framePriority = new int[cells];
         this.frameIpv4 = new int[cells];
@@ -45,6 +48,7 @@ final class CellPool {
             return NONE;
         }
         frameLength[head] = length;
+        frameWire[head] = length;
         frameNext[head] = NONE;
         return head;
     }

@@ -100,7 +100,7 @@ final class Crossbar {
         }
         tail[q] = handle;
         frames[q]++;
-        bytesToOut[out * 8 + priority] += pool.frameLength[handle];
+        bytesToOut[out * 8 + priority] += pool.frameWire[handle];
         total++;
     }
 
@@ -112,7 +112,7 @@ final class Crossbar {
         }
         pool.frameNext[handle] = CellPool.NONE;
         frames[q]--;
-        bytesToOut[out * 8 + priority] -= pool.frameLength[handle];
+        bytesToOut[out * 8 + priority] -= pool.frameWire[handle];
         total--;
         return handle;
     }
@@ -132,7 +132,7 @@ final class Crossbar {
         long sum = 0;
         int q = voq(in, out, priority);
         for (int h = head[q]; h != CellPool.NONE; h = pool.frameNext[h]) {
-            sum += pool.frameLength[h];
+            sum += pool.frameWire[h];
         }
         return sum;
     }
@@ -172,7 +172,7 @@ final class Crossbar {
     }
 
     private long wireBytes(int handle) {
-        return Math.max(pool.frameLength[handle], 60) + overheadBytes;
+        return Math.max(pool.frameWire[handle], 60) + overheadBytes;
     }
 
     long slots() {

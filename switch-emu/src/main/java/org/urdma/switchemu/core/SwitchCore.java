@@ -44,6 +44,11 @@ public final class SwitchCore {
 
         /** The claimed memory holds the frame: send it. */
         void commit(int port, int length, long txStartNs, long txEndNs);
+
+        /** As {@link #commit(int, int, long, long)} for a frame that takes {@code wireLength} bytes on the wire. */
+        default void commit(int port, int length, int wireLength, long txStartNs, long txEndNs) {
+            commit(port, length, txStartNs, txEndNs);
+        }
     }
 
     private static final int NONE = CellPool.NONE;
@@ -265,11 +270,20 @@ public final class SwitchCore {
      * Malformed input is counted and dropped, never thrown.
      */
     public void onFrame(int inPort, DirectBuffer buffer, int offset, int length, long now) {
+        onFrame(inPort, buffer, offset, length, length, now);
+    }
+
+    /**
+     * As {@link #onFrame(int, DirectBuffer, int, int, long)} for a frame that takes {@code wireLength} bytes on the
+     * wire though it holds {@code length} (a simulated frame whose payload is described, not carried): buffers,
+     * queues, schedulers and serialization count the wire length, the switch stores and sends the bytes it holds.
+     */
+    public void onFrame(int inPort, DirectBuffer buffer, int offset, int length, int wireLength, long now) {
         PortCounters c = counters[inPort];
         PortConfig pc = ports[inPort];
         c.rxFrames++;
-        c.rxBytes += length;
-        if (length > config.maxFrameBytes || !view.wrap(buffer, offset, length, pc.format)) {
+        c.rxBytes += wireLength;
+        if (wireLength > config.maxFrameBytes || !view.wrap(buffer, offset, length, pc.format)) {
             c.drops[DropReason.MALFORMED.ordinal()]++;
             return;
         }
@@ -286,7 +300,7 @@ public final class SwitchCore {
         int priority = classify(pc);
         int ipv4 = view.ipv4Offset();
         if (Mac.isGroup(da)) {
-            flood(inPort, priority, buffer, offset, length, ipv4, now);
+            flood(inPort, priority, buffer, offset, length, wireLength, ipv4, now);
             return;
         }
         int out = macTable.lookup(da, now);
@@ -294,11 +308,11 @@ public final class SwitchCore {
             out = macTable.lookup(da & Mac.LOW40, now);
         }
         if (out == MacTable.MISS) {
-            flood(inPort, priority, buffer, offset, length, ipv4, now);
+            flood(inPort, priority, buffer, offset, length, wireLength, ipv4, now);
         } else if (out == inPort) {
             c.drops[DropReason.SAME_PORT.ordinal()]++;
         } else {
-            enqueue(inPort, out, priority, buffer, offset, length, ipv4, now);
+            enqueue(inPort, out, priority, buffer, offset, length, wireLength, ipv4, now);
         }
     }
 
@@ -346,15 +360,17 @@ public final class SwitchCore {
         }
     }
 
-    private void flood(int inPort, int priority, DirectBuffer buffer, int offset, int length, int ipv4, long now) {
+    private void flood(int inPort, int priority, DirectBuffer buffer, int offset, int length, int wireLength, int ipv4,
+                       long now) {
         for (int out = 0; out < portCount; out++) {
             if (out != inPort) {
-                enqueue(inPort, out, priority, buffer, offset, length, ipv4, now);
+                enqueue(inPort, out, priority, buffer, offset, length, wireLength, ipv4, now);
             }
         }
     }
 
-    private void enqueue(int inPort, int out, int priority, DirectBuffer buffer, int offset, int length, int ipv4, long now) {
+    private void enqueue(int inPort, int out, int priority, DirectBuffer buffer, int offset, int length, int wireLength,
+                         int ipv4, long now) {
         int idx = out * 8 + priority;
         int inIdx = inPort * 8 + priority;
         PortCounters c = counters[inPort];
@@ -363,7 +379,7 @@ public final class SwitchCore {
             return;
         }
         boolean lossless = (ports[inPort].pfcMask & (1 << priority)) != 0;
-        DropReason reason = mmu.admit(inIdx, idx, inPort, length, lossless);
+        DropReason reason = mmu.admit(inIdx, idx, inPort, wireLength, lossless);
         if (reason != null) {
             c.drops[reason.ordinal()]++;
             return;
@@ -373,11 +389,12 @@ public final class SwitchCore {
             c.drops[DropReason.BUFFER_FULL.ordinal()]++;
             return;
         }
-        mmu.add(inIdx, idx, length, lossless);
+        pool.frameWire[handle] = wireLength;
+        mmu.add(inIdx, idx, wireLength, lossless);
         pool.frameInPort[handle] = inPort;
         pool.framePriority[handle] = priority;
         pool.frameIpv4[handle] = ipv4;
-        pool.frameEligible[handle] = eligibleTime(inPort, out, length, now);
+        pool.frameEligible[handle] = eligibleTime(inPort, out, wireLength, now);
         if (crossbar != null) {
             crossbar.add(inPort, out, priority, handle);
             highWater(idx);
@@ -401,7 +418,7 @@ public final class SwitchCore {
         }
         queueTail[idx] = handle;
         queueFrames[idx]++;
-        queueBytes[idx] += pool.frameLength[handle];
+        queueBytes[idx] += pool.frameWire[handle];
         highWater(idx);
     }
 
@@ -610,7 +627,7 @@ public final class SwitchCore {
                 deficit[idx] += (long) pc.weights[q] * config.maxFrameBytes;
                 dwrrFresh[port] = false;
             }
-            int length = pool.frameLength[queueHead[idx]];
+            int length = pool.frameWire[queueHead[idx]];
             if (deficit[idx] >= length) {
                 deficit[idx] -= length;
                 return q;
@@ -628,7 +645,7 @@ public final class SwitchCore {
             queueTail[idx] = NONE;
         }
         queueFrames[idx]--;
-        queueBytes[idx] -= pool.frameLength[handle];
+        queueBytes[idx] -= pool.frameWire[handle];
         return handle;
     }
 
@@ -638,7 +655,7 @@ public final class SwitchCore {
         int priority = pool.framePriority[handle];
         int inIdx = inPort * 8 + priority;
         boolean lossless = (ports[inPort].pfcMask & (1 << priority)) != 0;
-        mmu.remove(inIdx, outIdx, pool.frameLength[handle], lossless);
+        mmu.remove(inIdx, outIdx, pool.frameWire[handle], lossless);
         if (mmu.shouldResume(inIdx)) {
             resume(inPort, priority, inIdx);
         }
@@ -697,6 +714,7 @@ public final class SwitchCore {
             out = txBuffer;
         }
         int length = pool.copyOut(handle, out, at);
+        int wireLength = pool.frameWire[handle];
         int ipv4 = pool.frameIpv4[handle];
         pool.free(handle);
         if (ipv4 >= 0 && (pc.ecnMask & (1 << priority)) != 0 && shouldMark(pc, depth(idx))
@@ -704,13 +722,13 @@ public final class SwitchCore {
             Ipv4Header.ecn(out, at + ipv4, Ipv4Header.ECN_CE);
             c.ecnMarked++;
         }
-        serialize(port, start, startRem, length);
+        serialize(port, start, startRem, wireLength);
         long txStart = ceil(start, startRem);
         long txEnd = ceil(busyUntil[port], busyRem[port]);
         c.txFrames++;
-        c.txBytes += length;
+        c.txBytes += wireLength;
         if (out != txBuffer) {
-            slots.commit(port, length, txStart, txEnd);
+            slots.commit(port, length, wireLength, txStart, txEnd);
         } else {
             transmitter.transmit(port, txBuffer, 0, length, txStart, txEnd);
         }

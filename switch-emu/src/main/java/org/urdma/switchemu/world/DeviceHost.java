@@ -114,9 +114,12 @@ public final class DeviceHost implements Link {
             return;
         }
         int len = framing.end(packet, route);
+        int wireLen = len + packet.payloadLength() - packet.payloadBytes(); // a described payload's bytes still take wire time
+        slot = pool.shrink(slot, len);
         pool.length(slot, len);
+        pool.wireLength(slot, wireLen);
         long startPs = Math.max(now * 1000, busyUntilPs);
-        busyUntilPs = startPs + (Math.max(len, 60) + WIRE_OVERHEAD) * 8L * PS_PER_S / rateBps;
+        busyUntilPs = startPs + (Math.max(wireLen, 60) + WIRE_OVERHEAD) * 8L * PS_PER_S / rateBps;
         txFrames++;
         world.carry(out, slot, Math.ceilDiv(busyUntilPs, 1000));
     }

@@ -59,6 +59,8 @@ public final class MessageWorkload implements Workload {
     /** Where the bytes come from and where they must end up. */
     private final MemorySegment source;
     private final MemorySegment sink;
+    /** Pattern memory the regions live in when the world describes payloads, else null (real bytes). */
+    private final PatternMemory patterns;
     private final SendWorkRequest wr = new SendWorkRequest();
     private final ReceiveWorkRequest recv = new ReceiveWorkRequest();
     private final WorkCompletion[] wc = {new WorkCompletion(), new WorkCompletion(), new WorkCompletion(),
@@ -105,15 +107,19 @@ public final class MessageWorkload implements Workload {
         MemoryFabric.bringUp(peer, from.device(), qp.qpNum(), psnA, psnB, connection);
         long bytes = (long) size * depth;
         int access = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
-        MemorySegment a = world.arena.allocate(bytes, 64);
-        MemorySegment b = world.arena.allocate(bytes, 64);
+        patterns = world.patterns();
+        int pattern = patterns == null ? 0 : 1 + r.nextInt(Integer.MAX_VALUE - 1); // both ends: the sink must match
+        MemorySegment a = patterns != null ? patterns.allocate(bytes, pattern) : world.arena.allocate(bytes, 64);
+        MemorySegment b = patterns != null ? patterns.allocate(bytes, pattern) : world.arena.allocate(bytes, 64);
         // addresses from the world, not the allocator, so RETHs are the same bytes in every run
         local = ((SoftPd) pdA).registerMemory(a, access, world.virtualAddress(bytes));
         remote = ((SoftPd) pdB).registerMemory(b, access, world.virtualAddress(bytes));
         source = op == Op.READ ? b : a;
         sink = op == Op.READ ? a : b;
-        for (long i = 0; i + 8 <= bytes; i += 8) source.set(ValueLayout.JAVA_LONG_UNALIGNED, i, r.nextLong());
-        for (long i = bytes & ~7L; i < bytes; i++) source.set(ValueLayout.JAVA_BYTE, i, (byte) r.nextInt());
+        if (patterns == null) {
+            for (long i = 0; i + 8 <= bytes; i += 8) source.set(ValueLayout.JAVA_LONG_UNALIGNED, i, r.nextLong());
+            for (long i = bytes & ~7L; i < bytes; i++) source.set(ValueLayout.JAVA_BYTE, i, (byte) r.nextInt());
+        }
     }
 
     @Override
@@ -173,7 +179,9 @@ public final class MessageWorkload implements Workload {
     /** Whether the destination holds the source in every slot a completed message wrote. */
     public boolean verify() {
         long n = Math.min(completed, depth) * (long) size;
-        return errors == 0 && completed > 0 && source.asSlice(0, n).mismatch(sink.asSlice(0, n)) == -1;
+        if (errors != 0 || completed == 0) return false;
+        // described: every byte placed, each with the source's content at that offset (pattern memory checks it)
+        return patterns != null ? patterns.verify(sink, 0, n) : source.asSlice(0, n).mismatch(sink.asSlice(0, n)) == -1;
     }
 
     @Override

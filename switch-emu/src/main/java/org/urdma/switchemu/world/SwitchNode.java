@@ -39,7 +39,7 @@ public final class SwitchNode implements SwitchCore.SlotTransmitter {
     }
 
     void arrive(int port, int slot, long now) {
-        core.onFrame(port, pool.buffer(slot), pool.offset(slot), pool.length(slot), now);
+        core.onFrame(port, pool.buffer(slot), pool.offset(slot), pool.length(slot), pool.wireLength(slot), now);
         pool.release(slot);
         world.wakeSwitch(this, now);
     }
@@ -47,7 +47,7 @@ public final class SwitchNode implements SwitchCore.SlotTransmitter {
     @Override
     public MutableDirectBuffer claim(int port, int length) {
         if (out[port] == null || length > FramePool.SLOT) return null;
-        claimed = pool.acquire();
+        claimed = pool.acquire(length);
         return pool.buffer(claimed);
     }
 
@@ -58,9 +58,15 @@ public final class SwitchNode implements SwitchCore.SlotTransmitter {
 
     @Override
     public void commit(int port, int length, long txStartNs, long txEndNs) {
+        commit(port, length, length, txStartNs, txEndNs);
+    }
+
+    @Override
+    public void commit(int port, int length, int wireLength, long txStartNs, long txEndNs) {
         int slot = claimed;
         claimed = -1;
         pool.length(slot, length);
+        pool.wireLength(slot, wireLength);
         world.carry(out[port], slot, txEndNs);
     }
 
@@ -68,7 +74,7 @@ public final class SwitchNode implements SwitchCore.SlotTransmitter {
     public void transmit(int port, DirectBuffer buffer, int offset, int length, long txStartNs, long txEndNs) {
         Wire w = out[port];
         if (w == null || length > FramePool.SLOT) return; // an unconnected port: the frame leaves the world
-        int slot = pool.acquire();
+        int slot = pool.acquire(length);
         pool.buffer(slot).putBytes(pool.offset(slot), buffer, offset, length);
         pool.length(slot, length);
         world.carry(w, slot, txEndNs);

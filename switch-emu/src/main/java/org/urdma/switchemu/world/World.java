@@ -49,6 +49,8 @@ public final class World implements AutoCloseable {
     private long devicePasses;
     private boolean closed;
     private long nextVirtualAddress = 0x7f00_0000_0000L;
+    /** Set when frames describe their payloads instead of carrying them (see {@link #describePayloads}). */
+    private PatternMemory patterns;
 
     public World(long seed, long startNs) {
         this.seeds = new SplittableRandom(seed);
@@ -67,6 +69,33 @@ public final class World implements AutoCloseable {
     /** Engine passes run so far (all devices). */
     public long devicePasses() {
         return devicePasses;
+    }
+
+    /**
+     * From now on frames describe payloads taken from pattern memory instead of carrying the bytes, and workloads use
+     * pattern memory (mapped, never touched): a 100 Gbit/s path with a gigabyte in flight then holds ~100 bytes per
+     * frame and no gigabyte of registered memory. The engine is the same; its payload copies go through
+     * {@link org.urdma.transport.packet.Payloads}. Call before adding devices.
+     */
+    public World describePayloads() {
+        if (!hosts.isEmpty()) throw new IllegalStateException("describe payloads: call before adding devices");
+        if (patterns == null) patterns = new PatternMemory();
+        return this;
+    }
+
+    /** Whether frames describe payloads instead of carrying them. */
+    public boolean describesPayloads() {
+        return patterns != null;
+    }
+
+    /** Pattern memory of a world that describes payloads, else null. */
+    PatternMemory patterns() {
+        return patterns;
+    }
+
+    /** Off-heap bytes the frame pool holds (its high water, in slots). */
+    public long framePoolBytes() {
+        return pool.reservedBytes();
     }
 
     /** Most frames in flight at once. */
@@ -98,6 +127,7 @@ public final class World implements AutoCloseable {
         for (byte b : config.mac()) mac = (mac << 8) | (b & 0xFF);
         LinkFraming framing = new LinkFraming(FramingKind.ROCE2, true, config.mac(), config.gid().toBytes(), -1, 0,
                 false, Ecn.ECT0);
+        if (patterns != null) framing.payloads(patterns);
         DeviceHost h = new DeviceHost(hosts.size(), config.name(), this, framing, mac, maxPayload, priority);
         h.device = new SoftDevice(config, h, new SplittableRandom(seeds.nextLong()), now,
                 EngineCounters.inMemory(config.name()), EventJournal.NONE);
@@ -288,15 +318,16 @@ public final class World implements AutoCloseable {
     /** The sender finished putting the frame in {@code slot} on {@code w} at {@code txEndNs}: impair, then deliver. */
     void carry(Wire w, int slot, long txEndNs) {
         int len = pool.length(slot);
+        int wireLen = pool.wireLength(slot);
         w.frames++;
-        w.bytes += len;
+        w.bytes += wireLen;
         if (w.capture != null) w.capture.write(txEndNs, pool.buffer(slot), pool.offset(slot), len);
         Impairment imp = w.impairment;
         if (imp == null) {
             schedule(txEndNs + w.propagationNs, ARRIVE, w.id, slot);
             return;
         }
-        Impairment.Result r = imp.offer(txEndNs, len);
+        Impairment.Result r = imp.offer(txEndNs, wireLen);
         if (r.copies == 0) {
             pool.release(slot);
             return;
@@ -304,12 +335,16 @@ public final class World implements AutoCloseable {
         for (int i = 0; i < r.copies; i++) {
             int s = slot;
             if (i < r.copies - 1) { // a duplicate travels in a slot of its own
-                s = pool.acquire();
+                s = pool.acquire(len);
                 pool.buffer(s).putBytes(pool.offset(s), pool.buffer(slot), pool.offset(slot), len);
                 pool.length(s, len);
+                pool.wireLength(s, wireLen);
             }
-            if (r.corruptByte[i] >= 0 && r.corruptByte[i] < len) {
-                int at = pool.offset(s) + r.corruptByte[i];
+            int corrupt = r.corruptByte[i];
+            // a hit in payload bytes a described frame leaves out lands in its description: dropped on the ICRC alike
+            if (corrupt >= len && corrupt < wireLen) corrupt = Math.max(0, len - 5);
+            if (corrupt >= 0 && corrupt < len) {
+                int at = pool.offset(s) + corrupt;
                 pool.buffer(s).putByte(at, (byte) (pool.buffer(s).getByte(at) ^ r.corruptMask[i]));
             }
             schedule(Math.max(r.releaseAt[i], txEndNs) + w.propagationNs, ARRIVE, w.id, s);
@@ -329,5 +364,6 @@ public final class World implements AutoCloseable {
         }
         for (DeviceHost h : hosts) h.device.close();
         arena.close();
+        if (patterns != null) patterns.close();
     }
 }

@@ -3,6 +3,7 @@ package org.urdma.transport.engine;
 import org.agrona.DirectBuffer;
 import org.urdma.transport.memory.MemoryKeyTable;
 import org.urdma.transport.memory.RegisteredMemory;
+import org.urdma.transport.packet.Payloads;
 import org.urdma.verbs.AccessFlags;
 
 /** Copies between packets and scatter/gather lists, checking every local key before a byte moves. */
@@ -12,11 +13,12 @@ final class Dma {
     private Dma() {}
 
     /**
-     * Writes {@code length} bytes from {@code src} into the SGE list at byte {@code offset} of the list.
+     * Writes {@code length} bytes from {@code src} (a packet's payload at {@code srcOff}, placed by {@code how}) into
+     * the SGE list at byte {@code offset} of the list.
      * Returns OK, PROTECTION (bad lkey/rights/bounds) or LENGTH (the list is too short).
      */
     static int scatter(MemoryKeyTable keys, SoftPd pd, long[] addr, int[] len, int[] lkey, int base, int n,
-                       long offset, DirectBuffer src, int srcOff, int length) {
+                       long offset, Payloads how, DirectBuffer src, int srcOff, int length) {
         if (length == 0) return OK;
         int i = 0;
         long pos = 0;
@@ -32,7 +34,7 @@ final class Dma {
             long va = addr[base + i] + within;
             RegisteredMemory mr = keys.local(lkey[base + i], pd, va, chunk, AccessFlags.LOCAL_WRITE);
             if (mr == null) return PROTECTION;
-            mr.buffer().putBytes(mr.offsetOf(va), src, srcOff + done, chunk);
+            how.get(src, srcOff, done, mr.buffer(), mr.offsetOf(va), chunk);
             done += chunk;
             pos += len[base + i];
             i++;

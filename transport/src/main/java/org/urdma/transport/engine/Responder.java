@@ -5,6 +5,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.memory.MemoryKeyTable;
 import org.urdma.transport.memory.RegisteredMemory;
+import org.urdma.transport.packet.Payloads;
 import org.urdma.transport.packet.RxPacket;
 import org.urdma.transport.packet.TxPacket;
 import org.urdma.transport.wire.Aeth;
@@ -456,7 +457,7 @@ final class Responder {
             recvOffset = 0;
         }
         int st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge,
-                recvOffset, p.payload(), p.payloadOffset(), p.payloadLength());
+                recvOffset, p.payloads(), p.payload(), p.payloadOffset(), p.payloadLength());
         if (st != Dma.OK) {
             WcStatus local = st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR;
             if (reliable) {
@@ -545,7 +546,7 @@ final class Responder {
             else ucDropping = true;
             return false;
         }
-        if (len > 0) writeMr.buffer().putBytes(writeMr.offsetOf(writeVa), p.payload(), p.payloadOffset(), len);
+        if (len > 0) p.payloadTo(0, writeMr.buffer(), writeMr.offsetOf(writeVa), len);
         writeVa += len;
         writeRemaining -= len;
         if (end) {
@@ -820,10 +821,10 @@ final class Responder {
         grh.putLong(16, p.srcGidLo(), java.nio.ByteOrder.BIG_ENDIAN);
         grh.putLong(24, p.dstGidHi(), java.nio.ByteOrder.BIG_ENDIAN);
         grh.putLong(32, p.dstGidLo(), java.nio.ByteOrder.BIG_ENDIAN);
-        int st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge, 0, grh, 0, 40);
+        int st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge, 0, Payloads.COPY, grh, 0, 40);
         if (st == Dma.OK) {
-            st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge, 40, p.payload(),
-                    p.payloadOffset(), p.payloadLength());
+            st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge, 40, p.payloads(),
+                    p.payload(), p.payloadOffset(), p.payloadLength());
         }
         if (st != Dma.OK) {
             completeRecv(st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);

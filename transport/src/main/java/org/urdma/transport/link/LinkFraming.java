@@ -2,6 +2,7 @@ package org.urdma.transport.link;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.urdma.transport.packet.Payloads;
 import org.urdma.transport.packet.Route;
 import org.urdma.transport.packet.RxPacket;
 import org.urdma.transport.packet.TxPacket;
@@ -34,6 +35,7 @@ public final class LinkFraming {
     private final int icrcLength;
     private long decodeErrors;
     private DecodeStatus lastError = DecodeStatus.OK;
+    private Payloads payloads = Payloads.COPY;
 
     /** Untagged frames, ECT(0), PAXI with its optional ICRC. */
     public LinkFraming(FramingKind kind, byte[] localMac, byte[] localGid) {
@@ -87,6 +89,13 @@ public final class LinkFraming {
     /** Frames this end rejected (bad ICRC, truncated, …). */
     public long decodeErrors() {
         return decodeErrors;
+    }
+
+    /** How frames carry payload: {@link Payloads#COPY} (the bytes) on every real link; a simulation may describe them. */
+    public void payloads(Payloads p) {
+        this.payloads = p;
+        tx.payloads(p);
+        rx.payloads(p);
     }
 
     /** ICRC offload for the frames this end sends (see {@link Framing#icrcOffload}). */
@@ -151,6 +160,10 @@ public final class LinkFraming {
             decodeErrors++;
             lastError = st;
             return null;
+        }
+        if (payloads != Payloads.COPY) {
+            Packet f = rx.frame();
+            f.payloadLength = payloads.length(f.payloadBuffer, f.payloadOffset, f.payloadLength);
         }
         return rx.ready();
     }

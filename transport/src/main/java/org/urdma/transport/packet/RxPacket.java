@@ -43,9 +43,16 @@ public final class RxPacket {
     private int th;
     private boolean rh;
     private int mask;
+    private Payloads payloads = Payloads.COPY;
 
     public RxPacket() {
         frame.inPlace = true;
+    }
+
+    /** How this link's frames carry payload (link side, set once). */
+    public RxPacket payloads(Payloads p) {
+        this.payloads = p;
+        return this;
     }
 
     /** The holder a framing decodes into (in-place mode); call {@link #ready()} after a successful decode. */
@@ -230,6 +237,16 @@ public final class RxPacket {
 
     public int payloadLength() {
         return frame.payloadLength;
+    }
+
+    /** How the payload is placed into memory: the engine copies it with {@link Payloads#get} of this, never by hand. */
+    public Payloads payloads() {
+        return payloads;
+    }
+
+    /** Places {@code length} payload bytes from payload byte {@code within} into {@code dst} (the receive-side DMA). */
+    public void payloadTo(int within, org.agrona.MutableDirectBuffer dst, int dstOffset, int length) {
+        payloads.get(b, frame.payloadOffset, within, dst, dstOffset, length);
     }
 
     // ---------------------------------------------------------------- link and network

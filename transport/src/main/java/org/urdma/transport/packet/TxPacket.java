@@ -65,6 +65,15 @@ public final class TxPacket {
     private int destQp;
     private int payloadAt;
     private int payloadLength;
+    /** Frame bytes the payload takes: {@link #payloadLength} unless the payloads are described, not copied. */
+    private int payloadBytes;
+    private Payloads payloads = Payloads.COPY;
+
+    /** How this link's frames carry payload (link side, set once). */
+    public TxPacket payloads(Payloads p) {
+        this.payloads = p;
+        return this;
+    }
 
     /** Positions the writer in a frame slot (link side): the transport header starts at {@code transportOffset}. */
     public TxPacket wrap(MutableDirectBuffer buffer, int frameOffset, int transportOffset, boolean rh) {
@@ -124,6 +133,7 @@ public final class TxPacket {
         this.wanRow = 0;
         this.destQp = destQp;
         this.payloadLength = 0;
+        this.payloadBytes = 0;
         this.payloadAt = th + HEADERS[opcode] - rhShrink;
         if (rhShrink == 0) {
             Bth.put(buffer, th, opcode, solicited, false, 0, 0, 0xFFFF, false, false, 0, destQp, ackReq, 0, psn);
@@ -211,14 +221,14 @@ public final class TxPacket {
 
     /** Appends {@code length} payload bytes from {@code src} (the one copy from registered memory into the frame). */
     public TxPacket payload(DirectBuffer src, int offset, int length) {
-        if (length > 0) buffer.putBytes(payloadAt + payloadLength, src, offset, length);
+        if (length > 0) payloadBytes += payloads.put(buffer, payloadAt, payloadBytes, src, offset, length);
         payloadLength += length;
         return this;
     }
 
     /** Writes the pad and PadCnt; returns the end of the section (link side, before framing). */
     public int finish() {
-        int end = payloadAt + payloadLength;
+        int end = payloadAt + payloadBytes;
         int pad = (-payloadLength) & 3;
         if (pad != 0) {
             for (int i = 0; i < pad; i++) buffer.putByte(end + i, (byte) 0);
@@ -239,6 +249,11 @@ public final class TxPacket {
 
     public int payloadLength() {
         return payloadLength;
+    }
+
+    /** Frame bytes the payload took ({@link #payloadLength()} when the bytes are copied). */
+    public int payloadBytes() {
+        return payloadBytes;
     }
 
     public MutableDirectBuffer buffer() {
