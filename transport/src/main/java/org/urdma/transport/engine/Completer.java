@@ -380,7 +380,7 @@ final class Completer {
         }
         int base = s * sq.maxSge;
         int st = Dma.scatter(qp.device.keys(), qp.pd, sq.sgeAddr, sq.sgeLen, sq.sgeLkey, base, sq.numSge[s],
-                offset, p.payload(), p.payloadOffset(), len);
+                offset, p.payloads(), p.payload(), p.payloadOffset(), len);
         if (st != Dma.OK) {
             if (idx == sq.retired.get()) retire(idx, st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR, 0, now);
             return;

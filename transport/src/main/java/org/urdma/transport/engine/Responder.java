@@ -303,7 +303,7 @@ final class Responder {
                 classC(Aeth.NAK_REMOTE_ACCESS_ERROR, psn, null, now);
                 return false;
             }
-            if (len > 0) mr.buffer().putBytes(mr.offsetOf(va), p.payload(), p.payloadOffset(), len);
+            if (len > 0) p.payloadTo(0, mr.buffer(), mr.offsetOf(va), len);
             win.set(psn, PsnWindow.WRITE | (end ? PsnWindow.END : 0) | (imm ? PsnWindow.IMM : 0) | se, p.immData(), (int) total);
             return true;
         }
@@ -318,11 +318,12 @@ final class Responder {
             int slot = recvQ.peekAt(k);
             if (slot < 0) return notPlaced(psn, d, now);
             st = Dma.scatter(keys, qp.pd, recvQ.sgeAddr, recvQ.sgeLen, recvQ.sgeLkey, slot * recvQ.maxSge, recvQ.numSge[slot],
-                    va, p.payload(), p.payloadOffset(), len);
+                    va, p.payloads(), p.payload(), p.payloadOffset(), len);
         } else {
             // a shared queue's receives belong to whichever QP takes them first: only the next message's is taken
             if (k != 0 || (!haveRecv && !takeRecv())) return notPlaced(psn, d, now);
-            st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge, va, p.payload(), p.payloadOffset(), len);
+            st = Dma.scatter(keys, qp.pd, recvAddr, recvLen, recvLkey, 0, recvNumSge, va, p.payloads(), p.payload(),
+                    p.payloadOffset(), len);
         }
         if (st != Dma.OK) {
             if (k == 0) completeHead(st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
