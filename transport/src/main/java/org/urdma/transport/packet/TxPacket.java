@@ -120,6 +120,7 @@ public final class TxPacket {
         this.opcode = opcode;
         this.destQp = destQp;
         this.payloadLength = 0;
+        this.payloadBytes = 0;
         this.wanRow = ((uethFlags >>> 4) & 0xF) * 256 + opcode;
         this.payloadAt = th + WAN_HEADERS[wanRow] + sackRanges * SackEth.RANGE_LENGTH;
         Bth.put(buffer, th, opcode, solicited, false, 0, 0, 0xFFFF, false, false, 0, destQp, ackReq, OpcodeTable.RESV7_URDMA, psn);
