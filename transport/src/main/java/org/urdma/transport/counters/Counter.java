@@ -29,6 +29,7 @@ public enum Counter {
     RCVD_BYTES("rcvd_bytes", Scope.QP, "bytes of the packets in rcvd_pkts"),
     RETRANSMITTED_PKTS("retransmitted_pkts", Scope.QP, "packets sent again (any reason)"),
     ACK_TIMEOUTS("ack_timeouts", Scope.QP, "retransmission timer expiries"),
+    TX_BLOCKED("tx_blocked", Scope.QP, "packets the link had no room for (tried again in a later pass)"),
     NAKS_SENT("naks_sent", Scope.QP, "NAKs sent (not RNR)"),
     NAKS_RCVD("naks_rcvd", Scope.QP, "NAKs received (not RNR)"),
     RNR_NAKS_SENT("rnr_naks_sent", Scope.QP, "RNR NAKs sent"),

@@ -422,7 +422,9 @@ public final class SoftQp implements QueuePair {
 
     /** A frame slot from the device's link, or null on back-pressure (try again on a later pass). */
     TxPacket claim(int opcode, int payloadLength, Route to, long now) {
-        return device.claim(opcode, payloadLength, to, now);
+        TxPacket t = device.claim(opcode, payloadLength, to, now);
+        if (t == null) counters.increment(Counter.TX_BLOCKED);
+        return t;
     }
 
     /** Sends the packet written into a claimed slot; one the link cannot carry is counted as a send error. */
