@@ -84,4 +84,17 @@ class AcksThroughReadResponsesTest {
             assertTrue(peer.counters().get(Counter.SENT_PKTS) >= f.messages() / 2, f.name() + ": the sink ACKed it");
         }
     }
+
+    @Test
+    void aGapInTheWritersStreamsIsNakedThoughTheSinksUplinkIsFull() {
+        Run r = run(START + 4_000_000, 0.002);
+        String what = r.lost + " lost, sink out_of_seq_request " + r.sink(Counter.OUT_OF_SEQ_REQUEST) + ", naks_sent "
+                + r.sink(Counter.NAKS_SENT) + "; writers ack_timeouts " + r.writers(Counter.ACK_TIMEOUTS) + ", naks_rcvd "
+                + r.writers(Counter.NAKS_RCVD);
+        System.out.println(what);
+        assertTrue(r.lost >= 3 && r.sink(Counter.TX_BLOCKED) > 1_000, "exercised: " + what);
+        assertTrue(r.writers(Counter.NAKS_RCVD) >= 2, "the writers heard of their gaps by NAK: " + what);
+        assertEquals(0, r.writers(Counter.ACK_TIMEOUTS), "no writer had to time out: " + what);
+        for (FlowResult f : r.results) assertEquals(0, f.errors(), f.name() + " errors: " + f);
+    }
 }
