@@ -3,11 +3,15 @@ package org.urdma.switchemu.world;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.urdma.switchemu.core.ClassifyMode;
 import org.urdma.switchemu.core.PortConfig;
 import org.urdma.switchemu.core.SwitchConfig;
 import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.switchemu.topo.TopologyParser;
+import org.urdma.switchemu.world.scenario.ResultTable;
+import org.urdma.switchemu.world.scenario.TopologyRun;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.DeviceConfig;
@@ -96,5 +100,23 @@ class AcksThroughReadResponsesTest {
         assertTrue(r.writers(Counter.NAKS_RCVD) >= 2, "the writers heard of their gaps by NAK: " + what);
         assertEquals(0, r.writers(Counter.ACK_TIMEOUTS), "no writer had to time out: " + what);
         for (FlowResult f : r.results) assertEquals(0, f.errors(), f.name() + " errors: " + f);
+    }
+
+    @Test
+    void theReadSinkExampleRunsEveryFlowToVerifiedMemoryWithoutRetries() throws Exception {
+        ResultTable t = TopologyRun.run(TopologyParser.parse(Path.of("..", "examples", "topologies", "read-sink.yaml")), 1,
+                1_000_000_000L);
+        System.out.print(t.text());
+        assertTrue(t.title().contains("all workloads done"), t.text());
+        double total = 0;
+        for (int i = 0; i < 3; i++) {
+            assertEquals("yes", t.cell(i, "verified"), t.text());
+            assertEquals("0", t.cell(i, "errors"), t.text());
+            assertEquals("0", t.cell(i, "retransmitted"), t.text());
+            total += Double.parseDouble(t.cell(i, "goodput_gbps"));
+        }
+        assertTrue(Double.parseDouble(t.cell(1, "goodput_gbps")) > 8, "the READ keeps h4's uplink: " + t.text());
+        assertTrue(Double.parseDouble(t.cell(0, "goodput_gbps")) > 3 && Double.parseDouble(t.cell(2, "goodput_gbps")) > 3,
+                "WRITE and SEND share h4's downlink: " + t.text());
     }
 }
