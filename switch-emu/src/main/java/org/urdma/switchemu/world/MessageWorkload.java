@@ -194,4 +194,9 @@ public final class MessageWorkload implements Workload {
     public QueuePair qp() {
         return qp;
     }
+
+    /** The QP at the other end (on the destination device). */
+    public QueuePair peerQp() {
+        return peer;
+    }
 }

@@ -17,8 +17,8 @@ import org.urdma.verbs.QpType;
 
 /**
  * The simulated world's hot path allocates nothing in steady state: events, frames through the pool, the engines
- * (WRITE, SEND; ACKs, CE marks, CNPs, DCQCN pacing), the switch (ECN, PFC in and out), a lossy impaired wire
- * (retransmissions), and a periodic sampling task.
+ * (WRITE, READ, SEND to one sink: its ACKs and NAKs between its READ responses; CE marks, CNPs, DCQCN pacing), the
+ * switch (ECN, PFC in and out), a lossy impaired wire (retransmissions), and a periodic sampling task.
  */
 class WorldAllocationTest {
     @Test
@@ -33,7 +33,8 @@ class WorldAllocationTest {
             SwitchNode s = w.addSwitch("s", sc);
             DeviceHost sink = w.addDevice(DeviceConfig.named("sink", 1), 1024, 3);
             w.connect(sink, s, 3, rate, 1_000, null, ImpairmentConfig.none().lossRandom(0.0001, 0));
-            MessageWorkload.Op[] ops = {MessageWorkload.Op.WRITE, MessageWorkload.Op.SEND, MessageWorkload.Op.WRITE};
+            MessageWorkload.Op[] ops = {MessageWorkload.Op.WRITE, MessageWorkload.Op.READ, MessageWorkload.Op.SEND};
+            MessageWorkload[] flows = new MessageWorkload[3];
             for (int i = 0; i < 3; i++) {
                 DeviceHost h = w.addDevice(DeviceConfig.named("h" + i, 0x10 + i), 1024, 3);
                 w.connect(h, s, i, rate, 1_000, null, null);
@@ -41,6 +42,7 @@ class WorldAllocationTest {
                         Long.MAX_VALUE - 1, LossRecovery.goBackN(), RateControl.named("dcqcn:line=10g,rpTimer=100"),
                         MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_1024).withTimeout(8).withRetryCnt(7), i);
                 w.add(h, m, 1_000_000);
+                flows[i] = m;
             }
             long[] sampled = {0};
             w.every(1_010_000, 10_000, () -> sampled[0] += s.core().queueBytes(3, 3));
@@ -60,6 +62,10 @@ class WorldAllocationTest {
             System.out.println(what);
             assertTrue(events > 50_000 && frames > 10_000 && cnps > 0 && w.impairmentLost() > 0, "exercised: " + what);
             assertTrue(allocated < 4096, "allocated " + what);
+            for (MessageWorkload m : flows) {
+                FlowResult f = m.result();
+                assertTrue(f.errors() == 0 && f.messages() > 1_000, "every flow ran to the end without errors: " + f);
+            }
         }
     }
 }

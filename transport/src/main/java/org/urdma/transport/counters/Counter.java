@@ -33,6 +33,7 @@ public enum Counter {
     SACK_RANGES_RCVD("sack_ranges_rcvd", Scope.QP, "WAN requester: missing PSN ranges received in SACK-ETHs"),
     SACK_RESENT_PKTS("sack_resent_pkts", Scope.QP, "WAN requester: packets resent because a SACK listed them"),
     OUT_OF_ORDER_PLACED("out_of_order_placed", Scope.QP, "WAN: packets placed ahead of a missing PSN"),
+    TX_BLOCKED("tx_blocked", Scope.QP, "packets the link had no room for (tried again in a later pass)"),
     NAKS_SENT("naks_sent", Scope.QP, "NAKs sent (not RNR)"),
     NAKS_RCVD("naks_rcvd", Scope.QP, "NAKs received (not RNR)"),
     RNR_NAKS_SENT("rnr_naks_sent", Scope.QP, "RNR NAKs sent"),

@@ -33,6 +33,8 @@ final class Responder {
     int ePsn;
     private int msn;
     private boolean nakSent;
+    /** The sequence NAK for the gap at ePsn is owed but the link had no room: it leaves from {@link #progress}. */
+    private boolean nakPending;
     /** PSN of the last out-of-sequence request, to see the requester start a new round. */
     private int lastOutOfSequence;
     private int lastOp = NO_OP;
@@ -110,6 +112,7 @@ final class Responder {
         ePsn = psn;
         msn = 0;
         nakSent = false;
+        nakPending = false;
         lastOp = NO_OP;
         recvOffset = 0;
         haveRecv = false;
@@ -124,7 +127,7 @@ final class Responder {
     }
 
     boolean hasPendingWork() {
-        if (ackPending) return true;
+        if (ackPending || nakPending) return true;
         for (Resource r : res) if (r.sending) return true;
         return false;
     }
@@ -168,10 +171,8 @@ final class Responder {
                     ePsn = qp.recovery.expectedAfterGap(ePsn, msgStartPsn);
                     abortPartial();
                 }
-                // a NAK the link had no room for is sent at the next out-of-sequence packet
-                nakSent = sendAckOrNak(Aeth.SYNDROME_NAK | Aeth.NAK_PSN_SEQUENCE_ERROR, ePsn, now);
-                // counted once per NAK'd gap (or new round at it), as rxe counts out_of_seq_request
-                if (nakSent) qp.counters.increment(Counter.OUT_OF_SEQ_REQUEST);
+                nakSent = true;
+                sequenceNak(now);
             }
             lastOutOfSequence = p.psn();
             return;
@@ -181,6 +182,7 @@ final class Responder {
             return;
         }
         nakSent = false;
+        nakPending = false; // the requester went back on its own (timeout): the NAK owed is moot
         if (!sequenceOk(o) || !sizeOk(o, p.payloadLength())) {
             classC(Aeth.NAK_INVALID_REQUEST, p.psn(), WcStatus.REM_INV_REQ_ERR, now);
             return;
@@ -698,6 +700,17 @@ final class Responder {
         qp.enterError(now);
     }
 
+    /**
+     * NAKs the gap at ePsn now, or, when the link has no room (a TX queue full of READ responses), from the next
+     * {@link #progress}: waiting for the next out-of-sequence packet could cost the requester an ACK timeout, as
+     * it sends none once its window is out.
+     */
+    private void sequenceNak(long now) {
+        nakPending = !sendAckOrNak(Aeth.SYNDROME_NAK | Aeth.NAK_PSN_SEQUENCE_ERROR, ePsn, now);
+        // counted once per NAK'd gap (or new round at it), as rxe counts out_of_seq_request
+        if (!nakPending) qp.counters.increment(Counter.OUT_OF_SEQ_REQUEST);
+    }
+
     private void sendRnrNak(int psn, long now) {
         sendAckOrNak(Aeth.SYNDROME_RNR_NAK | (qp.minRnrTimer & 0x1F), psn, now);
     }
@@ -845,6 +858,11 @@ final class Responder {
         if (qp.type != QpType.RC) return 0;
         int sent = 0;
         int burst = qp.device.config().txBurst();
+        if (nakPending) { // ahead of READ responses, as when it leaves at once on the out-of-sequence packet
+            sequenceNak(now);
+            if (nakPending) return 0;
+            sent++;
+        }
         Resource r = null;
         while (sent < burst) {
             r = nextSending();

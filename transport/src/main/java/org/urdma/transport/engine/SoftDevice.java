@@ -142,8 +142,10 @@ public final class SoftDevice implements Device, PacketSink {
 
     /**
      * Serves the QPs that were ready when the pass began, each once with its packet budget (txBurst), in FIFO order;
-     * one that still has work goes back to the tail, so QPs take turns. When the link pushes back, the pass ends and
-     * the QP that met it, then those not yet served, go first in the next pass.
+     * one that still has work goes back to the tail, so QPs take turns. When the link pushes back, the pass ends; the
+     * QP that met it goes first in the next pass only if it sent nothing (it has not had its turn yet), else behind
+     * those not yet served: on a link that frees one slot per pass, going first again would give every slot to it
+     * (a READ responder's stream would starve the other QPs' ACKs until their requesters retry out).
      */
     private int serveReady(long now) {
         int work = 0;
@@ -155,8 +157,9 @@ public final class SoftDevice implements Device, PacketSink {
             int w = qp.progress(now);
             work += w;
             if (servingBlocked) {
-                ready.addFirst(qp);
                 servingBlocked = false;
+                if (w == 0) ready.addFirst(qp);
+                else ready.add(qp);
                 break;
             }
             if (qp.pacingDeadline() != Long.MAX_VALUE) paced.add(qp);

@@ -471,12 +471,16 @@ public final class SoftQp implements QueuePair {
 
     /** A frame slot from the device's link, or null on back-pressure (try again on a later pass). */
     TxPacket claim(int opcode, int payloadLength, Route to, long now) {
-        return device.claim(opcode, payloadLength + TxPacket.wanExtra(opcode, uethFlags, 0), to, now);
+        TxPacket t = device.claim(opcode, payloadLength + TxPacket.wanExtra(opcode, uethFlags, 0), to, now);
+        if (t == null) counters.increment(Counter.TX_BLOCKED);
+        return t;
     }
 
     /** As {@link #claim(int, int, Route, long)} for an ACK whose SACK-ETH carries {@code sackRanges} ranges. */
     TxPacket claimAck(int sackRanges, long now) {
-        return device.claim(Opcode.RC_ACKNOWLEDGE, TxPacket.wanExtra(Opcode.RC_ACKNOWLEDGE, uethFlags, sackRanges), route, now);
+        TxPacket t = device.claim(Opcode.RC_ACKNOWLEDGE, TxPacket.wanExtra(Opcode.RC_ACKNOWLEDGE, uethFlags, sackRanges), route, now);
+        if (t == null) counters.increment(Counter.TX_BLOCKED);
+        return t;
     }
 
     /** Sends the packet written into a claimed slot; one the link cannot carry is counted as a send error. */
