@@ -215,7 +215,10 @@ final class PerftestBw {
                 }
                 if (o.all) link.barrier("end of " + n + "-byte messages"); // send_bw -a meets again after each size
             }
-            if (!s.server) for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
+            if (!s.server) {
+                refuseDuplexSends(s);
+                for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
+            }
             out.println(PerfCommand.LINE);
             link.closeConnection();
             return 0;
@@ -249,9 +252,10 @@ final class PerftestBw {
             }
             out.println(PerfCommand.LINE);
             r.checks.forEach(out::println);
-            for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
             link.barrier("end of the run");
             link.report(new PerftestBwReport(size, r.iterations, r.peak / (1 << 20), r.avg / (1 << 20), r.rate / 1e6));
+            // after the server's report: a -b server's own run (it starts at the barrier above) has ended by then
+            for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
         }
         link.closeConnection();
         return 0;
@@ -335,8 +339,11 @@ final class PerftestBw {
             WorkCompletion[] wcs = new WorkCompletion[16];
             for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
             long[] posted = new long[q], completed = new long[q], signaled = new long[q];
-            // force_dependecies: every 100th (at most the tx depth) signaled; above 8 KiB every request, except on UD
-            int moderation = size > CQ_MOD_SIZE_LIMIT && ah[0] == null ? 1 : PerfPatterns.moderation(txDepth);
+            // force_dependecies: every 100th (at most the tx depth) signaled; above 8 KiB every request, except on UD;
+            // -l: the last of each post list (cq_mod = post_list)
+            int postList = o.postList;
+            int moderation = postList > 1 ? postList : size > CQ_MOD_SIZE_LIMIT && ah[0] == null ? 1 : PerfPatterns.moderation(txDepth);
+            PerftestPeak peakTimes = timed() ? null : PerftestPeak.forRun(iters * q, postList, moderation);
             long stall = Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
             double gap = gapNanos(); // --rate_limit: the n-th request (all QPs together) waits until start + n * gap
             long totalPosted = 0;
@@ -355,14 +362,18 @@ final class PerftestBw {
                     if (running == 0) break;
                 }
                 for (int i = 0; i < q && sending; i++) {
-                    while ((timed() || posted[i] < iters) && posted[i] - completed[i] < txDepth
+                    // -l: a whole post list or nothing (perftest: scnt + post_list <= iters, outstanding + post_list <= tx depth)
+                    while ((timed() || posted[i] + postList <= iters) && posted[i] - completed[i] + postList <= txDepth
                             && (gap == 0 || System.nanoTime() - start >= (long) (totalPosted * gap))) {
-                        totalPosted++;
-                        boolean signal = (posted[i] + 1) % moderation == 0 || (!timed() && posted[i] + 1 == iters);
-                        prepare(i, wr, posted[i]).wrId(posted[i]).flags(signal ? SendFlags.SIGNALED : 0);
-                        s.qps[i].postSend(wr);
-                        posted[i]++;
-                        if (signal) signaled[i] = posted[i];
+                        if (peakTimes != null) peakTimes.posted(totalPosted, System.nanoTime());
+                        for (int l = 0; l < postList; l++) {
+                            totalPosted++;
+                            boolean signal = (posted[i] + 1) % moderation == 0 || (!timed() && posted[i] + 1 == iters);
+                            prepare(i, wr, posted[i]).wrId(posted[i]).flags((signal ? SendFlags.SIGNALED : 0) | inline());
+                            s.qps[i].postSend(wr);
+                            posted[i]++;
+                            if (signal) signaled[i] = posted[i];
+                        }
                     }
                 }
                 s.progress();
@@ -381,6 +392,7 @@ final class PerftestBw {
                         long upTo = wc.wrId + 1;
                         for (long n = completed[i]; n < upTo; n++) check(i, n);
                         done += upTo - completed[i];
+                        if (peakTimes != null) peakTimes.completed(done, System.nanoTime());
                         if (timed()) {
                             long now = System.nanoTime();
                             if (now - sampleFrom >= 0 && now - sampleTo < 0) {
@@ -413,7 +425,15 @@ final class PerftestBw {
             }
             long el = Math.max(1, System.nanoTime() - start);
             double avg = (double) done * size * 1e9 / el;
-            return new Result(Math.max(peak, avg), avg, done * 1e9 / el, iters, summary());
+            // perftest's peak from the post and completion times; a run too long to keep them: the best 1 ms interval
+            double best = peakTimes != null ? peakTimes.bytesPerSecond(size) : Math.max(peak, avg);
+            // -q: the iterations of all QPs, as perftest reports iters * num_of_qps
+            return new Result(best, avg, done * 1e9 / el, iters * q, summary());
+        }
+
+        /** -I: requests of at most the inline size carry their data in the work request (IBV_SEND_INLINE). */
+        int inline() {
+            return op != WrOpcode.RDMA_READ && !op.isAtomic() && size <= o.inlineSize ? SendFlags.INLINE : 0;
         }
 
         /** Nanoseconds between two requests for --rate_limit/--rate_units (perftest's SW_RATE_LIMIT), 0 without. */
@@ -729,6 +749,16 @@ final class PerftestBw {
                 + "the client's own fill), nothing outside it%n", size, canaries);
     }
 
+    /** A send_bw client posts no receives: a SEND that came to it (answered with an RNR NAK) is a -b peer's. */
+    private static void refuseDuplexSends(NetPerfSession s) {
+        for (org.urdma.verbs.QueuePair qp : s.qps) {
+            if (qp instanceof org.urdma.transport.engine.SoftQp q && q.rnrNaksSent() > 0) {
+                throw new NetPerf.CompletionError("-b: the peer sent SENDs to this client, which posts no receives (" + q.rnrNaksSent()
+                        + " RNR NAKs sent): it runs bidirectionally; run both sides without -b");
+            }
+        }
+    }
+
     /** A client's buffer after its run: the source still holds the pattern, the advertised region its first fill. */
     private void verifyUntouched(NetPerfSession s, int q, PrintStream out) {
         MemorySegment m = s.bufs[q].segment();
@@ -739,7 +769,10 @@ final class PerftestBw {
                     MemorySegment.ofArray(filled(CANARY))) < 0;
             default -> m.asSlice(layout.target(), layout.unit).mismatch(MemorySegment.ofArray(filled((byte) 0))) < 0;
         };
-        if (!same) fail(q, "the peer wrote into this client's advertised region");
+        if (!same) {
+            throw new NetPerf.CompletionError("-b: the peer wrote into this client's advertised region (QP " + q
+                    + "): it runs bidirectionally; run both sides without -b");
+        }
         out.printf(" local memory verified: the %d-byte source unchanged, nothing written into the advertised region%n", layout.unit);
     }
 
