@@ -143,11 +143,16 @@ class PerftestModesInteropTest {
             String stock = r.guest().output(), urdma = r.urdma().out();
             long stockIters = iterations(stock, r), urdmaIters = iterations(urdma, r);
             if (tool.equals("ib_send_bw")) {
-                assertTrue(urdma.contains(urdmaServer ? "RNR NAKs sent 0" : "RNR NAKs received 0"), "no RNR NAK\n" + r.transcript());
+                long rnr = Long.parseLong(match(urdmaServer ? "RNR NAKs sent (\\d+)" : "RNR NAKs received (\\d+)", urdma, r));
                 if (urdmaServer) {
                     assertTrue(urdma.contains("1024-byte messages received: "), r.transcript());
                     long received = Long.parseLong(match("1024-byte messages received: (\\d+)", urdma, r));
                     assertTrue(received > 512, "the stock client sent past the 512 receives posted first: " + received + "\n" + r.transcript());
+                    // every receive is reposted: without that, all but the first 512 messages would meet an RNR NAK; a
+                    // receiver descheduled for ~40 ms on a loaded 2-core host may still let the 512 run out (seen: 15 of 15093)
+                    assertTrue(rnr * 100 < received, "RNR NAKs sent " + rnr + " for " + received + " messages\n" + r.transcript());
+                } else {
+                    assertEquals(0, rnr, "no RNR NAK\n" + r.transcript());
                 }
                 return "stock " + stockIters + ", urdma " + urdmaIters + " iterations";
             }

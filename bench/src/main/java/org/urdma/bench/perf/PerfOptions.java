@@ -50,11 +50,11 @@ public final class PerfOptions {
             + "INLINE (default: ${DEFAULT-VALUE})")
     int inlineSize = 0;
 
-    @Option(names = {"-b", "--bidirectional"}, description = "perftest's duplex mode: refused here (a peer running -b is detected "
-            + "where the exchange shows it)")
+    @Option(names = {"-b", "--bidirectional"}, description = "write-bw, send-bw: both sides send at once (perftest's duplex; one size by -n "
+            + "iterations), the summed row printed; a peer that differs in -b is detected and refused, naming -b")
     boolean bidirectional;
 
-    @Option(names = "--report-both", description = "perftest's separate local and remote rows of a -b run: refused with -b")
+    @Option(names = "--report-both", description = "With -b: also each direction's row (Local results, Remote results)")
     boolean reportBoth;
 
     @Option(names = {"-A", "--atomic_type"}, description = "CMP_AND_SWAP or FETCH_AND_ADD (default: ${DEFAULT-VALUE})")

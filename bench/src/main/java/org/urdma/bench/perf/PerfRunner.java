@@ -44,9 +44,12 @@ final class PerfRunner {
     /** perftest's flags that only some tests take, checked before anything is set up (one line each, naming the flag). */
     static void refuseUnsupportedModes(PerfTest test, PerfOptions o) {
         if (o.bidirectional) {
-            throw new IllegalArgumentException("-b: bidirectional runs are not supported by urdma perf; run both sides without -b");
+            if (test != PerfTest.WRITE_BW && test != PerfTest.SEND_BW) {
+                throw new IllegalArgumentException("-b: bidirectional runs are write-bw and send-bw here, not " + test.command);
+            }
+            if (o.all || o.duration > 0) throw new IllegalArgumentException("-b: runs one size by -n iterations here (not with -a or -D)");
         }
-        if (o.reportBoth) throw new IllegalArgumentException("--report-both: reports the two directions of a -b run, which urdma perf does not run");
+        if (o.reportBoth && !o.bidirectional) throw new IllegalArgumentException("--report-both: reports the two directions of a -b run; add -b");
         boolean readOrAtomic = test.atomic() || test.opcode(o) == org.urdma.verbs.WrOpcode.RDMA_READ;
         if (o.postList > 1) {
             if (!test.bandwidth()) throw new IllegalArgumentException("-l: post lists are for bandwidth tests");
@@ -95,8 +98,8 @@ final class PerfRunner {
     static int run(PerfTest test, PerfOptions o, NetOptions n, PrintStream out) {
         try {
             PerfRunner r = new PerfRunner(test, o);
-            if ((o.postList > 1 || o.inlineSize > 0 || o.outReads != 16) && !(NetOptions.isNetwork(o) && n.perftestExchange())) {
-                String flag = o.postList > 1 ? "-l" : o.inlineSize > 0 ? "-I" : "-o";
+            if ((o.bidirectional || o.postList > 1 || o.inlineSize > 0 || o.outReads != 16) && !(NetOptions.isNetwork(o) && n.perftestExchange())) {
+                String flag = o.bidirectional ? "-b" : o.postList > 1 ? "-l" : o.inlineSize > 0 ? "-I" : "-o";
                 throw new IllegalArgumentException(flag + ": applies to perftest's exchange (--link afpacket:IF or tap:IF)");
             }
             return NetOptions.isNetwork(o) ? r.net(n, out) : r.memory(n, out);

@@ -188,6 +188,7 @@ final class PerftestBw {
         PerftestLink link = s.perftest;
         link.readTimeout(s.barrierTimeout()); // the peer's whole run may pass between two barriers
         int cycle = link.sysData().cycleBuffer(), line = link.sysData().cacheLineSize();
+        if (o.bidirectional) return duplex(s, out, link, addressing(cycle, line), ah, ud);
         if (op == WrOpcode.SEND) {
             out.println(columns());
             for (int n : sizes) {
@@ -261,6 +262,84 @@ final class PerftestBw {
         return 0;
     }
 
+    /**
+     * -b, perftest's duplex run of one size by -n iterations (write_bw, send_bw): both sides post their receives
+     * (send_bw), meet, run the client's window at once, exchange reports and print their sum as print_full_bw_report
+     * does (with --report-both each side's row too); then check what the peer's run left here, over by its report.
+     * A peer without -b shows: write_bw, as a server whose client ran before the barrier (all its requests are in) or a
+     * client no WRITE came to; send_bw, as RNR NAKs to this side's SENDs or no SEND at all.
+     */
+    private int duplex(NetPerfSession s, PrintStream out, PerftestLink link, Addressing a, AddressHandle[] ah, boolean ud) {
+        SendSink sink = op == WrOpcode.SEND ? new SendSink(s, a, ud) : null;
+        if (sink != null) sink.postAll();
+        out.println(columns());
+        link.barrier("before the bidirectional run");
+        long packets = iters * s.qps.length * Math.max(1, (size + s.pathMtu.bytes() - 1) / s.pathMtu.bytes());
+        if (op == WrOpcode.RDMA_WRITE && iters > txDepth && packetsReceived(s) >= packets) {
+            throw new NetPerf.CompletionError("-b: the peer's whole run arrived before the barrier (" + packetsReceived(s)
+                    + " packets): it runs without -b; run both sides with -b or neither");
+        }
+        s.goInline(true);
+        Window w = new Window(s, a, ah);
+        w.sink = sink;
+        Result r = w.run();
+        if (sink != null) sink.awaitAll();
+        s.resumeAgent();
+        PerftestBwReport mine = new PerftestBwReport(size, r.iterations, r.peak / (1 << 20), r.avg / (1 << 20), r.rate / 1e6);
+        PerftestBwReport rem;
+        try {
+            rem = PerftestBwReport.decode(link.report(mine));
+        } catch (ExchangeFormatException e) {
+            throw new NetPerf.CompletionError("-b: the peer's report did not decode: " + e.getMessage());
+        }
+        double mb = 1 << 20;
+        row(out, r.peak + rem.bwPeak() * mb, r.avg + rem.bwAverage() * mb, r.rate + rem.msgRate() * 1e6, size, r.iterations);
+        if (o.reportBoth) {
+            out.printf("%s%n%n Local results: %n%s%n%s%n", PerfCommand.LINE, PerfCommand.LINE, columns());
+            row(out, r.peak, r.avg, r.rate, size, r.iterations);
+            out.printf("%s%n%n Remote results: %n%s%n%s%n", PerfCommand.LINE, PerfCommand.LINE, columns());
+            row(out, rem.bwPeak() * mb, rem.bwAverage() * mb, rem.msgRate() * 1e6, rem.size(), rem.iterations());
+        }
+        out.println(PerfCommand.LINE);
+        r.checks.forEach(out::println);
+        if (sink != null) {
+            sink.report(out, false);
+        } else {
+            for (int i = 0; i < s.qps.length; i++) {
+                if (m(s, i).get(ValueLayout.JAVA_BYTE, layout.target()) == CANARY && m(s, i).get(ValueLayout.JAVA_BYTE, layout.target() + size - 1) == CANARY) {
+                    throw new NetPerf.CompletionError("-b: no WRITE of the peer reached this side's advertised region (QP " + i
+                            + "): it runs without -b; run both sides with -b or neither");
+                }
+                verifyTarget(s, i, a, iters, out);
+            }
+        }
+        link.closeConnection();
+        return 0;
+    }
+
+    private static MemorySegment m(NetPerfSession s, int q) {
+        return s.bufs[q].segment();
+    }
+
+    /** Packets this side's QPs accepted (requests and responses), from the engine's counters. */
+    private static long packetsReceived(NetPerfSession s) {
+        long n = 0;
+        for (org.urdma.verbs.QueuePair qp : s.qps) n += s.device.counters().qp(qp.qpNum()).get(org.urdma.transport.counters.Counter.RCVD_PKTS);
+        return n;
+    }
+
+    private static long rnrNaksSent(NetPerfSession s) {
+        long n = 0;
+        for (org.urdma.verbs.QueuePair qp : s.qps) if (qp instanceof org.urdma.transport.engine.SoftQp q) n += q.rnrNaksSent();
+        return n;
+    }
+
+    private static long rnrNaksReceived(NetPerfSession s) {
+        long n = 0;
+        for (org.urdma.verbs.QueuePair qp : s.qps) if (qp instanceof org.urdma.transport.engine.SoftQp q) n += q.rnrNaksReceived();
+        return n;
+    }
+
     /** increase_loc_addr/increase_rem_addr for the current size: at most half the cycle buffer moves on per request. */
     private Addressing addressing(int cycle, int line) {
         long step = size <= cycle / 2 ? inc(size, line) : 0;
@@ -322,6 +401,8 @@ final class PerftestBw {
         final long[][] atomicFirst;
         final long[] checked;
         long reads, atomics;
+        /** -b send_bw: the receiving half of the run, fed the receive completions this window's polls find. */
+        SendSink sink;
 
         Window(NetPerfSession s, Addressing a, AddressHandle[] ah) {
             this.s = s;
@@ -388,7 +469,10 @@ final class PerftestBw {
                                     + ") on QP " + i + " request " + wc.wrId + " (" + wc.opcode + ")"
                                     + (wc.status == WcStatus.RETRY_EXC_ERR ? ": the peer stopped acknowledging (dead or unreachable)" : ""));
                         }
-                        if (wc.opcode == WcOpcode.RECV) continue;
+                        if (wc.opcode == WcOpcode.RECV) {
+                            if (sink != null) sink.accept(i, wc);
+                            continue;
+                        }
                         long upTo = wc.wrId + 1;
                         for (long n = completed[i]; n < upTo; n++) check(i, n);
                         done += upTo - completed[i];
@@ -411,6 +495,11 @@ final class PerftestBw {
                         peakStart = now;
                         peakDone = done;
                     }
+                } else if (op == WrOpcode.SEND && !s.server && !o.bidirectional && rnrNaksSent(s) > 0) {
+                    refuseDuplexSends(s); // a -b server's SENDs found no receive here: fail now, not after the run
+                } else if (sink != null && rnrNaksReceived(s) > 0) {
+                    throw new NetPerf.CompletionError("-b: the peer answers this side's SENDs with RNR NAKs (it posts no receives): "
+                            + "it runs without -b; run both sides with -b or neither");
                 } else if (now - last > stall) {
                     throw new NetPerf.CompletionError("no progress for " + s.n.cmTimeoutSeconds + " s waiting for completions; done: "
                             + done + (timed() ? "" : " of " + iters * q) + NetPerf.stallHint(s.qps));
@@ -534,6 +623,9 @@ final class PerftestBw {
         final long[] posted;
         final MemorySegment[][] ref;
         final ReceiveWorkRequest rwr = new ReceiveWorkRequest();
+        final WorkCompletion[] wcs = new WorkCompletion[16];
+        long last, first, end = Long.MAX_VALUE, sampled;
+        int open;
 
         SendSink(NetPerfSession s, Addressing a, boolean ud) {
             this.s = s;
@@ -542,6 +634,8 @@ final class PerftestBw {
             this.received = new long[s.qps.length];
             this.posted = new long[s.qps.length];
             this.ref = new MemorySegment[s.qps.length][a.period()];
+            this.open = s.qps.length;
+            for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
         }
 
         void postAll() {
@@ -561,11 +655,14 @@ final class PerftestBw {
          * (set_on_first_rx_packet): every receive is reposted then, so a timed sender never meets an RNR NAK.
          */
         void run(PrintStream out) {
-            WorkCompletion[] wcs = new WorkCompletion[16];
-            for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
+            awaitAll();
+            report(out, true);
+        }
+
+        /** Until -n messages arrived on every QP (or with -D the duration passed from the first); see {@link #run}. */
+        void awaitAll() {
             long stall = Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
-            long last = System.nanoTime(), first = 0, end = Long.MAX_VALUE, sampled = 0;
-            int open = s.qps.length;
+            last = System.nanoTime();
             while (timed() ? first == 0 || System.nanoTime() - end < 0 : open > 0) {
                 s.progress();
                 int polled = 0;
@@ -578,18 +675,7 @@ final class PerftestBw {
                             throw new NetPerf.CompletionError("receive completion with error " + wc.status + " on QP " + i
                                     + " after " + received[i] + " messages");
                         }
-                        if (wc.opcode != WcOpcode.RECV) continue;
-                        long now = System.nanoTime();
-                        if (first == 0) {
-                            first = now;
-                            end = timed() ? now + durationNanos : end;
-                        }
-                        if (timed() && now - first >= marginNanos && now - first < durationNanos - marginNanos) sampled++;
-                        int slot = (int) wc.wrId;
-                        check(i, slot, wc.byteLen);
-                        received[i]++;
-                        if (received[i] == iters) open--;
-                        if (timed() || posted[i] < iters) post(i, slot); // perftest reposts only what the run still needs
+                        if (wc.opcode == WcOpcode.RECV) accept(i, wc);
                     }
                 }
                 long now = System.nanoTime();
@@ -598,12 +684,34 @@ final class PerftestBw {
                 } else if (now - last > stall) {
                     StringBuilder sb = new StringBuilder();
                     for (int i = 0; i < received.length; i++) sb.append(i == 0 ? "" : ", ").append(received[i]);
-                    throw new NetPerf.CompletionError("no message for " + s.n.cmTimeoutSeconds + " s: received " + sb
-                            + (timed() ? "" : " of " + iters) + " per QP" + (ud ? " (UD drops what finds no receive posted)" : ""));
+                    throw new NetPerf.CompletionError((o.bidirectional ? "-b: " : "") + "no message for " + s.n.cmTimeoutSeconds
+                            + " s: received " + sb + (timed() ? "" : " of " + iters) + " per QP"
+                            + (ud ? " (UD drops what finds no receive posted)" : "")
+                            + (o.bidirectional ? "; does the peer run -b too?" : ""));
                 } else {
                     Thread.onSpinWait();
                 }
             }
+        }
+
+        /** A receive of QP i completed: checked, counted, its slot reposted while the run still needs it. */
+        void accept(int i, WorkCompletion wc) {
+            long now = System.nanoTime();
+            last = now;
+            if (first == 0) {
+                first = now;
+                end = timed() ? now + durationNanos : end;
+            }
+            if (timed() && now - first >= marginNanos && now - first < durationNanos - marginNanos) sampled++;
+            int slot = (int) wc.wrId;
+            check(i, slot, wc.byteLen);
+            received[i]++;
+            if (received[i] == iters) open--;
+            if (timed() || posted[i] < iters) post(i, slot); // perftest reposts only what the run still needs
+        }
+
+        /** What arrived; with {@code withRow} the receiver's own row (a -b run prints the sum of both sides instead). */
+        void report(PrintStream out, boolean withRow) {
             long total = 0;
             for (long r : received) total += r;
             boolean urdma = true;
@@ -616,7 +724,7 @@ final class PerftestBw {
             // (-D: the sampled messages over the sampling time)
             double el = timed() ? Math.max(1, durationNanos - 2 * marginNanos) : Math.max(1, last - first);
             long counted = timed() ? sampled : total;
-            row(out, 0, counted * (double) size * 1e9 / el, counted * 1e9 / el, size, counted);
+            if (withRow) row(out, 0, counted * (double) size * 1e9 / el, counted * 1e9 / el, size, counted);
             out.println(urdma ? String.format(" remote memory verified: %d bytes match the client's pattern in each of %d messages", size, total)
                     : String.format(" remote memory verified: %d messages of %d bytes, each identical to the client's earlier messages from the same source address (the client's own fill)", total, size));
             out.printf(" %d-byte messages received: %d%n", size, total);
