@@ -135,7 +135,7 @@ class PerftestFlagsInteropTest {
         String flags = "-s 1024 -n 1000";
         results.record(key(tool + " -b (stock only) " + flags, false), () -> {
             long t0 = System.nanoTime();
-            StockToolRun.Run r = run(tool, false, "timeout 60 " + stockCmd(tool, flags) + " -b", flags);
+            StockToolRun.Run r = run(tool, false, "timeout 10 " + stockCmd(tool, flags) + " -b", flags);
             long ms = (System.nanoTime() - t0) / 1_000_000;
             assertNotEquals(0, r.urdma().exit(), "urdma must fail\n" + r.transcript());
             assertTrue(r.urdma().out().contains("-b: "), "the message names -b\n" + r.transcript());
@@ -149,7 +149,7 @@ class PerftestFlagsInteropTest {
     void aStockServerWithoutBIsRefusedNamingTheFlag(String tool) throws Exception {
         String flags = "-s 1024 -n 1000";
         results.record(key(tool + " -b (urdma only) " + flags, false), () -> {
-            StockToolRun.Run r = run(tool, false, "timeout 60 " + stockCmd(tool, flags), flags + " -b");
+            StockToolRun.Run r = run(tool, false, "timeout 10 " + stockCmd(tool, flags), flags + " -b");
             assertNotEquals(0, r.urdma().exit(), "urdma must fail\n" + r.transcript());
             assertTrue(r.urdma().out().contains("-b: "), "the message names -b\n" + r.transcript());
             return null;
