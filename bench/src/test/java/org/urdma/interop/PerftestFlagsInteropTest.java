@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * and -I 64 (write_bw S→U) and -q 4 (write_bw U→S), both reporting n × q iterations as the stock side does;
  * ib_atomic_lat both -A types with urdma as client (no READ before the first atomic: perftest grants that QP atomic
  * access only); -b --report-both for write_bw and send_bw in both roles (the summed rows agree); a stock -b server
- * against a urdma client without -b (write_bw and send_bw), and urdma -b against a stock write_bw server without it,
+ * against a urdma client without -b, and a urdma -b client against a stock server without it (write_bw and send_bw),
  * fail at once, naming -b.
  * Results: bench/target/interop/perftest-flags/results.md.
  */
@@ -143,9 +143,12 @@ class PerftestFlagsInteropTest {
         });
     }
 
-    /** urdma with -b, the stock server without: urdma's client finds no WRITE of the server's in its region. */
+    /**
+     * urdma with -b, the stock server without: urdma's write_bw client finds no WRITE of the server's in its region, its
+     * send_bw client no SEND of the server's during its own run and a second after.
+     */
     @ParameterizedTest(name = "{0}: urdma client -b, stock server without")
-    @CsvSource({"ib_write_bw"})
+    @CsvSource({"ib_write_bw", "ib_send_bw"})
     void aStockServerWithoutBIsRefusedNamingTheFlag(String tool) throws Exception {
         String flags = "-s 1024 -n 1000";
         results.record(key(tool + " -b (urdma only) " + flags, false), () -> {

@@ -282,8 +282,9 @@ final class PerftestBw {
         s.goInline(true);
         Window w = new Window(s, a, ah);
         w.sink = sink;
+        long t0 = System.nanoTime();
         Result r = w.run();
-        if (sink != null) sink.awaitAll();
+        if (sink != null) sink.awaitAll(Math.max(1_000_000_000L, System.nanoTime() - t0));
         s.resumeAgent();
         PerftestBwReport mine = new PerftestBwReport(size, r.iterations, r.peak / (1 << 20), r.avg / (1 << 20), r.rate / 1e6);
         PerftestBwReport rem;
@@ -661,8 +662,14 @@ final class PerftestBw {
 
         /** Until -n messages arrived on every QP (or with -D the duration passed from the first); see {@link #run}. */
         void awaitAll() {
+            awaitAll(0);
+        }
+
+        /** As {@link #awaitAll()}; with {@code firstWithin} &gt; 0 (-b) the peer's first message must come within that many ns. */
+        void awaitAll(long firstWithin) {
             long stall = Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
             last = System.nanoTime();
+            long started = last;
             while (timed() ? first == 0 || System.nanoTime() - end < 0 : open > 0) {
                 s.progress();
                 int polled = 0;
@@ -681,6 +688,10 @@ final class PerftestBw {
                 long now = System.nanoTime();
                 if (polled > 0) {
                     last = now;
+                } else if (firstWithin > 0 && first == 0 && now - started > firstWithin) {
+                    // a -b peer sends from the barrier on, as this side did: nothing at all by now is a peer without -b
+                    throw new NetPerf.CompletionError("-b: the peer sent nothing while this side ran its " + iters
+                            + " messages and " + firstWithin / 1_000_000 + " ms more: it runs without -b; run both sides with -b or neither");
                 } else if (now - last > stall) {
                     StringBuilder sb = new StringBuilder();
                     for (int i = 0; i < received.length; i++) sb.append(i == 0 ? "" : ", ").append(received[i]);
