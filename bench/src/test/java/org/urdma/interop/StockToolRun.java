@@ -34,7 +34,8 @@ final class StockToolRun {
 
     /**
      * Runs {@code urdma perf} with {@code args} (its own options; the TAP, address, MAC, timeouts and, as client, the
-     * guest's address are added here) against {@code toolCmd} in the guest, capturing the bridge to {@code bridgePcap}.
+     * guest's address are added here) against {@code toolCmd} in the guest, capturing the bridge to {@code bridgePcap}
+     * (null: no capture).
      */
     static Run run(TwoGuestFixture fx, Path out, String tag, List<String> args, String toolCmd, boolean urdmaServer,
                    Path bridgePcap) throws Exception {
@@ -48,7 +49,7 @@ final class StockToolRun {
         Side u;
         GuestResult g;
         long t0 = System.nanoTime();
-        try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
+        try (PacketCapture cap = bridgePcap == null ? null : PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
             if (urdmaServer) {
                 CompletableFuture<Side> server = UrdmaInNamespace.run(fx.ns.name(), true, all.toArray(String[]::new));
                 UrdmaInNamespace.awaitListening(fx.ns.name(), PORT, STEP, server, "perf");
@@ -60,7 +61,7 @@ final class StockToolRun {
                 u = UrdmaInNamespace.run(fx.ns.name(), true, all.toArray(String[]::new)).get(STEP.toSeconds(), TimeUnit.SECONDS);
                 g = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
             }
-            Thread.sleep(300); // dumpcap writes the last frames
+            if (cap != null) Thread.sleep(300); // dumpcap writes the last frames
         } finally {
             Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }

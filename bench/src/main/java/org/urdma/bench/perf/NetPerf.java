@@ -94,7 +94,12 @@ final class NetPerf {
         out.printf(" Link type       : Ethernet%n");
         if (s.datapath != null) out.printf(" Flow control    : %s%n", s.datapath.flowControlLine());
         out.printf(" GID index       : %d%n", s.datapath.gids().indexOf(s.local.gid()));
-        out.printf(" Max inline data : 0[B]%n");
+        if (!title.contains("Read") && !title.contains("Atomic")) { // perftest prints one or the other
+            out.printf(" Max inline data : %d[B]%n", o.inlineSize);
+        } else {
+            out.printf(" Outstand reads  : %d%n", o.outReads);
+        }
+        if (o.postList > 1) out.printf(" Post List       : %d%n", o.postList);
         if (s.perftest != null) {
             out.printf(" CM              : perftest %s exchange over TCP (peer %s), port %d%n",
                     org.urdma.transport.cm.perftest.PerftestVersion.CURRENT, s.perftest.peerVersion(), s.n.port);

@@ -141,11 +141,11 @@ final class NetPerfSession implements AutoCloseable {
         SplittableRandom psns = new SplittableRandom(seed ^ 0x5DEECE66DL);
         for (int i = 0; i < count; i++) {
             cqs[i] = device.createCq(Math.max(64, depth * 2), null);
-            qps[i] = pd.createQp(MemoryFabric.init(type, cqs[i], depth));
+            qps[i] = pd.createQp(MemoryFabric.init(type, cqs[i], depth).maxInlineData(Math.max(64, o.inlineSize)));
             bufs[i] = pd.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
             locals[i] = new QpEndpoint(0, qps[i].qpNum(), psns.nextInt(1 << 24),
                     o.gidIndex >= 0 ? dp.gids().gid(o.gidIndex) : dp.gids().gidFor(kind), dp.config().port().mac(), mtu,
-                    bufs[i].rkey(), bufs[i].address(), bufs[i].length(), 16, QpEndpoint.Features.ALL).withWan(o.wanOffer());
+                    bufs[i].rkey(), bufs[i].address(), bufs[i].length(), o.outReads, QpEndpoint.Features.ALL).withWan(o.wanOffer());
         }
         this.cq = cqs[0];
         this.qp = qps[0];

@@ -37,6 +37,28 @@ public final class PerfOptions {
     @Option(names = {"-q", "--qp"}, description = "Number of QPs (default: ${DEFAULT-VALUE})")
     int qps = 1;
 
+    @Range(min = 1, max = 16, why = "urdma's max_qp_rd_atom")
+    @Option(names = {"-o", "--outs"}, description = "RDMA READs / atomics this side lets the peer have outstanding (perftest's out_reads, "
+            + "sent in the key message) (default: ${DEFAULT-VALUE})")
+    int outReads = 16;
+
+    @Range(min = 1, max = 1024)
+    @Option(names = {"-l", "--post_list"}, description = "Bandwidth tests: post requests in lists of this many, the last of each "
+            + "signaled (cq_mod = post list) (default: ${DEFAULT-VALUE})")
+    int postList = 1;
+
+    @Range(min = 0, max = 256, why = "urdma's max_inline_data")
+    @Option(names = {"-I", "--inline_size"}, description = "Bandwidth tests: WRITEs and SENDs of at most this many bytes are posted "
+            + "INLINE (default: ${DEFAULT-VALUE})")
+    int inlineSize = 0;
+
+    @Option(names = {"-b", "--bidirectional"}, description = "write-bw, send-bw: both sides send at once (perftest's duplex; one size by -n "
+            + "iterations), the summed row printed; a peer that differs in -b is detected and refused, naming -b")
+    boolean bidirectional;
+
+    @Option(names = "--report-both", description = "With -b: also each direction's row (Local results, Remote results)")
+    boolean reportBoth;
+
     @Option(names = {"-A", "--atomic_type"}, description = "CMP_AND_SWAP or FETCH_AND_ADD (default: ${DEFAULT-VALUE})")
     String atomicType = "FETCH_AND_ADD";
 

@@ -35,9 +35,33 @@ final class PerfRunner {
         }
         if (o.qps > 1 && !test.bandwidth()) throw new IllegalArgumentException("-q: latency tests use one QP, as perftest's do");
         if (o.duration > 0 && !test.bandwidth()) throw new IllegalArgumentException("-D: duration mode is for bandwidth tests");
+        refuseUnsupportedModes(test, o);
         this.sizes = sizes(test, o, type);
         this.iters = o.iters > 0 ? o.iters : test.bandwidth() ? 5000 : 1000;
         this.durationNanos = o.duration * 1_000_000_000L;
+    }
+
+    /** perftest's flags that only some tests take, checked before anything is set up (one line each, naming the flag). */
+    static void refuseUnsupportedModes(PerfTest test, PerfOptions o) {
+        if (o.bidirectional) {
+            if (test != PerfTest.WRITE_BW && test != PerfTest.SEND_BW) {
+                throw new IllegalArgumentException("-b: bidirectional runs are write-bw and send-bw here, not " + test.command);
+            }
+            if (o.all || o.duration > 0) throw new IllegalArgumentException("-b: runs one size by -n iterations here (not with -a or -D)");
+        }
+        if (o.reportBoth && !o.bidirectional) throw new IllegalArgumentException("--report-both: reports the two directions of a -b run; add -b");
+        boolean readOrAtomic = test.atomic() || test.opcode(o) == org.urdma.verbs.WrOpcode.RDMA_READ;
+        if (o.postList > 1) {
+            if (!test.bandwidth()) throw new IllegalArgumentException("-l: post lists are for bandwidth tests");
+            long n = o.iters > 0 ? o.iters : 5000;
+            if (o.duration == 0 && n % o.postList != 0) {
+                throw new IllegalArgumentException("-l: -n (" + n + ") must be a multiple of the post list (" + o.postList + ")");
+            }
+            if (o.postList > o.txDepth) throw new IllegalArgumentException("-l: at most -t (" + o.txDepth + "), was " + o.postList);
+        }
+        if (o.inlineSize > 0 && (readOrAtomic || !test.bandwidth())) {
+            throw new IllegalArgumentException("-I: inline data is for the WRITE and SEND bandwidth tests");
+        }
     }
 
     static QpType type(PerfOptions o) {
@@ -74,6 +98,10 @@ final class PerfRunner {
     static int run(PerfTest test, PerfOptions o, NetOptions n, PrintStream out) {
         try {
             PerfRunner r = new PerfRunner(test, o);
+            if ((o.bidirectional || o.postList > 1 || o.inlineSize > 0 || o.outReads != 16) && !(NetOptions.isNetwork(o) && n.perftestExchange())) {
+                String flag = o.bidirectional ? "-b" : o.postList > 1 ? "-l" : o.inlineSize > 0 ? "-I" : "-o";
+                throw new IllegalArgumentException(flag + ": applies to perftest's exchange (--link afpacket:IF or tap:IF)");
+            }
             return NetOptions.isNetwork(o) ? r.net(n, out) : r.memory(n, out);
         } catch (NetPerf.CompletionError | ConnectionException | IllegalArgumentException | IllegalStateException e) {
             out.flush();

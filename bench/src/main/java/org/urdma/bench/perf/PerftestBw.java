@@ -188,6 +188,7 @@ final class PerftestBw {
         PerftestLink link = s.perftest;
         link.readTimeout(s.barrierTimeout()); // the peer's whole run may pass between two barriers
         int cycle = link.sysData().cycleBuffer(), line = link.sysData().cacheLineSize();
+        if (o.bidirectional) return duplex(s, out, link, addressing(cycle, line), ah, ud);
         if (op == WrOpcode.SEND) {
             out.println(columns());
             for (int n : sizes) {
@@ -215,7 +216,10 @@ final class PerftestBw {
                 }
                 if (o.all) link.barrier("end of " + n + "-byte messages"); // send_bw -a meets again after each size
             }
-            if (!s.server) for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
+            if (!s.server) {
+                refuseDuplexSends(s);
+                for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
+            }
             out.println(PerfCommand.LINE);
             link.closeConnection();
             return 0;
@@ -249,12 +253,92 @@ final class PerftestBw {
             }
             out.println(PerfCommand.LINE);
             r.checks.forEach(out::println);
-            for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
             link.barrier("end of the run");
             link.report(new PerftestBwReport(size, r.iterations, r.peak / (1 << 20), r.avg / (1 << 20), r.rate / 1e6));
+            // after the server's report: a -b server's own run (it starts at the barrier above) has ended by then
+            for (int i = 0; i < s.qps.length; i++) verifyUntouched(s, i, out);
         }
         link.closeConnection();
         return 0;
+    }
+
+    /**
+     * -b, perftest's duplex run of one size by -n iterations (write_bw, send_bw): both sides post their receives
+     * (send_bw), meet, run the client's window at once, exchange reports and print their sum as print_full_bw_report
+     * does (with --report-both each side's row too); then check what the peer's run left here, over by its report.
+     * A peer without -b shows: write_bw, as a server whose client ran before the barrier (all its requests are in) or a
+     * client no WRITE came to; send_bw, as RNR NAKs to this side's SENDs or no SEND at all.
+     */
+    private int duplex(NetPerfSession s, PrintStream out, PerftestLink link, Addressing a, AddressHandle[] ah, boolean ud) {
+        SendSink sink = op == WrOpcode.SEND ? new SendSink(s, a, ud) : null;
+        if (sink != null) sink.postAll();
+        out.println(columns());
+        link.barrier("before the bidirectional run");
+        long packets = iters * s.qps.length * Math.max(1, (size + s.pathMtu.bytes() - 1) / s.pathMtu.bytes());
+        if (op == WrOpcode.RDMA_WRITE && iters > txDepth && packetsReceived(s) >= packets) {
+            throw new NetPerf.CompletionError("-b: the peer's whole run arrived before the barrier (" + packetsReceived(s)
+                    + " packets): it runs without -b; run both sides with -b or neither");
+        }
+        s.goInline(true);
+        Window w = new Window(s, a, ah);
+        w.sink = sink;
+        long t0 = System.nanoTime();
+        Result r = w.run();
+        if (sink != null) sink.awaitAll(Math.max(1_000_000_000L, System.nanoTime() - t0));
+        s.resumeAgent();
+        PerftestBwReport mine = new PerftestBwReport(size, r.iterations, r.peak / (1 << 20), r.avg / (1 << 20), r.rate / 1e6);
+        PerftestBwReport rem;
+        try {
+            rem = PerftestBwReport.decode(link.report(mine));
+        } catch (ExchangeFormatException e) {
+            throw new NetPerf.CompletionError("-b: the peer's report did not decode: " + e.getMessage());
+        }
+        double mb = 1 << 20;
+        row(out, r.peak + rem.bwPeak() * mb, r.avg + rem.bwAverage() * mb, r.rate + rem.msgRate() * 1e6, size, r.iterations);
+        if (o.reportBoth) {
+            out.printf("%s%n%n Local results: %n%s%n%s%n", PerfCommand.LINE, PerfCommand.LINE, columns());
+            row(out, r.peak, r.avg, r.rate, size, r.iterations);
+            out.printf("%s%n%n Remote results: %n%s%n%s%n", PerfCommand.LINE, PerfCommand.LINE, columns());
+            row(out, rem.bwPeak() * mb, rem.bwAverage() * mb, rem.msgRate() * 1e6, rem.size(), rem.iterations());
+        }
+        out.println(PerfCommand.LINE);
+        r.checks.forEach(out::println);
+        if (sink != null) {
+            sink.report(out, false);
+        } else {
+            for (int i = 0; i < s.qps.length; i++) {
+                if (m(s, i).get(ValueLayout.JAVA_BYTE, layout.target()) == CANARY && m(s, i).get(ValueLayout.JAVA_BYTE, layout.target() + size - 1) == CANARY) {
+                    throw new NetPerf.CompletionError("-b: no WRITE of the peer reached this side's advertised region (QP " + i
+                            + "): it runs without -b; run both sides with -b or neither");
+                }
+                verifyTarget(s, i, a, iters, out);
+            }
+        }
+        link.closeConnection();
+        return 0;
+    }
+
+    private static MemorySegment m(NetPerfSession s, int q) {
+        return s.bufs[q].segment();
+    }
+
+    /** Packets this side's QPs accepted (requests and responses), from the engine's counters. */
+    private static long packetsReceived(NetPerfSession s) {
+        long n = 0;
+        for (org.urdma.verbs.QueuePair qp : s.qps) n += s.device.counters().qp(qp.qpNum()).get(org.urdma.transport.counters.Counter.RCVD_PKTS);
+        return n;
+    }
+
+    private static long rnrNaksSent(NetPerfSession s) {
+        long n = 0;
+        for (org.urdma.verbs.QueuePair qp : s.qps) if (qp instanceof org.urdma.transport.engine.SoftQp q) n += q.rnrNaksSent();
+        return n;
+    }
+
+    private static long rnrNaksReceived(NetPerfSession s) {
+        long n = 0;
+        for (org.urdma.verbs.QueuePair qp : s.qps) if (qp instanceof org.urdma.transport.engine.SoftQp q) n += q.rnrNaksReceived();
+        return n;
     }
 
     /** increase_loc_addr/increase_rem_addr for the current size: at most half the cycle buffer moves on per request. */
@@ -318,6 +402,8 @@ final class PerftestBw {
         final long[][] atomicFirst;
         final long[] checked;
         long reads, atomics;
+        /** -b send_bw: the receiving half of the run, fed the receive completions this window's polls find. */
+        SendSink sink;
 
         Window(NetPerfSession s, Addressing a, AddressHandle[] ah) {
             this.s = s;
@@ -335,8 +421,11 @@ final class PerftestBw {
             WorkCompletion[] wcs = new WorkCompletion[16];
             for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
             long[] posted = new long[q], completed = new long[q], signaled = new long[q];
-            // force_dependecies: every 100th (at most the tx depth) signaled; above 8 KiB every request, except on UD
-            int moderation = size > CQ_MOD_SIZE_LIMIT && ah[0] == null ? 1 : PerfPatterns.moderation(txDepth);
+            // force_dependecies: every 100th (at most the tx depth) signaled; above 8 KiB every request, except on UD;
+            // -l: the last of each post list (cq_mod = post_list)
+            int postList = o.postList;
+            int moderation = postList > 1 ? postList : size > CQ_MOD_SIZE_LIMIT && ah[0] == null ? 1 : PerfPatterns.moderation(txDepth);
+            PerftestPeak peakTimes = timed() ? null : PerftestPeak.forRun(iters * q, postList, moderation);
             long stall = Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
             double gap = gapNanos(); // --rate_limit: the n-th request (all QPs together) waits until start + n * gap
             long totalPosted = 0;
@@ -355,14 +444,18 @@ final class PerftestBw {
                     if (running == 0) break;
                 }
                 for (int i = 0; i < q && sending; i++) {
-                    while ((timed() || posted[i] < iters) && posted[i] - completed[i] < txDepth
+                    // -l: a whole post list or nothing (perftest: scnt + post_list <= iters, outstanding + post_list <= tx depth)
+                    while ((timed() || posted[i] + postList <= iters) && posted[i] - completed[i] + postList <= txDepth
                             && (gap == 0 || System.nanoTime() - start >= (long) (totalPosted * gap))) {
-                        totalPosted++;
-                        boolean signal = (posted[i] + 1) % moderation == 0 || (!timed() && posted[i] + 1 == iters);
-                        prepare(i, wr, posted[i]).wrId(posted[i]).flags(signal ? SendFlags.SIGNALED : 0);
-                        s.qps[i].postSend(wr);
-                        posted[i]++;
-                        if (signal) signaled[i] = posted[i];
+                        if (peakTimes != null) peakTimes.posted(totalPosted, System.nanoTime());
+                        for (int l = 0; l < postList; l++) {
+                            totalPosted++;
+                            boolean signal = (posted[i] + 1) % moderation == 0 || (!timed() && posted[i] + 1 == iters);
+                            prepare(i, wr, posted[i]).wrId(posted[i]).flags((signal ? SendFlags.SIGNALED : 0) | inline());
+                            s.qps[i].postSend(wr);
+                            posted[i]++;
+                            if (signal) signaled[i] = posted[i];
+                        }
                     }
                 }
                 s.progress();
@@ -377,10 +470,14 @@ final class PerftestBw {
                                     + ") on QP " + i + " request " + wc.wrId + " (" + wc.opcode + ")"
                                     + (wc.status == WcStatus.RETRY_EXC_ERR ? ": the peer stopped acknowledging (dead or unreachable)" : ""));
                         }
-                        if (wc.opcode == WcOpcode.RECV) continue;
+                        if (wc.opcode == WcOpcode.RECV) {
+                            if (sink != null) sink.accept(i, wc);
+                            continue;
+                        }
                         long upTo = wc.wrId + 1;
                         for (long n = completed[i]; n < upTo; n++) check(i, n);
                         done += upTo - completed[i];
+                        if (peakTimes != null) peakTimes.completed(done, System.nanoTime());
                         if (timed()) {
                             long now = System.nanoTime();
                             if (now - sampleFrom >= 0 && now - sampleTo < 0) {
@@ -399,6 +496,11 @@ final class PerftestBw {
                         peakStart = now;
                         peakDone = done;
                     }
+                } else if (op == WrOpcode.SEND && !s.server && !o.bidirectional && rnrNaksSent(s) > 0) {
+                    refuseDuplexSends(s); // a -b server's SENDs found no receive here: fail now, not after the run
+                } else if (sink != null && rnrNaksReceived(s) > 0) {
+                    throw new NetPerf.CompletionError("-b: the peer answers this side's SENDs with RNR NAKs (it posts no receives): "
+                            + "it runs without -b; run both sides with -b or neither");
                 } else if (now - last > stall) {
                     throw new NetPerf.CompletionError("no progress for " + s.n.cmTimeoutSeconds + " s waiting for completions; done: "
                             + done + (timed() ? "" : " of " + iters * q) + NetPerf.stallHint(s.qps));
@@ -413,7 +515,15 @@ final class PerftestBw {
             }
             long el = Math.max(1, System.nanoTime() - start);
             double avg = (double) done * size * 1e9 / el;
-            return new Result(Math.max(peak, avg), avg, done * 1e9 / el, iters, summary());
+            // perftest's peak from the post and completion times; a run too long to keep them: the best 1 ms interval
+            double best = peakTimes != null ? peakTimes.bytesPerSecond(size) : Math.max(peak, avg);
+            // -q: the iterations of all QPs, as perftest reports iters * num_of_qps
+            return new Result(best, avg, done * 1e9 / el, iters * q, summary());
+        }
+
+        /** -I: requests of at most the inline size carry their data in the work request (IBV_SEND_INLINE). */
+        int inline() {
+            return op != WrOpcode.RDMA_READ && !op.isAtomic() && size <= o.inlineSize ? SendFlags.INLINE : 0;
         }
 
         /** Nanoseconds between two requests for --rate_limit/--rate_units (perftest's SW_RATE_LIMIT), 0 without. */
@@ -514,6 +624,9 @@ final class PerftestBw {
         final long[] posted;
         final MemorySegment[][] ref;
         final ReceiveWorkRequest rwr = new ReceiveWorkRequest();
+        final WorkCompletion[] wcs = new WorkCompletion[16];
+        long last, first, end = Long.MAX_VALUE, sampled;
+        int open;
 
         SendSink(NetPerfSession s, Addressing a, boolean ud) {
             this.s = s;
@@ -522,6 +635,8 @@ final class PerftestBw {
             this.received = new long[s.qps.length];
             this.posted = new long[s.qps.length];
             this.ref = new MemorySegment[s.qps.length][a.period()];
+            this.open = s.qps.length;
+            for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
         }
 
         void postAll() {
@@ -541,11 +656,20 @@ final class PerftestBw {
          * (set_on_first_rx_packet): every receive is reposted then, so a timed sender never meets an RNR NAK.
          */
         void run(PrintStream out) {
-            WorkCompletion[] wcs = new WorkCompletion[16];
-            for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
+            awaitAll();
+            report(out, true);
+        }
+
+        /** Until -n messages arrived on every QP (or with -D the duration passed from the first); see {@link #run}. */
+        void awaitAll() {
+            awaitAll(0);
+        }
+
+        /** As {@link #awaitAll()}; with {@code firstWithin} &gt; 0 (-b) the peer's first message must come within that many ns. */
+        void awaitAll(long firstWithin) {
             long stall = Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
-            long last = System.nanoTime(), first = 0, end = Long.MAX_VALUE, sampled = 0;
-            int open = s.qps.length;
+            last = System.nanoTime();
+            long started = last;
             while (timed() ? first == 0 || System.nanoTime() - end < 0 : open > 0) {
                 s.progress();
                 int polled = 0;
@@ -558,32 +682,47 @@ final class PerftestBw {
                             throw new NetPerf.CompletionError("receive completion with error " + wc.status + " on QP " + i
                                     + " after " + received[i] + " messages");
                         }
-                        if (wc.opcode != WcOpcode.RECV) continue;
-                        long now = System.nanoTime();
-                        if (first == 0) {
-                            first = now;
-                            end = timed() ? now + durationNanos : end;
-                        }
-                        if (timed() && now - first >= marginNanos && now - first < durationNanos - marginNanos) sampled++;
-                        int slot = (int) wc.wrId;
-                        check(i, slot, wc.byteLen);
-                        received[i]++;
-                        if (received[i] == iters) open--;
-                        if (timed() || posted[i] < iters) post(i, slot); // perftest reposts only what the run still needs
+                        if (wc.opcode == WcOpcode.RECV) accept(i, wc);
                     }
                 }
                 long now = System.nanoTime();
                 if (polled > 0) {
                     last = now;
+                } else if (firstWithin > 0 && first == 0 && now - started > firstWithin) {
+                    // a -b peer sends from the barrier on, as this side did: nothing at all by now is a peer without -b
+                    throw new NetPerf.CompletionError("-b: the peer sent nothing while this side ran its " + iters
+                            + " messages and " + firstWithin / 1_000_000 + " ms more: it runs without -b; run both sides with -b or neither");
                 } else if (now - last > stall) {
                     StringBuilder sb = new StringBuilder();
                     for (int i = 0; i < received.length; i++) sb.append(i == 0 ? "" : ", ").append(received[i]);
-                    throw new NetPerf.CompletionError("no message for " + s.n.cmTimeoutSeconds + " s: received " + sb
-                            + (timed() ? "" : " of " + iters) + " per QP" + (ud ? " (UD drops what finds no receive posted)" : ""));
+                    throw new NetPerf.CompletionError((o.bidirectional ? "-b: " : "") + "no message for " + s.n.cmTimeoutSeconds
+                            + " s: received " + sb + (timed() ? "" : " of " + iters) + " per QP"
+                            + (ud ? " (UD drops what finds no receive posted)" : "")
+                            + (o.bidirectional ? "; does the peer run -b too?" : ""));
                 } else {
                     Thread.onSpinWait();
                 }
             }
+        }
+
+        /** A receive of QP i completed: checked, counted, its slot reposted while the run still needs it. */
+        void accept(int i, WorkCompletion wc) {
+            long now = System.nanoTime();
+            last = now;
+            if (first == 0) {
+                first = now;
+                end = timed() ? now + durationNanos : end;
+            }
+            if (timed() && now - first >= marginNanos && now - first < durationNanos - marginNanos) sampled++;
+            int slot = (int) wc.wrId;
+            check(i, slot, wc.byteLen);
+            received[i]++;
+            if (received[i] == iters) open--;
+            if (timed() || posted[i] < iters) post(i, slot); // perftest reposts only what the run still needs
+        }
+
+        /** What arrived; with {@code withRow} the receiver's own row (a -b run prints the sum of both sides instead). */
+        void report(PrintStream out, boolean withRow) {
             long total = 0;
             for (long r : received) total += r;
             boolean urdma = true;
@@ -596,7 +735,7 @@ final class PerftestBw {
             // (-D: the sampled messages over the sampling time)
             double el = timed() ? Math.max(1, durationNanos - 2 * marginNanos) : Math.max(1, last - first);
             long counted = timed() ? sampled : total;
-            row(out, 0, counted * (double) size * 1e9 / el, counted * 1e9 / el, size, counted);
+            if (withRow) row(out, 0, counted * (double) size * 1e9 / el, counted * 1e9 / el, size, counted);
             out.println(urdma ? String.format(" remote memory verified: %d bytes match the client's pattern in each of %d messages", size, total)
                     : String.format(" remote memory verified: %d messages of %d bytes, each identical to the client's earlier messages from the same source address (the client's own fill)", total, size));
             out.printf(" %d-byte messages received: %d%n", size, total);
@@ -729,6 +868,16 @@ final class PerftestBw {
                 + "the client's own fill), nothing outside it%n", size, canaries);
     }
 
+    /** A send_bw client posts no receives: a SEND that came to it (answered with an RNR NAK) is a -b peer's. */
+    private static void refuseDuplexSends(NetPerfSession s) {
+        for (org.urdma.verbs.QueuePair qp : s.qps) {
+            if (qp instanceof org.urdma.transport.engine.SoftQp q && q.rnrNaksSent() > 0) {
+                throw new NetPerf.CompletionError("-b: the peer sent SENDs to this client, which posts no receives (" + q.rnrNaksSent()
+                        + " RNR NAKs sent): it runs bidirectionally; run both sides without -b");
+            }
+        }
+    }
+
     /** A client's buffer after its run: the source still holds the pattern, the advertised region its first fill. */
     private void verifyUntouched(NetPerfSession s, int q, PrintStream out) {
         MemorySegment m = s.bufs[q].segment();
@@ -739,7 +888,10 @@ final class PerftestBw {
                     MemorySegment.ofArray(filled(CANARY))) < 0;
             default -> m.asSlice(layout.target(), layout.unit).mismatch(MemorySegment.ofArray(filled((byte) 0))) < 0;
         };
-        if (!same) fail(q, "the peer wrote into this client's advertised region");
+        if (!same) {
+            throw new NetPerf.CompletionError("-b: the peer wrote into this client's advertised region (QP " + q
+                    + "): it runs bidirectionally; run both sides without -b");
+        }
         out.printf(" local memory verified: the %d-byte source unchanged, nothing written into the advertised region%n", layout.unit);
     }
 

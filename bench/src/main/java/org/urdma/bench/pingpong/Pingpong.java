@@ -165,6 +165,7 @@ final class Pingpong {
         int bufSize = ud ? size + GRH : size;
         int mtuBytes = Math.min(o.mtu, link.maxPayload());
         PathMtu mtu = PathMtu.ofBytes(mtuBytes);
+        if (o.srq) return new SrqPingpong(o, this, size).session(out, device, dp, mtu, rnd, arena);
         if (ud && size > mtu.bytes()) {
             throw new IllegalArgumentException("-s: " + size + " is larger than the UD MTU " + mtu.bytes());
         }
@@ -316,7 +317,7 @@ final class Pingpong {
         return i;
     }
 
-    private int awaitCompletions(CompletionQueue cq, CompletionChannel channel, WorkCompletion[] wc, long timeoutNanos,
+    int awaitCompletions(CompletionQueue cq, CompletionChannel channel, WorkCompletion[] wc, long timeoutNanos,
                                  int rcnt, int scnt) {
         long deadline = System.nanoTime() + timeoutNanos;
         while (true) {
@@ -341,7 +342,7 @@ final class Pingpong {
     }
 
     /** pp_connect_ctx: RTR and RTS (RC/UC) towards the peer, or the address handle (UD). */
-    private AddressHandle connect(SoftDevice device, EthernetDatapath dp, QueuePair qp, ProtectionDomain pd, PingpongDest me,
+    AddressHandle connect(SoftDevice device, EthernetDatapath dp, QueuePair qp, ProtectionDomain pd, PingpongDest me,
                                   PingpongDest rem, PathMtu mtu, long timeoutNanos) {
         Gid dgid = Gid.of(rem.gid());
         byte[] dmac = NeighborResolver.resolve(device, dp, dgid, timeoutNanos);

@@ -89,6 +89,14 @@ public final class PingpongCommand implements Callable<Integer> {
             + "events into DIR (default: engine-DEV-PID.journal beside the counters files) for 'urdma journal'")
     String journal;
 
+    @Option(names = "--srq", description = "ibv_srq_pingpong: -q RC QPs receive from one shared receive queue (its exchange: 256 "
+            + "address messages each way; -n counts exchanges over all QPs)")
+    boolean srq;
+
+    @Range(min = 1, max = 256, why = "ibv_srq_pingpong's MAX_QP")
+    @Option(names = {"-q", "--num-qp"}, description = "With --srq: number of QPs (default: ${DEFAULT-VALUE})")
+    int numQp = 16;
+
     @Range(min = 0)
     @Option(names = "--recv-delay-ms", paramLabel = "MS", description = {
             "Not in the stock tool: post the receives only MS ms after the address exchange (default: ${DEFAULT-VALUE},",
@@ -113,6 +121,9 @@ public final class PingpongCommand implements Callable<Integer> {
             case "ud" -> Pingpong.Transport.UD;
             default -> throw new IllegalArgumentException("--transport: rc, uc or ud, was '" + transport + "'");
         };
+        if (!srq && numQp != 16) throw new IllegalArgumentException("-q: applies with --srq (ibv_srq_pingpong)");
+        if (srq && t != Pingpong.Transport.RC) throw new IllegalArgumentException("--srq: ibv_srq_pingpong runs RC, not " + transport);
+        if (srq && (check || recvDelayMs > 0)) throw new IllegalArgumentException((check ? "-c" : "--recv-delay-ms") + ": not with --srq");
         int s = size != null ? size : t == Pingpong.Transport.UD ? 2048 : 4096;
         return new Pingpong(this, t, s).run(out);
     }

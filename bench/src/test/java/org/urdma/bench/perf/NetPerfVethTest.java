@@ -180,7 +180,8 @@ class NetPerfVethTest {
         assertEquals(0, s[1].exit(), s[1].out());
         assertEquals(0, s[0].exit(), s[0].out());
         assertTrue(s[1].out().contains("Number of qps   : 2"), s[1].out());
-        assertTrue(s[1].out().matches("(?s).*\\n 2048\\s+200\\s+.*"), s[1].out());
+        // perftest reports -n per QP times the QPs (iters * num_of_qps)
+        assertTrue(s[1].out().matches("(?s).*\\n 2048\\s+400\\s+.*"), s[1].out());
         assertTrue(s[0].out().contains("2048-byte messages received: 400"), s[0].out());
     }
 

@@ -240,4 +240,37 @@ class PerftestLatLoopsTest {
             assertEquals(-1, MemorySegment.mismatch(adv, 0, size, urdma.buf.segment(), urdma.recvOffset, urdma.recvOffset + size));
         }
     }
+    /**
+     * ib_atomic_lat's server registers its buffer with remote atomic access only, so any READ is answered with an
+     * Invalid Request NAK: the client's first request must be the atomic, its result the base of the checks. Both
+     * types, from a target of 0 and of another value (a compare-and-swap with 0 then swaps nothing).
+     */
+    @ParameterizedTest(name = "{0} from {1}")
+    @CsvSource({"ATOMIC_FETCH_AND_ADD,0", "ATOMIC_FETCH_AND_ADD,1000", "ATOMIC_CMP_AND_SWP,0", "ATOMIC_CMP_AND_SWP,1000"})
+    void atomicLatClientSendsNoReadBeforeItsFirstAtomic(WrOpcode op, long start) throws Exception {
+        try (PerfSession s = session(8)) {
+            Side[] x = sides(s, 8);
+            Side urdma = x[0], stock = x[1];
+            MemorySegment target = java.lang.foreign.Arena.ofAuto().allocate(64, 64);
+            target.set(ValueLayout.JAVA_LONG, 0, start);
+            MemoryRegion atomicOnly = s.pdB.registerMemory(target, org.urdma.verbs.AccessFlags.LOCAL_WRITE
+                    | org.urdma.verbs.AccessFlags.REMOTE_ATOMIC);
+            urdma.remoteVa = atomicOnly.address();
+            urdma.remoteRkey = atomicOnly.rkey();
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            CompletableFuture<Void> peer = CompletableFuture.runAsync(() -> {
+                while (!done.get()) stock.progress();
+            });
+            Histogram h;
+            try {
+                h = PerfPatterns.roundTrip(urdma, op, 8, 20);
+            } finally {
+                done.set(true);
+            }
+            peer.get(30, TimeUnit.SECONDS);
+            assertEquals(20, h.getTotalCount());
+            long end = op == WrOpcode.ATOMIC_FETCH_AND_ADD ? start + 20 : start == 0 ? 20 : start + 19;
+            assertEquals(end, target.get(ValueLayout.JAVA_LONG, 0), "each atomic moved the target by one");
+        }
+    }
 }

@@ -117,6 +117,71 @@ class PingpongVethTest {
         }
     }
 
+    /** --srq -q 4 on both sides: ibv_srq_pingpong's exchange and loop, every QP's receives from the one SRQ. */
+    @org.junit.jupiter.api.Test
+    void srqPingpongRunsFourQpsOnOneSharedReceiveQueue() throws Exception {
+        Side[] s = srqPair(new String[] {"-q", "4"}, new String[] {"-q", "4"});
+        String both = "server:\n" + s[0].out() + "\nclient:\n" + s[1].out();
+        assertEquals(0, s[1].exit(), both);
+        assertEquals(0, s[0].exit(), both);
+        for (Side x : s) {
+            assertEquals(4, x.out().split("local address:", -1).length - 1, both);
+            assertEquals(4, x.out().split("remote address:", -1).length - 1, both);
+            var m = java.util.regex.Pattern.compile("srq: (\\d+) receives completed on 4 QPs from one SRQ \\(per QP: (\\d+) (\\d+) (\\d+) (\\d+)\\)")
+                    .matcher(x.out());
+            assertTrue(m.find(), both);
+            assertTrue(Long.parseLong(m.group(1)) >= 400, both);
+            for (int k = 2; k <= 5; k++) assertTrue(Long.parseLong(m.group(k)) > 0, "every QP received\n" + both);
+            assertTrue(x.out().contains("\n400 iters in "), both);
+        }
+    }
+
+    /** A different -q on the two sides shows in the 256 address messages: both fail naming -q, before any traffic. */
+    @org.junit.jupiter.api.Test
+    void srqPingpongWithDifferentQpCountsFailsNamingQ() throws Exception {
+        java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream stderr = System.err;
+        System.setErr(new java.io.PrintStream(errors, true, StandardCharsets.UTF_8));
+        Side[] s;
+        try {
+            s = srqPair(new String[] {"-q", "4"}, new String[] {"-q", "2"});
+        } finally {
+            System.setErr(stderr);
+        }
+        String both = "server:\n" + s[0].out() + "\nclient:\n" + s[1].out() + "\nstderr:\n" + errors;
+        assertEquals(1, s[0].exit(), both);
+        assertEquals(1, s[1].exit(), both);
+        assertTrue(errors.toString().contains("give both the same -q"), both);
+    }
+
+    private static Side[] srqPair(String[] serverOpts, String[] clientOpts) throws Exception {
+        try (Topology t = Topology.create()) {
+            String a = t.namespace("a"), b = t.namespace("b");
+            t.veth(a, "eth0", b, "eth0", Topology.LinkOptions.mtu(1500));
+            t.disableIpv6(a);
+            t.disableIpv6(b);
+            t.addAddress(a, "eth0", "10.83.0.1/24");
+            t.addAddress(b, "eth0", "10.83.0.2/24");
+            List<String> sa = new ArrayList<>(List.of("--link", "afpacket:eth0", "--ip", "10.83.0.12/24", "--timeout-s", "20",
+                    "--srq", "-n", "400", "-r", "16", "-s", "100"));
+            sa.addAll(List.of(serverOpts));
+            CompletableFuture<Side> server = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return side(b, sa.toArray(String[]::new));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(500);
+            List<String> ca = new ArrayList<>(List.of("--link", "afpacket:eth0", "--ip", "10.83.0.11/24", "--timeout-s", "20",
+                    "--srq", "-n", "400", "-r", "16", "-s", "100"));
+            ca.addAll(List.of(clientOpts));
+            ca.add("10.83.0.2");
+            Side client = side(a, ca.toArray(String[]::new));
+            return new Side[] {server.get(60, TimeUnit.SECONDS), client};
+        }
+    }
+
     private static long rnr(String out, String which) {
         var m = java.util.regex.Pattern.compile("rnr naks " + which + " (\\d+)").matcher(out);
         assertTrue(m.find(), out);
