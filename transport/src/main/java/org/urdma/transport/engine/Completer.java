@@ -296,6 +296,11 @@ final class Completer {
         int r = p.psn();
         ackThrough(Psn.add(r, -1), false, now);
         if (qp.state() == org.urdma.verbs.QpState.ERR) return;
+        // A response at or after the oldest unacknowledged PSN (the rest of a READ already asked for again, or a later
+        // READ's) shows the responder working through a backlog of our requests: rxe restarts its retransmit timer on
+        // every response. Timing out here would only queue another copy of the backlog, round after round, until
+        // retry_cnt ran out against a slow peer. Older (stale) responses prove nothing and hold nothing off.
+        if (!Psn.before(r, compPsn) && Psn.before(r, req().nextPsn)) lastProgress = now;
         long head = sq.retired.get();
         if (head >= req().startedIndex) return;
         int s = sq.slot(head);
@@ -440,6 +445,11 @@ final class Completer {
         int r = p.psn();
         ackThrough(Psn.add(r, -1), false, now);
         if (qp.state() == org.urdma.verbs.QpState.ERR) return;
+        // A response at or after the oldest unacknowledged PSN (the rest of a READ already asked for again, or a later
+        // READ's) shows the responder working through a backlog of our requests: rxe restarts its retransmit timer on
+        // every response. Timing out here would only queue another copy of the backlog, round after round, until
+        // retry_cnt ran out against a slow peer. Older (stale) responses prove nothing and hold nothing off.
+        if (!Psn.before(r, compPsn) && Psn.before(r, req().nextPsn)) lastProgress = now;
         long head = sq.retired.get();
         if (head >= req().startedIndex) return;
         int s = sq.slot(head);
