@@ -88,6 +88,10 @@ final class NetPerfSession implements AutoCloseable {
     org.urdma.transport.cm.perftest.PerftestDest[] perftestMine;
     /** Path MTU both sides settled on (perftest exchange). */
     PathMtu pathMtu;
+    /** QP1 and the IB CM of this port. */
+    final org.urdma.transport.api.RdmaCm rdmaCm;
+    /** -R: each QP's connection as the CM made it, to disconnect at the end. */
+    org.urdma.transport.gsi.CmId[] cmIds;
 
     NetPerfSession(PerfOptions o, NetOptions n, int bufferSize, int depth, boolean latencyTest) {
         this.o = o;
@@ -128,6 +132,8 @@ final class NetPerfSession implements AutoCloseable {
         this.driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) l).pollIdleStrategy(POLL_SPINS, 1))
                 : new RealTimeDriver(device, idle);
         this.pd = device.allocPd();
+        // QP1 as on a NIC: REQs for ports nobody listens on are rejected, and -R connects through it
+        this.rdmaCm = org.urdma.transport.api.RdmaCm.on(device, pd, dp);
         int count = Math.max(1, o.qps);
         this.cqs = new CompletionQueue[count];
         this.qps = new QueuePair[count];
@@ -220,6 +226,10 @@ final class NetPerfSession implements AutoCloseable {
                     + " is larger than the " + PerftestLink.PAGE + "-byte cycle buffer urdma perf lays out");
         }
         pathMtu = PathMtu.ofBytes(mtuBytes);
+        if (n.rdmaCm) {
+            connectThroughRdmaCm(out, vaddr);
+            return;
+        }
         perftestMine = new org.urdma.transport.cm.perftest.PerftestDest[qps.length];
         org.urdma.transport.cm.perftest.PerftestDest[] theirs = new org.urdma.transport.cm.perftest.PerftestDest[qps.length];
         for (int i = 0; i < qps.length; i++) {
@@ -247,6 +257,78 @@ final class NetPerfSession implements AutoCloseable {
         local = locals[0];
         perftest.barrier("after RTR");
         for (int i = 0; i < qps.length; i++) perftest.keys(perftestMine[i]); // ctx_hand_shake per QP again (remote data printed)
+    }
+
+    /** rdma_cm_client_connection's tries: a server that listens a moment after the sync rejects the first REQs. */
+    static final int RDMA_CM_TRIES = 10;
+
+    /**
+     * perftest's -R (create_rdma_cm_connection): a sync on TCP, every QP connected through rdma_cm on port -p (the
+     * server accepts them in order; the client retries a REJ as perftest does, 10 tries 100 ms apart), a second sync,
+     * then the key messages (rkey and vaddr; the QPN and PSN come from the CM), the barrier and the keys again: the same
+     * TCP steps as without -R, but no RTR/RTS of our own.
+     */
+    private void connectThroughRdmaCm(java.io.PrintStream out, long[] vaddr) {
+        org.urdma.transport.cm.perftest.PerftestDest zero = new org.urdma.transport.cm.perftest.PerftestDest(0, 0, 0, 0, 0, 0, new byte[16], 0);
+        Duration timeout = Duration.ofSeconds(n.cmTimeoutSeconds);
+        int rdAtomic = Math.min(16, Math.max(1, local.outReads()));
+        cmIds = new org.urdma.transport.gsi.CmId[qps.length];
+        if (server) {
+            try (org.urdma.transport.api.RdmaCmListener l = rdmaCm.listen(n.port)) { // before the sync: no REQ finds it closed
+                perftest.sync(zero, "sync before rdma_cm");
+                for (int i = 0; i < qps.length; i++) {
+                    cmIds[i] = l.nextRequest(timeout);
+                    rdmaCm.acceptQp(cmIds[i], qps[i], pathMtu.bytes(), rdAtomic, new byte[0], timeout);
+                }
+            }
+        } else {
+            perftest.sync(zero, "sync before rdma_cm");
+            for (int i = 0; i < qps.length; i++) cmIds[i] = connectWithRetry(qps[i], rdAtomic, timeout);
+        }
+        perftest.sync(zero, "sync after rdma_cm");
+        perftestMine = new org.urdma.transport.cm.perftest.PerftestDest[qps.length];
+        org.urdma.transport.cm.perftest.PerftestDest[] theirs = new org.urdma.transport.cm.perftest.PerftestDest[qps.length];
+        remotes = new QpEndpoint[qps.length];
+        for (int i = 0; i < qps.length; i++) {
+            org.urdma.transport.gsi.CmId id = cmIds[i];
+            PathMtu mtu = PathMtu.ofBytes(id.mtuBytes());
+            perftestMine[i] = new org.urdma.transport.cm.perftest.PerftestDest(0, local.outReads(), qps[i].qpNum(), id.localPsn(),
+                    bufs[i].rkey(), vaddr[i], locals[i].gid().toBytes(), 0);
+            theirs[i] = perftest.keys(perftestMine[i]);
+            org.urdma.transport.cm.perftest.PerftestDest d = theirs[i];
+            remotes[i] = new QpEndpoint(d.lid(), id.remoteQpn(), id.remotePsn(), org.urdma.verbs.Gid.of(id.remoteGid()), id.peer().mac(),
+                    mtu, d.rkey(), d.vaddr(), 0, Math.min(255, Math.max(1, d.outReads())), QpEndpoint.Features.ALL);
+            locals[i] = new QpEndpoint(0, locals[i].qpn(), id.localPsn(), locals[i].gid(), locals[i].mac(), mtu,
+                    bufs[i].rkey(), vaddr[i], bufs[i].length(), locals[i].outReads(), QpEndpoint.Features.ALL);
+        }
+        pathMtu = remotes[0].mtu();
+        remote = remotes[0];
+        local = locals[0];
+        perftest.barrier("after RTR");
+        for (int i = 0; i < qps.length; i++) perftest.keys(perftestMine[i]);
+    }
+
+    private org.urdma.transport.gsi.CmId connectWithRetry(QueuePair q, int rdAtomic, Duration timeout) {
+        org.urdma.transport.api.RdmaConnectException last = null;
+        for (int t = 0; t < RDMA_CM_TRIES; t++) {
+            try {
+                return rdmaCm.connectQp(n.peer, n.port, q, pathMtu.bytes(), rdAtomic, new byte[0], timeout);
+            } catch (org.urdma.transport.api.RdmaConnectException e) {
+                last = e;
+                if (!e.getMessage().contains("REJ reason")) throw e; // no answer at all: retrying would not help
+                if (q.state() != org.urdma.verbs.QpState.INIT) { // the REJ moved it to ERROR: back to INIT for the next try
+                    q.modify(new org.urdma.verbs.QpAttributes().state(org.urdma.verbs.QpState.RESET), org.urdma.verbs.QpAttrMask.STATE);
+                    QpConnector.toInit(q, connection(), 0x11111111);
+                }
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+        throw new ConnectionException("rdma_cm: connect to " + n.peer + ":" + n.port + " refused " + RDMA_CM_TRIES + " times: " + last.getMessage(), last);
     }
 
     /** With --driver inline the benchmark thread drives the engine from now on (a side that only waits keeps its agent). */
@@ -315,9 +397,11 @@ final class NetPerfSession implements AutoCloseable {
     @Override
     public void close() {
         try {
+            if (cmIds != null) for (org.urdma.transport.gsi.CmId id : cmIds) if (id != null) rdmaCm.disconnect(id);
             if (channel != null) channel.close();
             if (perftest != null) perftest.close();
         } finally {
+            rdmaCm.close();
             cm.close();
             driver.close();
             telemetry.close();

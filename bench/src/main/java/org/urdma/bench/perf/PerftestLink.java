@@ -127,6 +127,11 @@ final class PerftestLink implements AutoCloseable {
         return io(() -> x.exchangeKeys(mine), "key exchange");
     }
 
+    /** One key message each way that later barriers do not repeat (perftest -R's syncs around the rdma_cm connection). */
+    void sync(PerftestDest mine, String step) {
+        io(() -> x.exchangeKeys(mine), step);
+    }
+
     /** ctx_hand_shake on QP 0's data: a barrier. */
     void barrier(String step) {
         io(() -> x.exchangeKeys(barrierMessage), step);
