@@ -82,8 +82,8 @@ public final class NetOptions {
     @Option(names = "--exchange", description = "Out-of-band exchange: perftest (perftest 6.06's, so the stock ib_*_bw/lat tools are peers) or urdma (urdma's own, with MAC and features) (default: ${DEFAULT-VALUE})")
     String exchange = "perftest";
 
-    @Option(names = {"-R", "--rdma_cm"}, description = "Connect the QPs through rdma_cm (the IB CM on QP1, port -p of RDMA_PS_TCP), "
-            + "as perftest's -R: keys and barriers stay on the TCP exchange (--exchange perftest only)")
+    @Option(names = {"-R", "--rdma_cm"}, description = "Connect through rdma_cm (the IB CM on QP1, port -p of RDMA_PS_TCP) as "
+            + "perftest's -R: first the exchange's own RC QP (its steps become SENDs), then the test's QPs (--exchange perftest only)")
     boolean rdmaCm;
 
     @Range(min = 0, max = 31, why = "a 5-bit code")

@@ -96,9 +96,9 @@ final class NetPerf {
         out.printf(" GID index       : %d%n", s.datapath.gids().indexOf(s.local.gid()));
         out.printf(" Max inline data : 0[B]%n");
         if (s.perftest != null) {
-            out.printf(" CM              : perftest %s exchange over TCP (peer %s), port %d%s%n",
-                    org.urdma.transport.cm.perftest.PerftestVersion.CURRENT, s.perftest.peerVersion(), s.n.port,
-                    s.cmIds != null ? "; QPs connected by rdma_cm (-R)" : "");
+            out.printf(" CM              : perftest %s exchange over %s (peer %s), port %d%s%n",
+                    org.urdma.transport.cm.perftest.PerftestVersion.CURRENT, s.cmIds != null ? "rdma_cm" : "TCP",
+                    s.perftest.peerVersion(), s.n.port, s.cmIds != null ? "; QPs connected by rdma_cm (-R)" : "");
         } else {
             out.printf(" CM              : %s exchange over TCP (%s), port %d%n", s.format.name(), s.cm.transport(), s.n.port);
         }

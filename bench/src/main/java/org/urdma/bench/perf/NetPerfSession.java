@@ -219,7 +219,9 @@ final class NetPerfSession implements AutoCloseable {
             out.printf("%n************************************%n* Waiting for client to connect... *%n************************************%n");
             out.flush();
         }
-        perftest = PerftestLink.open(n.peer, n.port, Duration.ofSeconds(n.cmTimeoutSeconds));
+        // -R: perftest's exchange itself runs over an rdma_cm connection on the same port (use_rdma_cm), not TCP
+        perftest = n.rdmaCm ? PerftestLink.over(RdmaCmChannel.open(device, pd, rdmaCm, n.peer, n.port, local.mtu().bytes(),
+                Duration.ofSeconds(n.cmTimeoutSeconds)), server) : PerftestLink.open(n.peer, n.port, Duration.ofSeconds(n.cmTimeoutSeconds));
         int mtuBytes = perftest.negotiate(local.mtu().bytes());
         if (perftest.sysData().cycleBuffer() > PerftestLink.PAGE) {
             throw new IllegalStateException("perftest exchange: the peer's page size " + perftest.sysData().cycleBuffer()
@@ -259,14 +261,11 @@ final class NetPerfSession implements AutoCloseable {
         for (int i = 0; i < qps.length; i++) perftest.keys(perftestMine[i]); // ctx_hand_shake per QP again (remote data printed)
     }
 
-    /** rdma_cm_client_connection's tries: a server that listens a moment after the sync rejects the first REQs. */
-    static final int RDMA_CM_TRIES = 10;
-
     /**
-     * perftest's -R (create_rdma_cm_connection): a sync on TCP, every QP connected through rdma_cm on port -p (the
-     * server accepts them in order; the client retries a REJ as perftest does, 10 tries 100 ms apart), a second sync,
-     * then the key messages (rkey and vaddr; the QPN and PSN come from the CM), the barrier and the keys again: the same
-     * TCP steps as without -R, but no RTR/RTS of our own.
+     * perftest's -R (create_rdma_cm_connection), on the exchange channel rdma_cm already connected: a sync, every QP
+     * connected through rdma_cm on port -p (the server accepts them in order; the client retries a REJ as perftest does,
+     * 10 tries 100 ms apart), a second sync, then the key messages (rkey and vaddr; the QPN and PSN come from the CM),
+     * the barrier and the keys again: the steps of the exchange without -R, but no RTR/RTS of our own.
      */
     private void connectThroughRdmaCm(java.io.PrintStream out, long[] vaddr) {
         org.urdma.transport.cm.perftest.PerftestDest zero = new org.urdma.transport.cm.perftest.PerftestDest(0, 0, 0, 0, 0, 0, new byte[16], 0);
@@ -283,7 +282,9 @@ final class NetPerfSession implements AutoCloseable {
             }
         } else {
             perftest.sync(zero, "sync before rdma_cm");
-            for (int i = 0; i < qps.length; i++) cmIds[i] = connectWithRetry(qps[i], rdAtomic, timeout);
+            for (int i = 0; i < qps.length; i++) {
+                cmIds[i] = RdmaCmChannel.connectWithRetry(rdmaCm, n.peer, n.port, qps[i], pathMtu.bytes(), rdAtomic, timeout);
+            }
         }
         perftest.sync(zero, "sync after rdma_cm");
         perftestMine = new org.urdma.transport.cm.perftest.PerftestDest[qps.length];
@@ -306,29 +307,6 @@ final class NetPerfSession implements AutoCloseable {
         local = locals[0];
         perftest.barrier("after RTR");
         for (int i = 0; i < qps.length; i++) perftest.keys(perftestMine[i]);
-    }
-
-    private org.urdma.transport.gsi.CmId connectWithRetry(QueuePair q, int rdAtomic, Duration timeout) {
-        org.urdma.transport.api.RdmaConnectException last = null;
-        for (int t = 0; t < RDMA_CM_TRIES; t++) {
-            try {
-                return rdmaCm.connectQp(n.peer, n.port, q, pathMtu.bytes(), rdAtomic, new byte[0], timeout);
-            } catch (org.urdma.transport.api.RdmaConnectException e) {
-                last = e;
-                if (!e.getMessage().contains("REJ reason")) throw e; // no answer at all: retrying would not help
-                if (q.state() != org.urdma.verbs.QpState.INIT) { // the REJ moved it to ERROR: back to INIT for the next try
-                    q.modify(new org.urdma.verbs.QpAttributes().state(org.urdma.verbs.QpState.RESET), org.urdma.verbs.QpAttrMask.STATE);
-                    QpConnector.toInit(q, connection(), 0x11111111);
-                }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-            }
-        }
-        throw new ConnectionException("rdma_cm: connect to " + n.peer + ":" + n.port + " refused " + RDMA_CM_TRIES + " times: " + last.getMessage(), last);
     }
 
     /** With --driver inline the benchmark thread drives the engine from now on (a side that only waits keeps its agent). */

@@ -102,6 +102,11 @@ public final class RdmaCm implements AutoCloseable {
         return agent.stats().toString();
     }
 
+    /** The CM's counts as numbers (its thread writes them; read after the fact). */
+    org.urdma.transport.gsi.CmStats cmStats() {
+        return agent.stats();
+    }
+
     private static int localIpv4(SoftDevice d, EthernetDatapath port) {
         if (port != null && port.config().port().hasIpv4()) return port.config().port().ipv4();
         return 0x0A000000 | (d.mac()[5] & 0xFF);
