@@ -50,10 +50,14 @@ class RdmaCmSetupTimeInteropTest {
         guest.run("killall -9 rping 2>/dev/null; true", StockToolRun.STEP);
     }
 
-    /** N stock clients in a row, one per line "T nanos" (or "FAIL i"); busybox sh, date +%s%N. */
+    /**
+     * N stock clients in a row, one line "T nanos" each (or "FAIL i"), in busybox sh: its date has no %N, so the clock is
+     * the kernel's monotonic "now at ... nsecs" of /proc/timer_list, read with builtins only.
+     */
     private static String loop(String addr, int port) {
-        return "i=0; while [ $i -lt " + N + " ]; do s=$(date +%s%N); rping -c -a " + addr + " -p " + port
-                + " -C 1 >/dev/null 2>&1 || echo FAIL $i; e=$(date +%s%N); echo T $((e-s)); i=$((i+1)); done";
+        return "now() { while read a b c d; do if [ \"$a $b\" = \"now at\" ]; then echo $c; return; fi; done < /proc/timer_list; }; "
+                + "i=0; while [ $i -lt " + N + " ]; do s=$(now); rping -c -a " + addr + " -p " + port
+                + " -C 1 >/dev/null 2>&1 || echo FAIL $i; e=$(now); echo T $((e-s)); i=$((i+1)); done; echo loop-done";
     }
 
     @Test
@@ -87,7 +91,9 @@ class RdmaCmSetupTimeInteropTest {
                         + "  rxe <-> rxe (same guest, loopback): %d completed, %d failed; p50 %.1f ms, p99 %.1f ms per connection",
                 N, urdma.length, fails(g.output()), pct(urdma, 50) / 1e6, pct(urdma, 99) / 1e6, pct(wire, 50) / 1e6, pct(wire, 99) / 1e6,
                 wire.length, rxe.length, fails(r.output()), pct(rxe, 50) / 1e6, pct(rxe, 99) / 1e6);
-        Files.writeString(out.resolve("summary.txt"), summary + "\n\nurdma:\n" + u.out() + "\n");
+        Files.writeString(out.resolve("summary.txt"), summary + "\n\nurdma:\n" + u.out() + "\nguest, against urdma (first lines):\n"
+                + g.output().lines().limit(20).reduce("", (a, b) -> a + b + "\n") + "\nguest, rxe loopback (first lines):\n"
+                + r.output().lines().limit(20).reduce("", (a, b) -> a + b + "\n"));
         System.out.println(summary);
         assertEquals(0, fails(g.output()), "stock clients that failed against urdma\n" + summary);
         assertEquals(N, urdma.length, summary);
