@@ -116,7 +116,7 @@ public final class Rping {
                     clients++;
                 } catch (org.urdma.transport.api.RdmaConnectException e) {
                     if (clients == 0) throw e;
-                    out.println("rping server: " + clients + " clients served, " + pings + " pings; " + cm.stats());
+                    out.println("rping server: " + clients + " clients served, " + pings + " pings; " + cm.stats() + "; then " + e.getMessage());
                     return pings;
                 }
             }

@@ -337,7 +337,12 @@ public final class RdmaCm implements AutoCloseable {
         w.await(timeout, "accept");
     }
 
-    /** DREQ, then a short wait for the DREP, so a closing device does not take the DREQ down with it. */
+    /**
+     * rdma_disconnect: a DREQ (the QP to ERROR), then a short wait for the DREP, so a closing device does not take the
+     * DREQ down with it; nothing when the connection is already going or gone.
+     *
+     * @param id a connection from {@link #connectQp} or {@link #acceptQp}
+     */
     public void disconnect(CmId id) {
         synchronized (agent) {
             agent.disconnect(id, null, System.nanoTime());
