@@ -97,7 +97,7 @@ class RdmaCmSetupTimeInteropTest {
         System.out.println(summary);
         assertEquals(0, fails(g.output()), "stock clients that failed against urdma\n" + summary);
         assertEquals(N, urdma.length, summary);
-        assertTrue(u.out().contains("rping server: " + N + " clients served, " + N + " pings"), u.out());
+        assertTrue(u.out().contains("rping server: " + N + " clients served, " + N + " pings, 0 connections failed"), u.out());
         assertEquals(0, u.exit(), u.out());
     }
 

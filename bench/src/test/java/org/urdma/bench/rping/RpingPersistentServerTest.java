@@ -37,7 +37,7 @@ class RpingPersistentServerTest {
             }
             assertEquals(CLIENTS, (int) served.get());
         }
-        assertTrue(serverOut.toString(StandardCharsets.US_ASCII).startsWith("rping server: " + CLIENTS + " clients served, " + CLIENTS + " pings"),
+        assertTrue(serverOut.toString(StandardCharsets.US_ASCII).startsWith("rping server: " + CLIENTS + " clients served, " + CLIENTS + " pings, 0 connections failed"),
                 serverOut.toString(StandardCharsets.US_ASCII));
     }
 }
