@@ -35,7 +35,8 @@ public final class RdmaExampleCommand {
         @Option(names = "--timeout-s", description = "Seconds to wait for the peer (default: ${DEFAULT-VALUE})")
         int timeoutS = 30;
 
-        abstract void run(RdmaExample e);
+        /** This role on an opened device. */
+        abstract void runOn(UrdmaDevice d, Duration timeout);
 
         @Override
         public Integer call() {
@@ -54,7 +55,7 @@ public final class RdmaExampleCommand {
             DeviceOptions o = (link.startsWith("tap:") ? DeviceOptions.tap(link.substring(4)) : DeviceOptions.afPacket(link.substring(9))).withIp(ip);
             if (mac != null) o = o.withMac(mac);
             try (UrdmaDevice d = Urdma.open(o)) {
-                run(new RdmaExample(d, timeout, System.out));
+                runOn(d, timeout);
                 return 0;
             }
         }
@@ -65,8 +66,8 @@ public final class RdmaExampleCommand {
             description = {"librdmacm's rdma_server over urdma's rdma_cm: waits for one rdma_client, receives 16 bytes, sends 16."})
     public static final class Server extends Base {
         @Override
-        void run(RdmaExample e) {
-            e.server(port);
+        void runOn(UrdmaDevice d, Duration timeout) {
+            new RdmaExample(d, timeout, System.out).server(port);
         }
     }
 
@@ -78,9 +79,63 @@ public final class RdmaExampleCommand {
         String server;
 
         @Override
-        void run(RdmaExample e) {
+        void runOn(UrdmaDevice d, Duration timeout) {
             if (server == null) throw new IllegalArgumentException("-s: the server's address is required");
-            e.client(server, port);
+            new RdmaExample(d, timeout, System.out).client(server, port);
+        }
+    }
+
+    /** udaddy. */
+    @Command(name = "udaddy", mixinStandardHelpOptions = true,
+            description = {"librdmacm's udaddy over urdma's rdma_cm: UD through SIDR (RDMA_PS_UDP); server without -s, client with it."})
+    public static final class UdaddyCommand extends Base {
+        @Option(names = "-s", paramLabel = "ADDR", description = "Client: the server's address; none: act as the server")
+        String server;
+
+        @Range(min = 1, max = 1000)
+        @Option(names = "-C", description = "Messages each way (default: ${DEFAULT-VALUE})")
+        int count = 10;
+
+        @Range(min = 1, max = 4096)
+        @Option(names = "-S", description = "Message size (default: ${DEFAULT-VALUE})")
+        int size = 100;
+
+        UdaddyCommand() {
+            port = 7174;
+        }
+
+        @Override
+        public Integer call() {
+            if (link.equals("memory")) {
+                Duration timeout = Duration.ofSeconds(timeoutS);
+                try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory());
+                     Udaddy s = new Udaddy(pair.first(), count, size, timeout, System.out);
+                     Udaddy c = new Udaddy(pair.second(), count, size, timeout, System.out)) {
+                    pair.first().rdmaCm();
+                    CompletableFuture<Integer> served = CompletableFuture.supplyAsync(() -> s.server(port), r -> Thread.ofPlatform().daemon().start(r));
+                    try {
+                        Thread.sleep(200); // listening
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return 1;
+                    }
+                    c.client(pair.first().rdmaCm().address(), port);
+                    served.join();
+                    return 0;
+                }
+            }
+            return super.call();
+        }
+
+        @Override
+        void runOn(UrdmaDevice d, Duration timeout) {
+            try (Udaddy u = new Udaddy(d, count, size, timeout, System.out)) {
+                if (server == null) {
+                    u.server(port);
+                } else {
+                    u.client(server, port);
+                }
+            }
         }
     }
 }

@@ -337,6 +337,114 @@ public final class RdmaCm implements AutoCloseable {
         w.await(timeout, "accept");
     }
 
+    // ---------------------------------------------------------------- UD through SIDR (RDMA_PS_UDP)
+
+    /** rdma_cm's Q_Key for RDMA_PS_UDP (RDMA_UDP_QKEY): the kernel refuses a SIDR_REP naming another. */
+    public static final int UDP_QKEY = 0x01234567;
+
+    /**
+     * What a SIDR_REP said: the UD QP serving the port and its Q_Key, and where it is (for an address handle).
+     *
+     * @param qpn  the server's UD QP
+     * @param qkey its Q_Key
+     * @param gid  the server's GID
+     * @param mac  the server's MAC
+     */
+    public record UdTarget(int qpn, int qkey, Gid gid, byte[] mac) {
+    }
+
+    /**
+     * Answers SIDR requests for {@code port} of RDMA_PS_UDP with {@code udQp} and {@link #UDP_QKEY}, as rdma_accept does
+     * on a UD rdma_cm_id (udaddy's server).
+     *
+     * @param port the IP port
+     * @param udQp the UD QP that serves it (its Q_Key should be {@link #UDP_QKEY})
+     * @return closing it stops answering (later requests get SID_NOT_SUPPORTED)
+     */
+    public AutoCloseable sidrListen(int port, QueuePair udQp) {
+        if (udQp.type() != QpType.UD) throw new IllegalArgumentException("udQp: SIDR answers with a UD QP, was " + udQp.type());
+        long sid = PortSpace.UDP.serviceId(port);
+        synchronized (agent) {
+            agent.listen(sid, new CmAgent.Listener() {
+                @Override
+                public void onRequest(CmId id) {
+                    // SIDR has no REQ: the agent answers SIDR_REQs itself
+                }
+
+                @Override
+                public int sidrQpn() {
+                    return udQp.qpNum();
+                }
+
+                @Override
+                public int sidrQkey() {
+                    return UDP_QKEY;
+                }
+            });
+        }
+        return () -> unlisten(sid);
+    }
+
+    /**
+     * rdma_connect on a UD rdma_cm_id: a SIDR_REQ for {@code port} of RDMA_PS_UDP at {@code ip} (retried as the CM does),
+     * answered with the UD QP and Q_Key that serve it.
+     *
+     * @param ip      the server's IPv4 address
+     * @param port    the IP port
+     * @param timeout how long to wait for the SIDR_REP
+     * @return the server's QP, Q_Key and address
+     * @throws RdmaConnectException no answer, or the server's status was not VALID (naming it)
+     */
+    public UdTarget sidrResolve(String ip, int port, java.time.Duration timeout) {
+        if (port < 1 || port > 65535) throw new IllegalArgumentException("port: must be 1..65535, was " + port);
+        int dst = PortIdentity.parseIpv4(ip);
+        byte[] peerGid = gidOf(dst);
+        byte[] mac = macOf(peerGid);
+        if (mac == null) throw new RdmaConnectException("SIDR to " + ip + ":" + port + ": no MAC for " + ip + " (ARP got no answer)", null);
+        UnsafeBuffer data = new UnsafeBuffer(new byte[CmaHeader.LENGTH]);
+        CmaHeader.putIpv4(data, 0, ipv4, ThreadLocalRandom.current().nextInt(0x8000, 0x10000), dst);
+        CompletableFuture<UdTarget> answer = new CompletableFuture<>();
+        synchronized (agent) {
+            agent.sidr(PortSpace.UDP.serviceId(port), new CmPeer(peerGid, mac, 1), new CmId.Events() {
+                @Override
+                public void onSidrReply(CmId id, int status, int qpn, int qkey, byte[] privateData) {
+                    if (status == org.urdma.transport.gsi.SidrRep.VALID) {
+                        answer.complete(new UdTarget(qpn, qkey, Gid.of(peerGid), mac));
+                    } else {
+                        answer.completeExceptionally(new RdmaConnectException("SIDR to " + ip + ":" + port + ": status " + status
+                                + (status == org.urdma.transport.gsi.SidrRep.SID_NOT_SUPPORTED ? " (nobody serves the port)" : ""), null));
+                    }
+                }
+
+                @Override
+                public void onTimeout(CmId id) {
+                    answer.completeExceptionally(new RdmaConnectException("SIDR to " + ip + ":" + port + ": no answer after every retry", null));
+                }
+            }, data.byteArray(), System.nanoTime());
+        }
+        try {
+            return answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new RdmaConnectException("SIDR to " + ip + ":" + port + ": no answer within " + timeout.toMillis() + " ms", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RdmaConnectException r) throw r;
+            throw new RdmaConnectException("SIDR to " + ip + ":" + port + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RdmaConnectException("SIDR: interrupted", e);
+        }
+    }
+
+    /**
+     * The MAC of a peer's GID (ARP for an IPv4-mapped one), for a UD address handle to a peer known by its GID only.
+     *
+     * @param gid the peer's GID
+     * @return its MAC, or null when ARP got no answer
+     */
+    public byte[] macOf(Gid gid) {
+        return macOf(gid.toBytes());
+    }
+
     /**
      * rdma_disconnect: a DREQ (the QP to ERROR), then a short wait for the DREP, so a closing device does not take the
      * DREQ down with it; nothing when the connection is already going or gone.
