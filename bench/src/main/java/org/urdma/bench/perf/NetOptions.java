@@ -82,6 +82,10 @@ public final class NetOptions {
     @Option(names = "--exchange", description = "Out-of-band exchange: perftest (perftest 6.06's, so the stock ib_*_bw/lat tools are peers) or urdma (urdma's own, with MAC and features) (default: ${DEFAULT-VALUE})")
     String exchange = "perftest";
 
+    @Option(names = {"-R", "--rdma_cm"}, description = "Connect through rdma_cm (the IB CM on QP1, port -p of RDMA_PS_TCP) as "
+            + "perftest's -R: first the exchange's own RC QP (its steps become SENDs), then the test's QPs (--exchange perftest only)")
+    boolean rdmaCm;
+
     @Range(min = 0, max = 31, why = "a 5-bit code")
     @Option(names = "--timeout", description = "Local ACK timeout code: 4.096 us x 2^code (default: ${DEFAULT-VALUE})")
     int ackTimeout = 14;
@@ -98,6 +102,9 @@ public final class NetOptions {
 
     /** Whether the run uses perftest 6.06's exchange (else urdma's own). */
     boolean perftestExchange() {
+        if (rdmaCm && !exchange.equalsIgnoreCase("perftest")) {
+            throw new IllegalArgumentException("-R: connects the way perftest's -R does, so it needs --exchange perftest, was '" + exchange + "'");
+        }
         return switch (exchange.toLowerCase(java.util.Locale.ROOT)) {
             case "perftest" -> true;
             case "urdma" -> false;

@@ -101,8 +101,9 @@ final class NetPerf {
         }
         if (o.postList > 1) out.printf(" Post List       : %d%n", o.postList);
         if (s.perftest != null) {
-            out.printf(" CM              : perftest %s exchange over TCP (peer %s), port %d%n",
-                    org.urdma.transport.cm.perftest.PerftestVersion.CURRENT, s.perftest.peerVersion(), s.n.port);
+            out.printf(" CM              : perftest %s exchange over %s (peer %s), port %d%s%n",
+                    org.urdma.transport.cm.perftest.PerftestVersion.CURRENT, s.cmIds != null ? "rdma_cm" : "TCP",
+                    s.perftest.peerVersion(), s.n.port, s.cmIds != null ? "; QPs connected by rdma_cm (-R)" : "");
         } else {
             out.printf(" CM              : %s exchange over TCP (%s), port %d%n", s.format.name(), s.cm.transport(), s.n.port);
         }

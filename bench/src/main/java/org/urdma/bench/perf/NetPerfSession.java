@@ -89,6 +89,10 @@ final class NetPerfSession implements AutoCloseable {
     org.urdma.transport.cm.perftest.PerftestDest[] perftestMine;
     /** Path MTU both sides settled on (perftest exchange). */
     PathMtu pathMtu;
+    /** QP1 and the IB CM of this port. */
+    final org.urdma.transport.api.RdmaCm rdmaCm;
+    /** -R: each QP's connection as the CM made it, to disconnect at the end. */
+    org.urdma.transport.gsi.CmId[] cmIds;
 
     NetPerfSession(PerfOptions o, NetOptions n, int bufferSize, int depth, boolean latencyTest) {
         this.o = o;
@@ -132,6 +136,8 @@ final class NetPerfSession implements AutoCloseable {
         this.driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) l).pollIdleStrategy(POLL_SPINS, 1, device::nextEventTime))
                 : new RealTimeDriver(device, idle);
         this.pd = device.allocPd();
+        // QP1 as on a NIC: REQs for ports nobody listens on are rejected, and -R connects through it
+        this.rdmaCm = org.urdma.transport.api.RdmaCm.on(device, pd, dp);
         int count = Math.max(1, o.qps);
         this.cqs = new CompletionQueue[count];
         this.qps = new QueuePair[count];
@@ -231,13 +237,19 @@ final class NetPerfSession implements AutoCloseable {
             out.printf("%n************************************%n* Waiting for client to connect... *%n************************************%n");
             out.flush();
         }
-        perftest = PerftestLink.open(n.peer, n.port, Duration.ofSeconds(n.cmTimeoutSeconds));
+        // -R: perftest's exchange itself runs over an rdma_cm connection on the same port (use_rdma_cm), not TCP
+        perftest = n.rdmaCm ? PerftestLink.over(RdmaCmChannel.open(device, pd, rdmaCm, n.peer, n.port, local.mtu().bytes(),
+                Duration.ofSeconds(n.cmTimeoutSeconds)), server) : PerftestLink.open(n.peer, n.port, Duration.ofSeconds(n.cmTimeoutSeconds));
         int mtuBytes = perftest.negotiate(local.mtu().bytes());
         if (perftest.sysData().cycleBuffer() > PerftestLink.PAGE) {
             throw new IllegalStateException("perftest exchange: the peer's page size " + perftest.sysData().cycleBuffer()
                     + " is larger than the " + PerftestLink.PAGE + "-byte cycle buffer urdma perf lays out");
         }
         pathMtu = PathMtu.ofBytes(mtuBytes);
+        if (n.rdmaCm) {
+            connectThroughRdmaCm(out, vaddr);
+            return;
+        }
         perftestMine = new org.urdma.transport.cm.perftest.PerftestDest[qps.length];
         org.urdma.transport.cm.perftest.PerftestDest[] theirs = new org.urdma.transport.cm.perftest.PerftestDest[qps.length];
         for (int i = 0; i < qps.length; i++) {
@@ -265,6 +277,54 @@ final class NetPerfSession implements AutoCloseable {
         local = locals[0];
         perftest.barrier("after RTR");
         for (int i = 0; i < qps.length; i++) perftest.keys(perftestMine[i]); // ctx_hand_shake per QP again (remote data printed)
+    }
+
+    /**
+     * perftest's -R (create_rdma_cm_connection), on the exchange channel rdma_cm already connected: a sync, every QP
+     * connected through rdma_cm on port -p (the server accepts them in order; the client retries a REJ as perftest does,
+     * 10 tries 100 ms apart), a second sync, then the key messages (rkey and vaddr; the QPN and PSN come from the CM),
+     * the barrier and the keys again: the steps of the exchange without -R, but no RTR/RTS of our own.
+     */
+    private void connectThroughRdmaCm(java.io.PrintStream out, long[] vaddr) {
+        org.urdma.transport.cm.perftest.PerftestDest zero = new org.urdma.transport.cm.perftest.PerftestDest(0, 0, 0, 0, 0, 0, new byte[16], 0);
+        Duration timeout = Duration.ofSeconds(n.cmTimeoutSeconds);
+        int rdAtomic = Math.min(16, Math.max(1, local.outReads()));
+        cmIds = new org.urdma.transport.gsi.CmId[qps.length];
+        if (server) {
+            try (org.urdma.transport.api.RdmaCmListener l = rdmaCm.listen(n.port)) { // before the sync: no REQ finds it closed
+                perftest.sync(zero, "sync before rdma_cm");
+                for (int i = 0; i < qps.length; i++) {
+                    cmIds[i] = l.nextRequest(timeout);
+                    rdmaCm.acceptQp(cmIds[i], qps[i], pathMtu.bytes(), rdAtomic, new byte[0], timeout);
+                }
+            }
+        } else {
+            perftest.sync(zero, "sync before rdma_cm");
+            for (int i = 0; i < qps.length; i++) {
+                cmIds[i] = RdmaCmChannel.connectWithRetry(rdmaCm, n.peer, n.port, qps[i], pathMtu.bytes(), rdAtomic, timeout);
+            }
+        }
+        perftest.sync(zero, "sync after rdma_cm");
+        perftestMine = new org.urdma.transport.cm.perftest.PerftestDest[qps.length];
+        org.urdma.transport.cm.perftest.PerftestDest[] theirs = new org.urdma.transport.cm.perftest.PerftestDest[qps.length];
+        remotes = new QpEndpoint[qps.length];
+        for (int i = 0; i < qps.length; i++) {
+            org.urdma.transport.gsi.CmId id = cmIds[i];
+            PathMtu mtu = PathMtu.ofBytes(id.mtuBytes());
+            perftestMine[i] = new org.urdma.transport.cm.perftest.PerftestDest(0, local.outReads(), qps[i].qpNum(), id.localPsn(),
+                    bufs[i].rkey(), vaddr[i], locals[i].gid().toBytes(), 0);
+            theirs[i] = perftest.keys(perftestMine[i]);
+            org.urdma.transport.cm.perftest.PerftestDest d = theirs[i];
+            remotes[i] = new QpEndpoint(d.lid(), id.remoteQpn(), id.remotePsn(), org.urdma.verbs.Gid.of(id.remoteGid()), id.peer().mac(),
+                    mtu, d.rkey(), d.vaddr(), 0, Math.min(255, Math.max(1, d.outReads())), QpEndpoint.Features.ALL);
+            locals[i] = new QpEndpoint(0, locals[i].qpn(), id.localPsn(), locals[i].gid(), locals[i].mac(), mtu,
+                    bufs[i].rkey(), vaddr[i], bufs[i].length(), locals[i].outReads(), QpEndpoint.Features.ALL);
+        }
+        pathMtu = remotes[0].mtu();
+        remote = remotes[0];
+        local = locals[0];
+        perftest.barrier("after RTR");
+        for (int i = 0; i < qps.length; i++) perftest.keys(perftestMine[i]);
     }
 
     /** With --driver inline the benchmark thread drives the engine from now on (a side that only waits keeps its agent). */
@@ -333,9 +393,11 @@ final class NetPerfSession implements AutoCloseable {
     @Override
     public void close() {
         try {
+            if (cmIds != null) for (org.urdma.transport.gsi.CmId id : cmIds) if (id != null) rdmaCm.disconnect(id);
             if (channel != null) channel.close();
             if (perftest != null) perftest.close();
         } finally {
+            rdmaCm.close();
             cm.close();
             driver.close();
             telemetry.close();

@@ -31,7 +31,9 @@ final class PerftestLink implements AutoCloseable {
     /** Cache-line size we announce (perftest's default where sysfs has none). */
     static final int CACHE_LINE = 64;
 
+    /** The TCP connection, or null when the exchange runs over rdma_cm (-R). */
     private final Socket socket;
+    private final RdmaCmChannel rdma;
     private final PerftestExchange x;
     private PerftestDest barrierMessage;
     private int mtuEnum;
@@ -40,9 +42,21 @@ final class PerftestLink implements AutoCloseable {
 
     private PerftestLink(Socket socket, Role role) throws IOException {
         this.socket = socket;
+        this.rdma = null;
         socket.setTcpNoDelay(true);
         Keepalive.apply(socket); // a peer that vanishes between two barriers is noticed within Keepalive.BOUND_SECONDS
         this.x = new PerftestExchange(role, socket.getInputStream(), socket.getOutputStream());
+    }
+
+    private PerftestLink(RdmaCmChannel rdma, Role role) {
+        this.socket = null;
+        this.rdma = rdma;
+        this.x = new PerftestExchange(role, rdma.in(), rdma.out(), true);
+    }
+
+    /** The same steps over perftest -R's rdma_cm channel (its own RC QP, one SEND per step, binary key messages). */
+    static PerftestLink over(RdmaCmChannel rdma, boolean server) {
+        return new PerftestLink(rdma, server ? Role.SERVER : Role.CLIENT);
     }
 
     /** Accepts one client (server) or connects, retrying a refused connection until the timeout (client). */
@@ -127,6 +141,11 @@ final class PerftestLink implements AutoCloseable {
         return io(() -> x.exchangeKeys(mine), "key exchange");
     }
 
+    /** One key message each way that later barriers do not repeat (perftest -R's syncs around the rdma_cm connection). */
+    void sync(PerftestDest mine, String step) {
+        io(() -> x.exchangeKeys(mine), step);
+    }
+
     /** ctx_hand_shake on QP 0's data: a barrier. */
     void barrier(String step) {
         io(() -> x.exchangeKeys(barrierMessage), step);
@@ -140,6 +159,7 @@ final class PerftestLink implements AutoCloseable {
     /** ctx_close_connection: a barrier, then "done" (the peer's "done" is read when it sends one before closing). */
     void closeConnection() {
         barrier("close connection");
+        if (rdma != null) return; // over rdma_cm perftest ends with the barrier: no "done"
         io(() -> {
             x.exchangeDone();
             return null;
@@ -148,6 +168,10 @@ final class PerftestLink implements AutoCloseable {
 
     /** For the time the peer runs its test between two barriers. */
     void readTimeout(Duration d) {
+        if (socket == null) {
+            rdma.timeout(d);
+            return;
+        }
         try {
             socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, d.toMillis()));
         } catch (IOException e) {
@@ -156,6 +180,7 @@ final class PerftestLink implements AutoCloseable {
     }
 
     private long timeoutMillis() {
+        if (socket == null) return -1;
         try {
             return socket.getSoTimeout();
         } catch (IOException e) {
@@ -164,7 +189,7 @@ final class PerftestLink implements AutoCloseable {
     }
 
     private String peerName() {
-        return socket.getInetAddress() == null ? "?" : socket.getInetAddress().getHostAddress();
+        return socket == null ? "the rdma_cm peer" : socket.getInetAddress() == null ? "?" : socket.getInetAddress().getHostAddress();
     }
 
     Transcript transcript() {
@@ -190,6 +215,10 @@ final class PerftestLink implements AutoCloseable {
 
     @Override
     public void close() {
+        if (rdma != null) {
+            rdma.close();
+            return;
+        }
         try {
             socket.close();
         } catch (IOException e) {

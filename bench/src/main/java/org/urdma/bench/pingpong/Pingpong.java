@@ -124,6 +124,8 @@ final class Pingpong {
         SoftDevice device = new SoftDevice(dc, link, new SplittableRandom(seed), System.nanoTime(), counters,
                 telemetry.journal(dc, counters));
         RealTimeDriver driver = new RealTimeDriver(device, RealTimeDriver.Idle.BACKOFF);
+        // QP1 as on a NIC: an rdma_cm REQ to this port gets a REJ rather than silence
+        org.urdma.transport.api.RdmaCm rdmaCm = org.urdma.transport.api.RdmaCm.on(device, device.allocPd(), dp);
         Arena arena = Arena.ofShared();
         for (String line : telemetry.describe()) out.println(line.trim());
         try {
@@ -136,6 +138,7 @@ final class Pingpong {
             System.err.println("urdma pingpong: interrupted");
             return 1;
         } finally {
+            rdmaCm.close();
             driver.close();
             telemetry.close();
             dp.closeCapture();

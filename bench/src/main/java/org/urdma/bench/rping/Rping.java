@@ -94,38 +94,68 @@ public final class Rping {
 
     /** Server: accepts one client and serves its pings until it disconnects; returns pings served. */
     public int server(int port) {
+        return server(port, false);
+    }
+
+    /**
+     * Server; {@code persistent} (rping -P): one client after another on the same listener until none comes within the
+     * timeout, then prints how many it served; returns pings served.
+     */
+    public int server(int port, boolean persistent) {
         RdmaCm cm = device.rdmaCm();
         MemoryRegion buf = device.register(size, AccessFlags.LOCAL_WRITE);
         MemoryRegion send = device.register(INFO, AccessFlags.LOCAL_WRITE);
         MemoryRegion recv = device.register(INFO, AccessFlags.LOCAL_WRITE);
         try (RdmaCmListener l = cm.listen(port)) {
-            // the first receive must be posted before the REP lets the client send: accept posts nothing, so the
-            // client's first SEND may meet RNR NAKs until this post (the client retries)
-            try (RdmaConnection c = l.accept(options())) {
-                int served = 0;
-                while (true) {
-                    postRecv(c, recv);
-                    if (!awaitOrGone(c, "the client's start buffer")) return served;
-                    long addr = recv.segment().get(BE64, 0);
-                    int rkey = recv.segment().get(BE32, 8);
-                    int len = recv.segment().get(BE32, 12);
-                    int n = Math.min(len, size);
-                    c.qp().postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.RDMA_READ).flags(SendFlags.SIGNALED)
-                            .addSge(buf, 0, n).remote(addr, rkey));
-                    await(c, true, "RDMA READ of the client's buffer");
-                    if (verbose) out.println("server ping data: " + cString(buf.segment()));
-                    postRecv(c, recv);
-                    sendInfo(c, send, buf);
-                    if (!awaitOrGone(c, "the client's sink buffer")) return served;
-                    addr = recv.segment().get(BE64, 0);
-                    rkey = recv.segment().get(BE32, 8);
-                    int w = Math.min(cString(buf.segment()).length() + 1, n);
-                    c.qp().postSend(new SendWorkRequest().wrId(3).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
-                            .addSge(buf, 0, w).remote(addr, rkey));
-                    await(c, true, "RDMA WRITE to the client's buffer");
-                    sendInfo(c, send, buf);
-                    served++;
+            if (!persistent) return serve(l, buf, send, recv);
+            int pings = 0;
+            int clients = 0;
+            int failed = 0;
+            while (true) {
+                try {
+                    pings += serve(l, buf, send, recv);
+                    clients++;
+                } catch (org.urdma.transport.api.RdmaConnectException e) {
+                    if (e.getMessage().startsWith("accept: no connection request")) { // nobody came within the timeout: done
+                        if (clients == 0) throw e;
+                        out.println("rping server: " + clients + " clients served, " + pings + " pings, " + failed
+                                + " connections failed; " + cm.stats());
+                        return pings;
+                    }
+                    failed++; // one client's connection failed (rejected, timed out): the next may still come
+                    out.println("rping server: a connection failed: " + e.getMessage());
                 }
+            }
+        }
+    }
+
+    private int serve(RdmaCmListener l, MemoryRegion buf, MemoryRegion send, MemoryRegion recv) {
+        // the first receive must be posted before the REP lets the client send: accept posts nothing, so the
+        // client's first SEND may meet RNR NAKs until this post (the client retries)
+        try (RdmaConnection c = l.accept(options())) {
+            int served = 0;
+            while (true) {
+                postRecv(c, recv);
+                if (!awaitOrGone(c, "the client's start buffer")) return served;
+                long addr = recv.segment().get(BE64, 0);
+                int rkey = recv.segment().get(BE32, 8);
+                int len = recv.segment().get(BE32, 12);
+                int n = Math.min(len, size);
+                c.qp().postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.RDMA_READ).flags(SendFlags.SIGNALED)
+                        .addSge(buf, 0, n).remote(addr, rkey));
+                await(c, true, "RDMA READ of the client's buffer");
+                if (verbose) out.println("server ping data: " + cString(buf.segment()));
+                postRecv(c, recv);
+                sendInfo(c, send, buf);
+                if (!awaitOrGone(c, "the client's sink buffer")) return served;
+                addr = recv.segment().get(BE64, 0);
+                rkey = recv.segment().get(BE32, 8);
+                int w = Math.min(cString(buf.segment()).length() + 1, n);
+                c.qp().postSend(new SendWorkRequest().wrId(3).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                        .addSge(buf, 0, w).remote(addr, rkey));
+                await(c, true, "RDMA WRITE to the client's buffer");
+                sendInfo(c, send, buf);
+                served++;
             }
         }
     }

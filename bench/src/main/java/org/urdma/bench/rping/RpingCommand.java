@@ -36,6 +36,9 @@ public final class RpingCommand implements Callable<Integer> {
     @Option(names = "-S", description = "Ping data size (default: ${DEFAULT-VALUE})")
     int size = 64;
 
+    @Option(names = "-P", description = "Server: persistent, one client after another until none comes within --timeout-s")
+    boolean persistent;
+
     @Option(names = "-v", description = "Display ping data")
     boolean verbose;
 
@@ -82,7 +85,7 @@ public final class RpingCommand implements Callable<Integer> {
         try (UrdmaDevice d = Urdma.open(o)) {
             Rping r = new Rping(d, size, count, verbose, validate, timeout, System.out);
             if (server) {
-                r.server(port);
+                r.server(port, persistent);
             } else {
                 if (address == null) throw new IllegalArgumentException("-a: the server's address is required with -c");
                 r.client(address, port);

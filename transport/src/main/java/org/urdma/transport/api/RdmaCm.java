@@ -16,6 +16,8 @@ import org.urdma.transport.cm.NeighborResolver;
 import org.urdma.transport.cm.QpConnector;
 import org.urdma.transport.cm.QpEndpoint;
 import org.urdma.transport.driver.MemoryFabric;
+import org.urdma.transport.engine.SoftDevice;
+import org.urdma.transport.link.ethernet.EthernetDatapath;
 import org.urdma.transport.gsi.CmAgent;
 import org.urdma.transport.gsi.CmConfig;
 import org.urdma.transport.gsi.CmId;
@@ -30,6 +32,8 @@ import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.CompletionChannel;
 import org.urdma.verbs.CompletionQueue;
 import org.urdma.verbs.Gid;
+import org.urdma.verbs.PathMtu;
+import org.urdma.verbs.ProtectionDomain;
 import org.urdma.verbs.QpInitAttributes;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.QueuePair;
@@ -46,7 +50,12 @@ public final class RdmaCm implements AutoCloseable {
     /** Private data an accept carries: a REP's 196 bytes. */
     public static final int MAX_ACCEPT_PRIVATE_DATA = 196;
 
+    /** The device the application opened, for {@link #connect}/{@link #accept}; null for {@link #on}'s bare engines. */
     private final UrdmaDevice device;
+    private final SoftDevice soft;
+    private final ProtectionDomain pd;
+    /** The Ethernet port (ARP), or null on the memory link. */
+    private final EthernetDatapath port;
     private final Gsi gsi;
     private final CmAgent agent;
     private final int ipv4;
@@ -54,13 +63,33 @@ public final class RdmaCm implements AutoCloseable {
     private volatile boolean running = true;
 
     RdmaCm(UrdmaDevice device, CmConfig config) {
+        this(device, device.soft(), device.pd(), device.port(), config);
+    }
+
+    private RdmaCm(UrdmaDevice device, SoftDevice soft, ProtectionDomain pd, EthernetDatapath port, CmConfig config) {
         this.device = device;
-        this.ipv4 = localIpv4(device);
-        this.gsi = new Gsi(device.soft(), device.pd(), this::macOf);
-        this.agent = new CmAgent(config, gsi, new SplittableRandom(System.nanoTime()), guid(device.verbs().mac()), gidOf(ipv4));
-        agent.stats().counters(device.soft().counters());
+        this.soft = soft;
+        this.pd = pd;
+        this.port = port;
+        this.ipv4 = localIpv4(soft, port);
+        this.gsi = new Gsi(soft, pd, this::macOf);
+        this.agent = new CmAgent(config, gsi, new SplittableRandom(System.nanoTime()), guid(soft.mac()), gidOf(ipv4));
+        agent.stats().counters(soft.counters());
         gsi.agent(agent);
-        this.thread = Thread.ofPlatform().daemon().name("urdma-cm-" + device.verbs().name()).start(this::run);
+        this.thread = Thread.ofPlatform().daemon().name("urdma-cm-" + soft.name()).start(this::run);
+    }
+
+    /**
+     * QP1 and the CM on an engine that was not opened through {@link Urdma} (e.g. {@code urdma perf}'s own): REQs for
+     * ports nobody listens on get a REJ, and its QPs connect through {@link #connectQp}/{@link #acceptQp}.
+     *
+     * @param soft the engine, its driver running
+     * @param pd   the protection domain QP1's buffers are registered in
+     * @param port the Ethernet port (ARP and this side's IPv4 address)
+     * @return the CM, its thread running; close it before the engine
+     */
+    public static RdmaCm on(SoftDevice soft, ProtectionDomain pd, EthernetDatapath port) {
+        return new RdmaCm(null, soft, pd, port, CmConfig.defaults());
     }
 
     /** {@return this port's IPv4 address: the Ethernet port's, or 10.0.0.x (x = the MAC's last byte) on the memory link} */
@@ -73,9 +102,14 @@ public final class RdmaCm implements AutoCloseable {
         return agent.stats().toString();
     }
 
-    private static int localIpv4(UrdmaDevice d) {
-        if (d.port() != null && d.port().config().port().hasIpv4()) return d.port().config().port().ipv4();
-        return 0x0A000000 | (d.verbs().mac()[5] & 0xFF);
+    /** The CM's counts as numbers (its thread writes them; read after the fact). */
+    org.urdma.transport.gsi.CmStats cmStats() {
+        return agent.stats();
+    }
+
+    private static int localIpv4(SoftDevice d, EthernetDatapath port) {
+        if (port != null && port.config().port().hasIpv4()) return port.config().port().ipv4();
+        return 0x0A000000 | (d.mac()[5] & 0xFF);
     }
 
     static byte[] gidOf(int ip) {
@@ -92,24 +126,33 @@ public final class RdmaCm implements AutoCloseable {
         Gid g = Gid.of(gid);
         if (GidTable.isMacDerived(g)) return GidTable.macOf(g);
         if (!GidTable.isIpv4Mapped(g)) return null;
-        if (device.port() == null) { // memory link: 10.0.0.x is the device whose MAC ends in x
+        if (port == null) { // memory link: 10.0.0.x is the device whose MAC ends in x
             return new byte[] {2, 0, 0, 0, 0, (byte) GidTable.ipv4Of(g)};
         }
         try {
-            return NeighborResolver.resolve(device.soft(), device.port(), g, 1_000_000_000L);
+            return NeighborResolver.resolve(soft, port, g, 1_000_000_000L);
         } catch (ConnectionException e) {
             return null;
         }
     }
 
+    /** Longest sleep of an idle CM thread: QP1 is on for every real port, so an idle one must cost next to nothing. */
+    static final long IDLE_PARK_MAX_NS = 1_000_000;
+
     private void run() {
+        long park = 50_000;
         while (running) {
             int work;
             synchronized (agent) {
                 long now = System.nanoTime();
                 work = gsi.poll(now) + agent.poll(now);
             }
-            if (work == 0) LockSupport.parkNanos(50_000);
+            if (work == 0) {
+                LockSupport.parkNanos(park);
+                park = Math.min(IDLE_PARK_MAX_NS, park * 2);
+            } else {
+                park = 50_000;
+            }
         }
     }
 
@@ -138,7 +181,7 @@ public final class RdmaCm implements AutoCloseable {
     }
 
     RdmaConnection accept(CmId id, EndpointOptions o) {
-        Endpoint e = Endpoint.make(device, o);
+        Endpoint e = Endpoint.make(device(), o);
         Waiter w = new Waiter();
         try {
             e.toInit(o);
@@ -192,7 +235,7 @@ public final class RdmaCm implements AutoCloseable {
         UnsafeBuffer pd = new UnsafeBuffer(new byte[CmaHeader.LENGTH + user.length]);
         CmaHeader.putIpv4(pd, 0, ipv4, ThreadLocalRandom.current().nextInt(0x8000, 0x10000), dst);
         pd.putBytes(CmaHeader.LENGTH, user);
-        Endpoint e = Endpoint.make(device, o);
+        Endpoint e = Endpoint.make(device(), o);
         Waiter w = new Waiter();
         CmId id;
         try {
@@ -217,8 +260,198 @@ public final class RdmaCm implements AutoCloseable {
         }
     }
 
-    /** DREQ, then a short wait for the DREP, so a closing device does not take the DREQ down with it. */
-    void disconnect(CmId id) {
+    private UrdmaDevice device() {
+        if (device == null) throw new IllegalStateException("rdma_cm: this CM runs on a bare engine; use connectQp/acceptQp");
+        return device;
+    }
+
+    // ---------------------------------------------------------------- an application's own QPs
+
+    /**
+     * Connects {@code qp} (RC or UC, in INIT) to the listener at {@code ip:port}, as rdma_connect does for a QP made
+     * with rdma_create_qp: RTR and RTS from the REP, an RTU back. For applications that keep their own QPs and
+     * buffers (perftest's {@code -R}).
+     *
+     * @param ip       the server's IPv4 address
+     * @param port     the server's IP port (RDMA_PS_TCP)
+     * @param qp       the QP, in INIT
+     * @param mtuBytes the path MTU to offer
+     * @param rdAtomic responder resources and initiator depth to offer (RDMA READ and atomics in flight)
+     * @param user     private data after rdma_cm's IP header (at most 56 bytes)
+     * @param timeout  how long to wait for the connection
+     * @return the connection as the CM made it (remote QPN, both PSNs, the MTU, the peer's private data)
+     * @throws RdmaConnectException rejected (naming the REJ reason), or no answer within {@code timeout}
+     */
+    public CmId connectQp(String ip, int port, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user, java.time.Duration timeout) {
+        if (port < 1 || port > 65535) throw new IllegalArgumentException("port: must be 1..65535, was " + port);
+        if (user.length > MAX_CONNECT_PRIVATE_DATA) {
+            throw new IllegalArgumentException("privateData: rdma_cm connects with at most " + MAX_CONNECT_PRIVATE_DATA + " bytes, was " + user.length);
+        }
+        int dst = PortIdentity.parseIpv4(ip);
+        byte[] peerGid = gidOf(dst);
+        byte[] mac = macOf(peerGid);
+        if (mac == null) throw new RdmaConnectException("connect to " + ip + ":" + port + ": no MAC for " + ip + " (ARP got no answer)", null);
+        UnsafeBuffer data = new UnsafeBuffer(new byte[CmaHeader.LENGTH + user.length]);
+        CmaHeader.putIpv4(data, 0, ipv4, ThreadLocalRandom.current().nextInt(0x8000, 0x10000), dst);
+        data.putBytes(CmaHeader.LENGTH, user);
+        Waiter w = new Waiter();
+        CmId id;
+        synchronized (agent) {
+            id = agent.newId().qpParameters(ThreadLocalRandom.current().nextInt(1 << 24), CmQp.code(PathMtu.ofBytes(mtuBytes)),
+                    rdAtomic, rdAtomic);
+            agent.connect(id, PortSpace.TCP.serviceId(port), new CmPeer(peerGid, mac, 1), peerGid, new CmQp(qp), w,
+                    data.byteArray(), System.nanoTime());
+        }
+        try {
+            w.await(timeout, "connect to " + ip + ":" + port);
+        } catch (RdmaConnectException ex) {
+            synchronized (agent) {
+                if (id.state() != org.urdma.transport.gsi.CmState.IDLE) agent.reject(id, CmRej.TIMEOUT, null, System.nanoTime());
+            }
+            throw ex;
+        }
+        return id;
+    }
+
+    /**
+     * Accepts a REQ from {@link RdmaCmListener#nextRequest} with {@code qp} (in INIT): RTR with the REP, RTS when the
+     * RTU comes, as rdma_accept does.
+     *
+     * @param id       the request
+     * @param qp       the QP, in INIT
+     * @param mtuBytes the largest path MTU this side takes (the REQ's may be smaller)
+     * @param rdAtomic the most RDMA READs and atomics in flight this side takes each way
+     * @param user     private data for the REP (at most 196 bytes)
+     * @param timeout  how long to wait for the RTU
+     */
+    public void acceptQp(CmId id, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user, java.time.Duration timeout) {
+        if (user.length > MAX_ACCEPT_PRIVATE_DATA) {
+            throw new IllegalArgumentException("privateData: rdma_cm accepts with at most " + MAX_ACCEPT_PRIVATE_DATA + " bytes, was " + user.length);
+        }
+        Waiter w = new Waiter();
+        synchronized (agent) {
+            id.qpParameters(ThreadLocalRandom.current().nextInt(1 << 24), Math.min(id.mtuCode(), CmQp.code(PathMtu.ofBytes(mtuBytes))),
+                    Math.min(rdAtomic, Math.max(1, id.responderResources())), Math.min(rdAtomic, Math.max(1, id.initiatorDepth())));
+            agent.accept(id, new CmQp(qp), w, user, System.nanoTime());
+        }
+        w.await(timeout, "accept");
+    }
+
+    // ---------------------------------------------------------------- UD through SIDR (RDMA_PS_UDP)
+
+    /** rdma_cm's Q_Key for RDMA_PS_UDP (RDMA_UDP_QKEY): the kernel refuses a SIDR_REP naming another. */
+    public static final int UDP_QKEY = 0x01234567;
+
+    /**
+     * What a SIDR_REP said: the UD QP serving the port and its Q_Key, and where it is (for an address handle).
+     *
+     * @param qpn  the server's UD QP
+     * @param qkey its Q_Key
+     * @param gid  the server's GID
+     * @param mac  the server's MAC
+     */
+    public record UdTarget(int qpn, int qkey, Gid gid, byte[] mac) {
+    }
+
+    /**
+     * Answers SIDR requests for {@code port} of RDMA_PS_UDP with {@code udQp} and {@link #UDP_QKEY}, as rdma_accept does
+     * on a UD rdma_cm_id (udaddy's server).
+     *
+     * @param port the IP port
+     * @param udQp the UD QP that serves it (its Q_Key should be {@link #UDP_QKEY})
+     * @return closing it stops answering (later requests get SID_NOT_SUPPORTED)
+     */
+    public AutoCloseable sidrListen(int port, QueuePair udQp) {
+        if (udQp.type() != QpType.UD) throw new IllegalArgumentException("udQp: SIDR answers with a UD QP, was " + udQp.type());
+        long sid = PortSpace.UDP.serviceId(port);
+        synchronized (agent) {
+            agent.listen(sid, new CmAgent.Listener() {
+                @Override
+                public void onRequest(CmId id) {
+                    // SIDR has no REQ: the agent answers SIDR_REQs itself
+                }
+
+                @Override
+                public int sidrQpn() {
+                    return udQp.qpNum();
+                }
+
+                @Override
+                public int sidrQkey() {
+                    return UDP_QKEY;
+                }
+            });
+        }
+        return () -> unlisten(sid);
+    }
+
+    /**
+     * rdma_connect on a UD rdma_cm_id: a SIDR_REQ for {@code port} of RDMA_PS_UDP at {@code ip} (retried as the CM does),
+     * answered with the UD QP and Q_Key that serve it.
+     *
+     * @param ip      the server's IPv4 address
+     * @param port    the IP port
+     * @param timeout how long to wait for the SIDR_REP
+     * @return the server's QP, Q_Key and address
+     * @throws RdmaConnectException no answer, or the server's status was not VALID (naming it)
+     */
+    public UdTarget sidrResolve(String ip, int port, java.time.Duration timeout) {
+        if (port < 1 || port > 65535) throw new IllegalArgumentException("port: must be 1..65535, was " + port);
+        int dst = PortIdentity.parseIpv4(ip);
+        byte[] peerGid = gidOf(dst);
+        byte[] mac = macOf(peerGid);
+        if (mac == null) throw new RdmaConnectException("SIDR to " + ip + ":" + port + ": no MAC for " + ip + " (ARP got no answer)", null);
+        UnsafeBuffer data = new UnsafeBuffer(new byte[CmaHeader.LENGTH]);
+        CmaHeader.putIpv4(data, 0, ipv4, ThreadLocalRandom.current().nextInt(0x8000, 0x10000), dst);
+        CompletableFuture<UdTarget> answer = new CompletableFuture<>();
+        synchronized (agent) {
+            agent.sidr(PortSpace.UDP.serviceId(port), new CmPeer(peerGid, mac, 1), new CmId.Events() {
+                @Override
+                public void onSidrReply(CmId id, int status, int qpn, int qkey, byte[] privateData) {
+                    if (status == org.urdma.transport.gsi.SidrRep.VALID) {
+                        answer.complete(new UdTarget(qpn, qkey, Gid.of(peerGid), mac));
+                    } else {
+                        answer.completeExceptionally(new RdmaConnectException("SIDR to " + ip + ":" + port + ": status " + status
+                                + (status == org.urdma.transport.gsi.SidrRep.SID_NOT_SUPPORTED ? " (nobody serves the port)" : ""), null));
+                    }
+                }
+
+                @Override
+                public void onTimeout(CmId id) {
+                    answer.completeExceptionally(new RdmaConnectException("SIDR to " + ip + ":" + port + ": no answer after every retry", null));
+                }
+            }, data.byteArray(), System.nanoTime());
+        }
+        try {
+            return answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new RdmaConnectException("SIDR to " + ip + ":" + port + ": no answer within " + timeout.toMillis() + " ms", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RdmaConnectException r) throw r;
+            throw new RdmaConnectException("SIDR to " + ip + ":" + port + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RdmaConnectException("SIDR: interrupted", e);
+        }
+    }
+
+    /**
+     * The MAC of a peer's GID (ARP for an IPv4-mapped one), for a UD address handle to a peer known by its GID only.
+     *
+     * @param gid the peer's GID
+     * @return its MAC, or null when ARP got no answer
+     */
+    public byte[] macOf(Gid gid) {
+        return macOf(gid.toBytes());
+    }
+
+    /**
+     * rdma_disconnect: a DREQ (the QP to ERROR), then a short wait for the DREP, so a closing device does not take the
+     * DREQ down with it; nothing when the connection is already going or gone.
+     *
+     * @param id a connection from {@link #connectQp} or {@link #acceptQp}
+     */
+    public void disconnect(CmId id) {
         synchronized (agent) {
             agent.disconnect(id, null, System.nanoTime());
         }
@@ -259,10 +492,14 @@ public final class RdmaCm implements AutoCloseable {
         }
 
         void await(EndpointOptions o, String what) {
+            await(o.timeout(), what);
+        }
+
+        void await(java.time.Duration timeout, String what) {
             try {
-                done.get(o.timeout().toNanos(), TimeUnit.NANOSECONDS);
+                done.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
-                throw new RdmaConnectException(what + ": not connected within " + o.timeout().toMillis() + " ms", e);
+                throw new RdmaConnectException(what + ": not connected within " + timeout.toMillis() + " ms", e);
             } catch (ExecutionException e) {
                 throw new RdmaConnectException(what + ": " + e.getCause().getMessage(), e.getCause());
             } catch (InterruptedException e) {

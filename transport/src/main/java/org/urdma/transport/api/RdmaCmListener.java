@@ -37,9 +37,19 @@ public final class RdmaCmListener implements AutoCloseable {
     }
 
     private CmId next(EndpointOptions options) {
+        return nextRequest(options.timeout());
+    }
+
+    /**
+     * Waits for the next REQ, for {@link RdmaCm#acceptQp} with a QP of the caller's (or {@link RdmaCm#disconnect}).
+     *
+     * @param timeout how long to wait
+     * @return the request: its private data (rdma_cm's IP header first), offered MTU and RDMA READ depths
+     */
+    public CmId nextRequest(java.time.Duration timeout) {
         try {
-            CmId id = requests.poll(options.timeout().toNanos(), TimeUnit.NANOSECONDS);
-            if (id == null) throw new RdmaConnectException("accept: no connection request within " + options.timeout().toMillis() + " ms", null);
+            CmId id = requests.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            if (id == null) throw new RdmaConnectException("accept: no connection request within " + timeout.toMillis() + " ms", null);
             return id;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -32,7 +32,7 @@ public final class Urdma {
 
     /**
      * Opens a device on an {@code afpacket:IF} or {@code tap:IF} link (root or CAP_NET_RAW/CAP_NET_ADMIN) and starts
-     * its driver. A device on the memory link has no peer alone: use {@link #memoryPair}.
+     * its driver and QP1 ({@link UrdmaDevice#rdmaCm()}). A device on the memory link has no peer alone: use {@link #memoryPair}.
      *
      * @param o the link and its options
      * @return the device, its engine running
@@ -48,7 +48,14 @@ public final class Urdma {
         // TPACKET_V2: V3 hands a block over only when its retire timer fires, which stalls RC's window
         EthernetLinks.Opened l = EthernetLinks.open(o.link(), o.ip(), o.mac(),
                 mac -> EthernetLinkConfig.of(framing, PortIdentity.of(mac, o.ip())), AfPacketOptions.Version.V2);
-        return start(o, l.link(), l.closer(), l.datapath(), framing, l.datapath().config().port().mac(), l.description());
+        UrdmaDevice d = start(o, l.link(), l.closer(), l.datapath(), framing, l.datapath().config().port().mac(), l.description());
+        try {
+            d.rdmaCm(); // QP1 on every real port, as on a NIC: a REQ for a port nobody listens on gets a REJ, not silence
+        } catch (RuntimeException e) {
+            d.close();
+            throw e;
+        }
+        return d;
     }
 
     /**

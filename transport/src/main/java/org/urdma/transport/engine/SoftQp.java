@@ -278,6 +278,8 @@ public final class SoftQp implements QueuePair {
         if (srq != null) throw new IllegalArgumentException("qp: uses an SRQ; post receives to the SRQ");
         if (state == QpState.RESET) throw new IllegalStateException("qp_state: postRecv needs INIT or later; QP " + qpn + " is RESET");
         rq.put(wr, qpn);
+        // in ERR a receive completes flushed, as on rxe: wake the engine, which flushes it (else it would wait forever)
+        if (state == QpState.ERR) device.onPosted(this);
     }
 
     @Override

@@ -95,8 +95,16 @@ class RdmaCmTest {
         try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory());
              RdmaCmListener l = pair.first().rdmaCm().listen(7100)) {
             RdmaCm client = pair.second().rdmaCm();
+            // the server closes (DREQ) only once the client has looked at its QP, which the DREQ would move to ERR
+            java.util.concurrent.SynchronousQueue<Integer> checked = new java.util.concurrent.SynchronousQueue<>();
             CompletableFuture<Integer> server = CompletableFuture.supplyAsync(() -> {
-                for (int i = 0; i < n; i++) l.accept(EndpointOptions.defaults().withDepth(4)).close();
+                for (int i = 0; i < n; i++) {
+                    try (RdmaConnection s = l.accept(EndpointOptions.defaults().withDepth(4))) {
+                        checked.take();
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
                 return n;
             }, THREADS);
             for (int i = 0; i < n; i++) {
@@ -104,6 +112,7 @@ class RdmaCmTest {
                 try (RdmaConnection c = client.connect("10.0.0.1", 7100, EndpointOptions.defaults().withDepth(4))) {
                     setup[i] = System.nanoTime() - t0;
                     assertEquals(QpState.RTS, c.qp().state());
+                    checked.put(i);
                 }
             }
             assertEquals(n, (int) server.get());

@@ -37,10 +37,22 @@ public final class PerftestExchange {
     private final OutputStream out;
     private final Transcript transcript = new Transcript();
 
+    /** Key messages as {@link PerftestKeysBinary} (the exchange over rdma_cm) rather than {@link PerftestKeys}' text. */
+    private final boolean binaryKeys;
+
     public PerftestExchange(Role role, InputStream in, OutputStream out) {
+        this(role, in, out, false);
+    }
+
+    /**
+     * @param binaryKeys the exchange runs over an rdma_cm QP (perftest's -R): each write is one SEND, each read one
+     *                   received message, and key messages are the binary {@code struct pingpong_dest}
+     */
+    public PerftestExchange(Role role, InputStream in, OutputStream out, boolean binaryKeys) {
         this.role = Objects.requireNonNull(role, "role");
         this.in = Objects.requireNonNull(in, "in");
         this.out = Objects.requireNonNull(out, "out");
+        this.binaryKeys = binaryKeys;
     }
 
     public Role role() {
@@ -77,6 +89,7 @@ public final class PerftestExchange {
 
     /** One key message each way: connection data, or a barrier (the same message again). */
     public PerftestDest exchangeKeys(PerftestDest mine) throws IOException {
+        if (binaryKeys) return PerftestKeysBinary.decode(exchange("keys", PerftestKeysBinary.encode(mine), PerftestKeysBinary.LENGTH));
         return PerftestKeys.decode(exchange("keys", PerftestKeys.encode(mine), PerftestKeys.LENGTH));
     }
 

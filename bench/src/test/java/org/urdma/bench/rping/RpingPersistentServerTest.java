@@ -1,0 +1,43 @@
+package org.urdma.bench.rping;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.urdma.transport.api.DeviceOptions;
+import org.urdma.transport.api.Urdma;
+
+/** urdma rping -s -P on the memory link: one client after another on one listener, each with its own connection. */
+class RpingPersistentServerTest {
+    private static final int CLIENTS = 300;
+
+    @Test
+    void aPersistentServerServesThreeHundredClientsInARow() throws Exception {
+        ByteArrayOutputStream serverOut = new ByteArrayOutputStream();
+        Duration t = Duration.ofSeconds(5);
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.US_ASCII);
+        try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory())) {
+            PrintStream so = new PrintStream(serverOut, true, StandardCharsets.US_ASCII);
+            pair.first().rdmaCm();
+            CompletableFuture<Integer> served = CompletableFuture.supplyAsync(() ->
+                    new Rping(pair.first(), 64, 0, false, true, t, so).server(7174, true), r -> Thread.ofPlatform().daemon().start(r));
+            Thread.sleep(200);
+            for (int i = 0; i < CLIENTS; i++) {
+                try {
+                    assertEquals(1, new Rping(pair.second(), 64, 1, false, true, t, quiet).client("10.0.0.1", 7174), "client " + i);
+                } catch (RuntimeException e) {
+                    Thread.sleep(500);
+                    throw new AssertionError("client " + i + ": " + e.getMessage() + "; server: " + serverOut, e);
+                }
+            }
+            assertEquals(CLIENTS, (int) served.get());
+        }
+        assertTrue(serverOut.toString(StandardCharsets.US_ASCII).startsWith("rping server: " + CLIENTS + " clients served, " + CLIENTS + " pings, 0 connections failed"),
+                serverOut.toString(StandardCharsets.US_ASCII));
+    }
+}
