@@ -3,6 +3,7 @@ package org.urdma.switchemu.world;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
+import org.urdma.transport.cm.WanOffer;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.SoftPd;
 import org.urdma.transport.engine.SoftQp;
@@ -77,6 +78,16 @@ public final class MessageWorkload implements Workload {
     public MessageWorkload(World world, String name, DeviceHost from, DeviceHost to, Op op, QpType type, int size,
                            int depth, long messages, long stopNs, LossRecovery.Factory reliability, RateControl.Factory cc,
                            MemoryFabric.Connection connection, long seed) {
+        this(world, name, from, to, op, type, size, depth, messages, stopNs, reliability, cc, WanOffer.NONE, connection, seed);
+    }
+
+    /**
+     * As above, both QPs in the WAN mode {@code wan} (UETH flags and FEC group) before RTR, as {@code QpConnector}
+     * applies an agreed offer; the given reliability and rate control stay (SACK in the flags selects {@code sack}).
+     */
+    public MessageWorkload(World world, String name, DeviceHost from, DeviceHost to, Op op, QpType type, int size,
+                           int depth, long messages, long stopNs, LossRecovery.Factory reliability, RateControl.Factory cc,
+                           WanOffer wan, MemoryFabric.Connection connection, long seed) {
         if (size < 1) throw new IllegalArgumentException("size: must be >= 1 byte, was " + size);
         if (depth < 1) throw new IllegalArgumentException("depth: must be >= 1, was " + depth);
         if (messages <= 0 && stopNs == Long.MAX_VALUE) {
@@ -100,6 +111,11 @@ public final class MessageWorkload implements Workload {
         peer = pdB.createQp(MemoryFabric.init(type, peerCq, depth));
         ((SoftQp) qp).policies(reliability, cc);
         ((SoftQp) peer).policies(reliability, cc);
+        if (wan.on()) {
+            if (type != QpType.RC) throw new IllegalArgumentException("qp: " + name + ": WAN mode is RC only");
+            ((SoftQp) qp).wan(wan.uethFlags(), wan.fecData(), wan.fecParity());
+            ((SoftQp) peer).wan(wan.uethFlags(), wan.fecData(), wan.fecParity());
+        }
         SplittableRandom r = new SplittableRandom(seed);
         int psnA = r.nextInt(1 << 24);
         int psnB = r.nextInt(1 << 24);
@@ -193,5 +209,15 @@ public final class MessageWorkload implements Workload {
 
     public QueuePair qp() {
         return qp;
+    }
+
+    /** The receiving end's QP (its responder counts what it placed, rebuilt and acknowledged). */
+    public QueuePair peer() {
+        return peer;
+    }
+
+    /** Messages completed so far (errors included). */
+    public long completed() {
+        return completed;
     }
 }
