@@ -75,6 +75,11 @@ final class Responder {
     private int sinceAck;
     /** One-way delay (ns mod 2^32) of the last packet with a timestamp, and its PSN, echoed in the AETH-EXT. */
     private int owd, owdPsn;
+    /**
+     * Where the next SACK's ranges start when the last one was full: SACKs rotate through the gaps, so a window with
+     * more gaps than one SACK-ETH holds has every gap reported within a few SACKs, not only the first MAX_RANGES.
+     */
+    private int sackResume;
     private final int[] rangeStart = new int[SackEth.MAX_RANGES];
     private final int[] rangeLength = new int[SackEth.MAX_RANGES];
 
@@ -120,6 +125,7 @@ final class Responder {
         win = qp.wan() ? new PsnWindow() : null; // connection setup, not the data path
         headSsn = 0;
         rcvHigh = psn;
+        sackResume = psn;
         sinceAck = 0;
     }
 
@@ -402,10 +408,13 @@ final class Responder {
         qp.recvCq.push(wrId, st, op, len, imm, inv, qp.qpNum(), qp.destQpn, flags, solicited);
     }
 
-    /** The missing PSN ranges between ePsn and the highest placed, into rangeStart/rangeLength; returns how many. */
+    /**
+     * The missing PSN ranges between ePsn (or where the last full SACK stopped) and the highest placed, into
+     * rangeStart/rangeLength; returns how many.
+     */
     private int missingRanges() {
         int n = 0;
-        int p = ePsn;
+        int p = Psn.after(sackResume, ePsn) && Psn.before(sackResume, rcvHigh) ? sackResume : ePsn;
         while (n < rangeStart.length && Psn.before(p, rcvHigh)) {
             int limit = Psn.diff(rcvHigh, p);
             int present = win.next(p, true, limit);
@@ -422,8 +431,10 @@ final class Responder {
                 p = Psn.add(p, l);
                 len -= l;
             }
+            if (len > 0) break; // full inside a long gap: the next SACK resumes at p
             p = present;
         }
+        sackResume = n == rangeStart.length ? p : ePsn;
         return n;
     }
 
