@@ -122,7 +122,8 @@ final class Responder {
         ackPending = false;
         ucDropping = false;
         for (Resource r : res) r.valid = r.sending = false;
-        win = qp.wan() ? new PsnWindow() : null; // connection setup, not the data path
+        // as many PSNs as the sender's window (both ends of a connection share the device window in urdma's setups)
+        win = qp.wan() ? new PsnWindow(qp.device.config().window()) : null; // connection setup, not the data path
         headSsn = 0;
         rcvHigh = psn;
         sackResume = psn;
@@ -221,12 +222,12 @@ final class Responder {
             owd = (int) now - p.tsT1();
             owdPsn = psn;
         }
-        if (d < 0 || (d < PsnWindow.SIZE && win.has(psn))) {
+        if (d < 0 || (d < win.size() && win.has(psn))) {
             duplicate(p, o, now);
             advanceWan(now); // a message end held for a receive may complete now
             return;
         }
-        if (d >= PsnWindow.SIZE) {
+        if (d >= win.size()) {
             qp.drop(Counter.DROP_NOT_PLACEABLE, psn, now);
             return;
         }
