@@ -137,8 +137,8 @@ public final class WanSim {
         long bdp = o.rateBps / 8 * rttNs / 1_000_000_000L;
         int size = messageBytes(o.rateBps);
         // a send queue and window for the whole bandwidth-delay product and an RTT of repairs behind it
-        int depth = (int) Math.min(1 << 16, (2 * bdp + o.rateBps / 8 / 100) / size + 4);
-        int window = (int) Math.min(1 << 22, Math.max(1024, 2 * bdp / MTU + 1024));
+        int depth = (int) Math.min(1 << 16, (4 * bdp + o.rateBps / 8 / 100) / size + 4);
+        int window = (int) Math.min(1 << 22, Math.max(1024, 4 * bdp / MTU + 1024));
         int timeout = 10; // 4.096 µs × 2^t must outlast the RTT and a queue
         while (timeout < 31 && 4096L << timeout < 2 * rttNs + 10_000_000) timeout++;
         long warm = START + 2 * rttNs + 1_000_000;
@@ -168,9 +168,16 @@ public final class WanSim {
             SoftQp peer = (SoftQp) m.peer();
             long errors = m.result().errors();
             boolean verified = at[1] > 0 && m.verify();
-            String note = at[1] == 0 ? "no message completed" : errors > 0 ? errors + " completions in error" : "";
+            StringBuilder note = new StringBuilder(at[1] == 0 ? "no message completed; " : "");
+            if (errors > 0) note.append(errors).append(" completions in error; ");
+            // why a cell falls short: the backstop timer fired, or the receiver could not place what came
+            long timeouts = qp.counters().get(Counter.ACK_TIMEOUTS);
+            long notPlaceable = peer.counters().get(Counter.DROP_NOT_PLACEABLE);
+            if (timeouts > 0) note.append(timeouts).append(" ACK timeouts; ");
+            if (notPlaceable > 0) note.append(notPlaceable).append(" not placeable; ");
             return new Cell(row.name, rttMs, lossPercent, o.rateBps, (at[1] - at[0]) * size, o.simNs,
-                    qp.retransmittedPackets(), fecRepaired(peer), verified, w.impairmentLost(), wall, note);
+                    qp.retransmittedPackets(), fecRepaired(peer), verified, w.impairmentLost(), wall,
+                    note.isEmpty() ? "" : note.substring(0, note.length() - 2));
         }
     }
 
