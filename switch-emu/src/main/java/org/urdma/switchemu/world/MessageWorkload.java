@@ -25,7 +25,7 @@ import org.urdma.verbs.WrOpcode;
 /**
  * A perftest-like stream of {@code size}-byte WRITE, READ or SEND messages from one device to another over a QP
  * pair of its own, with {@code depth} outstanding: an open loop until {@code stopNs}, or a closed loop of
- * {@code messages}. Message i moves slot {@code i % depth} of a seeded pattern buffer to the same slot at the
+ * {@code messages}. Message i moves slot {@code i % slots} of a seeded pattern buffer to the same slot at the
  * other end, so when it finishes the destination must equal the source (checked by {@link #verify}).
  */
 public final class MessageWorkload implements Workload {
@@ -49,6 +49,11 @@ public final class MessageWorkload implements Workload {
     private final Op op;
     private final int size;
     private final int depth;
+    /**
+     * Buffer slots: one per outstanding message, at most what fits one memory region (2 GiB); past that, messages in
+     * flight share slots, harmless as every message to a slot carries the same bytes (a deep WAN pipe: 4 GB in flight).
+     */
+    private final int slots;
     private final long messages;
     private final long stopNs;
     private final QueuePair qp;
@@ -101,6 +106,7 @@ public final class MessageWorkload implements Workload {
         this.op = op;
         this.size = size;
         this.depth = depth;
+        this.slots = (int) Math.min(depth, (Integer.MAX_VALUE - 4096L) / size);
         this.messages = messages;
         this.stopNs = stopNs;
         ProtectionDomain pdA = from.device().allocPd();
@@ -121,7 +127,7 @@ public final class MessageWorkload implements Workload {
         int psnB = r.nextInt(1 << 24);
         MemoryFabric.bringUp(qp, to.device(), peer.qpNum(), psnB, psnA, connection);
         MemoryFabric.bringUp(peer, from.device(), qp.qpNum(), psnA, psnB, connection);
-        long bytes = (long) size * depth;
+        long bytes = (long) size * slots;
         int access = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
         patterns = world.patterns();
         int pattern = patterns == null ? 0 : 1 + r.nextInt(Integer.MAX_VALUE - 1); // both ends: the sink must match
@@ -149,14 +155,14 @@ public final class MessageWorkload implements Workload {
         boolean any = false;
         if (op == Op.SEND) {
             while (recvPosted < completed + depth && (messages <= 0 || recvPosted < messages)) {
-                long slot = recvPosted % depth;
+                long slot = recvPosted % slots;
                 peer.postRecv(recv.reset().wrId(recvPosted).addSge(remote, slot * size, size));
                 recvPosted++;
             }
         }
         if (now >= stopNs || errors > 0) stopped = true; // an errored QP only flushes what is posted
         while (!stopped && posted - completed < depth && (messages <= 0 || posted < messages)) {
-            long slot = posted % depth;
+            long slot = posted % slots;
             wr.reset().wrId(posted).flags(SendFlags.SIGNALED).addSge(local, slot * size, size);
             switch (op) {
                 case WRITE -> wr.opcode(WrOpcode.RDMA_WRITE).remote(remote.address() + slot * size, remote.rkey());
@@ -194,7 +200,7 @@ public final class MessageWorkload implements Workload {
 
     /** Whether the destination holds the source in every slot a completed message wrote. */
     public boolean verify() {
-        long n = Math.min(completed, depth) * (long) size;
+        long n = Math.min(completed, slots) * (long) size;
         if (errors != 0 || completed == 0) return false;
         // described: every byte placed, each with the source's content at that offset (pattern memory checks it)
         return patterns != null ? patterns.verify(sink, 0, n) : source.asSlice(0, n).mismatch(sink.asSlice(0, n)) == -1;
