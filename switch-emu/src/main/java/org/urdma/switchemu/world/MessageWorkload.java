@@ -222,8 +222,8 @@ public final class MessageWorkload implements Workload {
         return peer;
     }
 
-    /** Messages completed so far (errors included). */
-    public long completed() {
-        return completed;
+    /** Messages completed successfully so far. */
+    public long succeeded() {
+        return completed - errors;
     }
 }
