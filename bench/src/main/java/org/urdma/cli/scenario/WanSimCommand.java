@@ -62,8 +62,8 @@ public final class WanSimCommand implements Callable<Integer> {
                     WanSim.Cell c = WanSim.cell(o, row, r, l);
                     results.add(new WanCell(c.row(), r, l, gbps, c.bytes(), c.measuredNs() / 1e9, c.retransmitted(),
                         c.fecRepaired(), c.verified(), Double.NaN, c.note()));
-                    p.printf(Locale.ROOT, "RTT %s ms, loss %s %%: %-14s %7.2f Gbit/s (%.3f), resent %d, drops %d, %s, wall %.1f s%s%n",
-                        num(r), num(l), c.row(), c.goodputGbps(), c.fraction(), c.retransmitted(), c.drops(),
+                    p.printf(Locale.ROOT, "RTT %s ms, loss %s %%: %-14s [%s] %7.2f Gbit/s (%.3f), resent %d, drops %d, %s, wall %.1f s%s%n",
+                        num(r), num(l), c.row(), c.policies(), c.goodputGbps(), c.fraction(), c.retransmitted(), c.drops(),
                         c.verified() ? "verified" : "NOT verified", c.wallNs() / 1e9, c.note().isEmpty() ? "" : " (" + c.note() + ")");
                 }
             }

@@ -94,9 +94,10 @@ public final class WanSim {
     /**
      * One cell: bytes delivered in the measured window of {@code measuredNs}; packets the sender sent again and the
      * receiver rebuilt from parity (-1: this engine has no FEC counter); whether every completed message's bytes are
-     * the source's; the link's random drops; wall time; what to know ("" when nothing).
+     * the source's; the link's random drops; wall time; what to know ("" when nothing); the sender's policies as the
+     * engine names them (what actually ran).
      */
-    public record Cell(String row, double rttMs, double lossPercent, long rateBps, long bytes, long measuredNs,
+    public record Cell(String row, String policies, double rttMs, double lossPercent, long rateBps, long bytes, long measuredNs,
                        long retransmitted, long fecRepaired, boolean verified, long drops, long wallNs, String note) {
         public double goodputGbps() {
             return measuredNs <= 0 ? 0 : bytes * 8.0 / measuredNs;
@@ -175,7 +176,7 @@ public final class WanSim {
             long notPlaceable = peer.counters().get(Counter.DROP_NOT_PLACEABLE);
             if (timeouts > 0) note.append(timeouts).append(" ACK timeouts; ");
             if (notPlaceable > 0) note.append(notPlaceable).append(" not placeable; ");
-            return new Cell(row.name, rttMs, lossPercent, o.rateBps, (at[1] - at[0]) * size, o.simNs,
+            return new Cell(row.name, qp.policyNames(), rttMs, lossPercent, o.rateBps, (at[1] - at[0]) * size, o.simNs,
                     qp.retransmittedPackets(), fecRepaired(peer), verified, w.impairmentLost(), wall,
                     note.isEmpty() ? "" : note.substring(0, note.length() - 2));
         }
