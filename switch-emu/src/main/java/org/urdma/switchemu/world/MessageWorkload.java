@@ -3,6 +3,7 @@ package org.urdma.switchemu.world;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
+import org.urdma.transport.cm.WanOffer;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.SoftPd;
 import org.urdma.transport.engine.SoftQp;
@@ -24,7 +25,7 @@ import org.urdma.verbs.WrOpcode;
 /**
  * A perftest-like stream of {@code size}-byte WRITE, READ or SEND messages from one device to another over a QP
  * pair of its own, with {@code depth} outstanding: an open loop until {@code stopNs}, or a closed loop of
- * {@code messages}. Message i moves slot {@code i % depth} of a seeded pattern buffer to the same slot at the
+ * {@code messages}. Message i moves slot {@code i % slots} of a seeded pattern buffer to the same slot at the
  * other end, so when it finishes the destination must equal the source (checked by {@link #verify}).
  */
 public final class MessageWorkload implements Workload {
@@ -48,6 +49,11 @@ public final class MessageWorkload implements Workload {
     private final Op op;
     private final int size;
     private final int depth;
+    /**
+     * Buffer slots: one per outstanding message, at most what fits one memory region (2 GiB); past that, messages in
+     * flight share slots, harmless as every message to a slot carries the same bytes (a deep WAN pipe: 4 GB in flight).
+     */
+    private final int slots;
     private final long messages;
     private final long stopNs;
     private final QueuePair qp;
@@ -77,6 +83,16 @@ public final class MessageWorkload implements Workload {
     public MessageWorkload(World world, String name, DeviceHost from, DeviceHost to, Op op, QpType type, int size,
                            int depth, long messages, long stopNs, LossRecovery.Factory reliability, RateControl.Factory cc,
                            MemoryFabric.Connection connection, long seed) {
+        this(world, name, from, to, op, type, size, depth, messages, stopNs, reliability, cc, WanOffer.NONE, connection, seed);
+    }
+
+    /**
+     * As above, both QPs in the WAN mode {@code wan} (UETH flags and FEC group) before RTR, as {@code QpConnector}
+     * applies an agreed offer; the given reliability and rate control stay (SACK in the flags selects {@code sack}).
+     */
+    public MessageWorkload(World world, String name, DeviceHost from, DeviceHost to, Op op, QpType type, int size,
+                           int depth, long messages, long stopNs, LossRecovery.Factory reliability, RateControl.Factory cc,
+                           WanOffer wan, MemoryFabric.Connection connection, long seed) {
         if (size < 1) throw new IllegalArgumentException("size: must be >= 1 byte, was " + size);
         if (depth < 1) throw new IllegalArgumentException("depth: must be >= 1, was " + depth);
         if (messages <= 0 && stopNs == Long.MAX_VALUE) {
@@ -90,6 +106,7 @@ public final class MessageWorkload implements Workload {
         this.op = op;
         this.size = size;
         this.depth = depth;
+        this.slots = (int) Math.min(depth, (Integer.MAX_VALUE - 4096L) / size);
         this.messages = messages;
         this.stopNs = stopNs;
         ProtectionDomain pdA = from.device().allocPd();
@@ -100,12 +117,17 @@ public final class MessageWorkload implements Workload {
         peer = pdB.createQp(MemoryFabric.init(type, peerCq, depth));
         ((SoftQp) qp).policies(reliability, cc);
         ((SoftQp) peer).policies(reliability, cc);
+        if (wan.on()) {
+            if (type != QpType.RC) throw new IllegalArgumentException("qp: " + name + ": WAN mode is RC only");
+            ((SoftQp) qp).wan(wan.uethFlags(), wan.fecData(), wan.fecParity());
+            ((SoftQp) peer).wan(wan.uethFlags(), wan.fecData(), wan.fecParity());
+        }
         SplittableRandom r = new SplittableRandom(seed);
         int psnA = r.nextInt(1 << 24);
         int psnB = r.nextInt(1 << 24);
         MemoryFabric.bringUp(qp, to.device(), peer.qpNum(), psnB, psnA, connection);
         MemoryFabric.bringUp(peer, from.device(), qp.qpNum(), psnA, psnB, connection);
-        long bytes = (long) size * depth;
+        long bytes = (long) size * slots;
         int access = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ;
         patterns = world.patterns();
         int pattern = patterns == null ? 0 : 1 + r.nextInt(Integer.MAX_VALUE - 1); // both ends: the sink must match
@@ -133,14 +155,14 @@ public final class MessageWorkload implements Workload {
         boolean any = false;
         if (op == Op.SEND) {
             while (recvPosted < completed + depth && (messages <= 0 || recvPosted < messages)) {
-                long slot = recvPosted % depth;
+                long slot = recvPosted % slots;
                 peer.postRecv(recv.reset().wrId(recvPosted).addSge(remote, slot * size, size));
                 recvPosted++;
             }
         }
         if (now >= stopNs || errors > 0) stopped = true; // an errored QP only flushes what is posted
         while (!stopped && posted - completed < depth && (messages <= 0 || posted < messages)) {
-            long slot = posted % depth;
+            long slot = posted % slots;
             wr.reset().wrId(posted).flags(SendFlags.SIGNALED).addSge(local, slot * size, size);
             switch (op) {
                 case WRITE -> wr.opcode(WrOpcode.RDMA_WRITE).remote(remote.address() + slot * size, remote.rkey());
@@ -178,7 +200,7 @@ public final class MessageWorkload implements Workload {
 
     /** Whether the destination holds the source in every slot a completed message wrote. */
     public boolean verify() {
-        long n = Math.min(completed, depth) * (long) size;
+        long n = Math.min(completed, slots) * (long) size;
         if (errors != 0 || completed == 0) return false;
         // described: every byte placed, each with the source's content at that offset (pattern memory checks it)
         return patterns != null ? patterns.verify(sink, 0, n) : source.asSlice(0, n).mismatch(sink.asSlice(0, n)) == -1;
@@ -198,5 +220,15 @@ public final class MessageWorkload implements Workload {
     /** The QP at the other end (on the destination device). */
     public QueuePair peerQp() {
         return peer;
+    }
+
+    /** The receiving end's QP (its responder counts what it placed, rebuilt and acknowledged). */
+    public QueuePair peer() {
+        return peer;
+    }
+
+    /** Messages completed successfully so far. */
+    public long succeeded() {
+        return completed - errors;
     }
 }

@@ -52,7 +52,7 @@ final class Completer {
         rnrLeft = qp.rnrRetry;
         retrying = false;
         readReceived = 0;
-        readWin = qp.wan() ? new PsnWindow() : null; // connection setup, not the data path
+        readWin = qp.wan() ? new PsnWindow(qp.device.config().window()) : null; // connection setup, not the data path
         ackedHigh = Psn.add(psn, -1);
     }
 

@@ -77,6 +77,11 @@ final class Responder {
     private int sinceAck;
     /** One-way delay (ns mod 2^32) of the last packet with a timestamp, and its PSN, echoed in the AETH-EXT. */
     private int owd, owdPsn;
+    /**
+     * Where the next SACK's ranges start when the last one was full: SACKs rotate through the gaps, so a window with
+     * more gaps than one SACK-ETH holds has every gap reported within a few SACKs, not only the first MAX_RANGES.
+     */
+    private int sackResume;
     private final int[] rangeStart = new int[SackEth.MAX_RANGES];
     private final int[] rangeLength = new int[SackEth.MAX_RANGES];
 
@@ -120,9 +125,11 @@ final class Responder {
         ackPending = false;
         ucDropping = false;
         for (Resource r : res) r.valid = r.sending = false;
-        win = qp.wan() ? new PsnWindow() : null; // connection setup, not the data path
+        // as many PSNs as the sender's window (both ends of a connection share the device window in urdma's setups)
+        win = qp.wan() ? new PsnWindow(qp.device.config().window()) : null; // connection setup, not the data path
         headSsn = 0;
         rcvHigh = psn;
+        sackResume = psn;
         sinceAck = 0;
     }
 
@@ -217,12 +224,12 @@ final class Responder {
             owd = (int) now - p.tsT1();
             owdPsn = psn;
         }
-        if (d < 0 || (d < PsnWindow.SIZE && win.has(psn))) {
+        if (d < 0 || (d < win.size() && win.has(psn))) {
             duplicate(p, o, now);
             advanceWan(now); // a message end held for a receive may complete now
             return;
         }
-        if (d >= PsnWindow.SIZE) {
+        if (d >= win.size()) {
             qp.drop(Counter.DROP_NOT_PLACEABLE, psn, now);
             return;
         }
@@ -404,10 +411,13 @@ final class Responder {
         qp.recvCq.push(wrId, st, op, len, imm, inv, qp.qpNum(), qp.destQpn, flags, solicited);
     }
 
-    /** The missing PSN ranges between ePsn and the highest placed, into rangeStart/rangeLength; returns how many. */
+    /**
+     * The missing PSN ranges between ePsn (or where the last full SACK stopped) and the highest placed, into
+     * rangeStart/rangeLength; returns how many.
+     */
     private int missingRanges() {
         int n = 0;
-        int p = ePsn;
+        int p = Psn.after(sackResume, ePsn) && Psn.before(sackResume, rcvHigh) ? sackResume : ePsn;
         while (n < rangeStart.length && Psn.before(p, rcvHigh)) {
             int limit = Psn.diff(rcvHigh, p);
             int present = win.next(p, true, limit);
@@ -424,8 +434,10 @@ final class Responder {
                 p = Psn.add(p, l);
                 len -= l;
             }
+            if (len > 0) break; // full inside a long gap: the next SACK resumes at p
             p = present;
         }
+        sackResume = n == rangeStart.length ? p : ePsn;
         return n;
     }
 

@@ -324,7 +324,10 @@ public final class SoftQp implements QueuePair {
         switch (next) {
             case RESET -> reset();
             case RTR -> {
-                if (cur == QpState.INIT) responder.start(attrs.rqPsn());
+                if (cur == QpState.INIT) {
+                    recovery.window(device.config().window());
+                    responder.start(attrs.rqPsn());
+                }
             }
             case RTS -> {
                 if (cur == QpState.RTR) requester.start(attrs.sqPsn());

@@ -77,6 +77,10 @@ public interface LossRecovery {
         onLoss(start, LossCause.SACK, requester, now);
     }
 
+    /** The most packets the requester may have unacknowledged (the device's window), told at RTR; before any packet. */
+    default void window(int packets) {
+    }
+
     /** A round-trip time measured from an ACK's AETH-EXT (WAN mode timestamps). */
     default void onRtt(long rttNanos, long now) {
     }

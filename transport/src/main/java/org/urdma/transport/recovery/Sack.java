@@ -13,9 +13,9 @@ import org.urdma.transport.wire.Psn;
 public final class Sack implements LossRecovery {
     public static final int DEFAULT_ACK_EVERY = 16;
     public static final long DEFAULT_ACK_DELAY_NANOS = 20_000;
-    /** PSNs the scoreboard tracks past the oldest unacknowledged one (the requester's window must stay below). */
+    /** PSNs the scoreboard tracks past the oldest unacknowledged one, at least (it grows to the QP's window). */
     public static final int WINDOW = 1 << 15;
-    private static final int MASK = WINDOW - 1;
+    private static final int MAX_WINDOW = 1 << 22;
     /** Before any RTT sample: how long a resent PSN is not resent again. */
     private static final long MIN_HOLDOFF_NANOS = 20_000;
     private static final int BURST = 64;
@@ -24,10 +24,13 @@ public final class Sack implements LossRecovery {
 
     private final int ackEvery;
     private final long ackDelayNanos;
-    /** Per PSN (mod WINDOW): IDLE or the {@link LossCause} ordinal + 1 it is marked for. */
-    private final byte[] marked = new byte[WINDOW];
-    /** Per PSN (mod WINDOW): when it was last resent. */
-    private final long[] resentAt = new long[WINDOW];
+    /** PSNs tracked (a power of two) and its mask. */
+    private int window = WINDOW;
+    private int mask = WINDOW - 1;
+    /** Per PSN (mod window): IDLE or the {@link LossCause} ordinal + 1 it is marked for. */
+    private byte[] marked = new byte[WINDOW];
+    /** Per PSN (mod window): when it was last resent. */
+    private long[] resentAt = new long[WINDOW];
     /** Every PSN before it is acknowledged. */
     private int acked;
     private boolean started;
@@ -53,6 +56,19 @@ public final class Sack implements LossRecovery {
         return Factory.of(name, () -> new Sack(ackEvery, ackDelayNanos));
     }
 
+    /** Grows the scoreboard to the requester's window (connection setup, before any packet: nothing to carry over). */
+    @Override
+    public void window(int packets) {
+        int w = window;
+        while (w < packets && w < MAX_WINDOW) w <<= 1;
+        if (w == window) return;
+        window = w;
+        mask = w - 1;
+        marked = new byte[w];
+        resentAt = new long[w];
+        java.util.Arrays.fill(resentAt, Long.MIN_VALUE);
+    }
+
     @Override
     public void onLoss(int psn, LossCause cause, Retransmitter requester, long now) {
         if (!started) start(psn);
@@ -61,7 +77,7 @@ public final class Sack implements LossRecovery {
             int end = requester.nextPsn();
             if (end < 0) return;
             int from = Psn.after(reported, psn) ? reported : Psn.add(psn, 1);
-            for (int p = from; Psn.before(p, end) && Psn.diff(p, acked) < WINDOW; p = Psn.add(p, 1)) mark(p, cause, now, true);
+            for (int p = from; Psn.before(p, end) && Psn.diff(p, acked) < window; p = Psn.add(p, 1)) mark(p, cause, now, true);
             return;
         }
         mark(psn, cause, now, false);
@@ -82,8 +98,8 @@ public final class Sack implements LossRecovery {
 
     /** Marks {@code psn} for resending unless acknowledged, out of the window, or (unless forced) resent within ~1 RTT. */
     private void mark(int psn, LossCause cause, long now, boolean force) {
-        if (Psn.before(psn, acked) || Psn.diff(psn, acked) >= WINDOW) return;
-        int i = psn & MASK;
+        if (Psn.before(psn, acked) || Psn.diff(psn, acked) >= window) return;
+        int i = psn & mask;
         if (!force && resentAt[i] != Long.MIN_VALUE && now - resentAt[i] < holdoff()) return;
         marked[i] = (byte) (cause.ordinal() + 1);
         if (Psn.before(psn, scanFrom)) scanFrom = psn;
@@ -102,7 +118,7 @@ public final class Sack implements LossRecovery {
         int p = scanFrom;
         LossCause lastCause = null;
         while (Psn.before(p, scanTo) && sent < BURST) {
-            int i = p & MASK;
+            int i = p & mask;
             byte m = marked[i];
             if (m != IDLE) {
                 LossCause cause = CAUSES[m - 1];
@@ -129,9 +145,9 @@ public final class Sack implements LossRecovery {
         if (!started) start(psn);
         if (!Psn.after(psn, acked)) return;
         // clear what the ACK covers so the slots are clean when the PSNs come round again
-        for (int p = acked; Psn.before(p, psn) && Psn.diff(p, acked) < WINDOW; p = Psn.add(p, 1)) {
-            marked[p & MASK] = IDLE;
-            resentAt[p & MASK] = Long.MIN_VALUE;
+        for (int p = acked; Psn.before(p, psn) && Psn.diff(p, acked) < window; p = Psn.add(p, 1)) {
+            marked[p & mask] = IDLE;
+            resentAt[p & mask] = Long.MIN_VALUE;
         }
         acked = psn;
         if (Psn.before(scanFrom, acked)) scanFrom = acked;

@@ -276,6 +276,45 @@ class WanSackTest {
     }
 
     @Test
+    void moreGapsThanOneSackHoldsAreAllReportedBeforeTheFirstResendArrives() {
+        // 40 single-PSN gaps (PSNs 2, 4, ..., 80 of 90), more than a SACK-ETH's 32 ranges
+        Set<Integer> lost = new HashSet<>();
+        for (int psn = 2; psn <= 80; psn += 2) lost.add(psn);
+        World w = new World(lost, null, null);
+        List<long[]> sentA = new ArrayList<>(); // (time, PSN) of A's requests
+        List<Object[]> sacksB = new ArrayList<>(); // (time, packet) of B's SACKs
+        w.linkA.tap((f, off, len, now) -> {
+            Packet p = new Packet();
+            w.capA.framing.decode(f, off, len, p);
+            if (OpcodeTable.has(p.opcode, OpcodeTable.REQ)) sentA.add(new long[] {now, p.psn});
+        });
+        w.linkB.inner.tap((f, off, len, now) -> {
+            Packet p = new Packet();
+            w.capB.framing.decode(f, off, len, p);
+            if (p.sackCount > 0) sacksB.add(new Object[] {now, p});
+        });
+        assertEquals(WcStatus.SUCCESS, w.write(90 * 1024).status);
+        long firstResent = Long.MAX_VALUE;
+        Set<Integer> seen = new HashSet<>();
+        for (long[] s : sentA) {
+            if (!seen.add((int) s[1])) {
+                firstResent = s[0];
+                break;
+            }
+        }
+        Set<Integer> reported = new HashSet<>();
+        for (Object[] s : sacksB) {
+            if ((long) s[0] >= firstResent + LATENCY) break; // B has the first resend: reports after it do not count
+            Packet p = (Packet) s[1];
+            for (int i = 0; i < p.sackCount; i++) {
+                for (int k = 0; k < p.sackRangeLength[i]; k++) reported.add(p.sackRangeStart[i] + k);
+            }
+        }
+        assertEquals(lost, reported, "every gap was listed in the SACKs before the resends came back");
+        assertEquals(40, ((SoftQp) w.qa).retransmittedPackets(), "each lost PSN resent once");
+    }
+
+    @Test
     void everyAckGivesTheRateControlAnRttAndOneWayDelays() {
         Recording rec = new Recording();
         World w = new World(Set.of(), null, RateControl.Factory.of("recording", () -> rec));
