@@ -65,7 +65,8 @@ public final class UrdmaCli implements Runnable {
         return e instanceof IllegalArgumentException || e instanceof IllegalStateException || e instanceof java.io.IOException
             || e instanceof java.io.UncheckedIOException || e instanceof org.urdma.nativeio.NativeException
             || e instanceof org.urdma.nativeio.netns.IpCommandException || e instanceof org.urdma.transport.cm.ConnectionException
-            || e instanceof org.urdma.switchemu.topo.TopologyException || e instanceof UnsupportedOperationException;
+            || e instanceof org.urdma.switchemu.topo.TopologyException || e instanceof UnsupportedOperationException
+            || e instanceof org.urdma.transport.api.RdmaConnectException;
     }
 
     /** The one line an error prints. */

@@ -133,6 +133,27 @@ class RdmaCmInteropTest {
         assertCmDecodes(pcap, tag);
     }
 
+    /** urdma as client to a port nobody listens on in the guest: rxe's CM answers REJ and urdma fails at once naming it. */
+    @Test
+    void urdmaClientToAPortNobodyListensOnReportsTheRejReason() throws Exception {
+        String tap = fx.nextTap();
+        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
+        Side u;
+        long t0 = System.nanoTime();
+        try {
+            u = UrdmaInNamespace.run(fx.ns.name(), true, urdmaRping(tap, "-c", "-a", GUEST_IP, "-p", "7199", "-C", "1"))
+                    .get(STEP.toSeconds(), TimeUnit.SECONDS);
+        } finally {
+            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        String transcript = "urdma (exit " + u.exit() + ", " + ms + " ms):\n" + u.out();
+        System.out.println("[interop] rping-urdma-client-rejected\n" + transcript);
+        assertTrue(u.exit() != 0, transcript);
+        assertTrue(u.out().contains("REJ reason 8"), transcript);
+        assertFalse(u.out().contains("\tat ") || u.out().contains("internal error"), "a user's error: one line\n" + transcript);
+    }
+
     private static int count(String s, String what) {
         int n = 0;
         for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + 1)) n++;
