@@ -3,6 +3,7 @@ package org.urdma.transport.engine;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.transport.fec.FecDecoder;
 import org.urdma.transport.packet.RxPacket;
+import org.urdma.transport.wire.Psn;
 
 /**
  * P-FEC on the responder (docs/WAN.md): every request packet's transport section and every parity packet go through
@@ -17,10 +18,13 @@ final class FecReceiver {
     private final RxPacket rebuilt = new RxPacket();
     /** Rebuilt sections that did not decode (a corrupted parity): left to SACK. */
     long undecodable;
+    /** One past the newest group whose parity arrived: a PSN missing below it is beyond FEC's help (or was helped). */
+    private int settledEnd;
 
     FecReceiver(int maxSection, int firstPsn, int m, int r) {
         decoder = new FecDecoder(maxSection, Math.max(32, r), 8);
         decoder.expect(firstPsn, m, r);
+        settledEnd = firstPsn;
         section = new UnsafeBuffer(new byte[maxSection]);
     }
 
@@ -33,9 +37,19 @@ final class FecReceiver {
 
     /** A parity packet arrived; returns a packet it let us rebuild, or null. */
     RxPacket onParity(RxPacket p) {
+        int end = Psn.add(p.fecBasePsn(), p.fecM());
+        if (p.fecM() > 0 && Psn.after(end, settledEnd) && Psn.diff(end, settledEnd) < PsnWindow.SIZE) settledEnd = end;
         int res = decoder.onParity(p.fecBasePsn(), p.fecM(), p.fecR(), p.fecIndex(), p.fecLengthXor(),
                 p.payload(), p.payloadOffset(), p.payloadLength());
         return res == FecDecoder.RECOVERED ? rebuild(p) : null;
+    }
+
+    /**
+     * Where the SACK stops listing missing PSNs: beyond it a loss may still be rebuilt once its group's parity comes, so
+     * resending it now would spend the bottleneck twice.
+     */
+    int settledEnd() {
+        return settledEnd;
     }
 
     private RxPacket rebuild(RxPacket source) {

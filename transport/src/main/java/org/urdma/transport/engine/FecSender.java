@@ -21,8 +21,9 @@ final class FecSender {
     private final FecSizing sizing;
     private int m;
     private int r;
-    /** Next parity of the completed group to send; r when none is waiting. */
+    /** Next parity of the completed group to send, and how many it has (0: none waiting; the encoder's r may be the next group's). */
     private int nextParity;
+    private int parityCount;
 
     FecSender(SoftQp qp, int maxSection, int m, int r) {
         this.qp = qp;
@@ -30,7 +31,6 @@ final class FecSender {
         this.m = sizing != null ? sizing.m() : m;
         this.r = sizing != null ? sizing.r() : r;
         this.encoder = new FecEncoder(maxSection, sizing != null ? 32 : r);
-        this.nextParity = this.r;
     }
 
     /** The geometry the first group uses (the receiver expects it from its first PSN). */
@@ -45,13 +45,19 @@ final class FecSender {
     /** A request packet written into {@code t}, about to be sent for the first time with PSN {@code psn}. */
     void onData(TxPacket t, int psn) {
         int end = t.finish(); // pad and PadCnt now, so the protected BTH is the one that leaves
-        if (!encoder.open() || psn != encoder.nextPsn()) encoder.start(psn, m, r);
-        if (encoder.add(psn, t.buffer(), t.transportOffset(), end - t.transportOffset())) nextParity = 0;
+        if (!encoder.open() || psn != encoder.nextPsn()) {
+            parityCount = 0; // (the requester flushes parity before new packets; were any left, the new group overwrites them)
+            encoder.start(psn, m, r);
+        }
+        if (encoder.add(psn, t.buffer(), t.transportOffset(), end - t.transportOffset())) {
+            nextParity = 0;
+            parityCount = encoder.r();
+        }
     }
 
     /** Sends the completed group's parity packets; false while the link holds some back. */
     boolean flush(long now) {
-        while (nextParity < encoder.r()) {
+        while (nextParity < parityCount) {
             int j = nextParity;
             int len = encoder.parityLength(j);
             TxPacket t = qp.device.claim(Opcode.URDMA_FEC_PARITY, len, qp.route, now);
@@ -64,6 +70,7 @@ final class FecSender {
             qp.rate.onSent(len, now); // parity takes the bottleneck's bytes too
             nextParity++;
         }
+        parityCount = 0;
         return true;
     }
 
