@@ -57,6 +57,10 @@ class WanScenarioShortRunTest {
             assertTrue(c.bytes() > 0, "something was delivered: " + c);
             assertTrue(c.fraction() <= 1.05, "goodput cannot exceed the bottleneck: " + c);
             assertTrue(c.verified(), "data verified: " + c);
+            if (c.protocol().equals("urdma-wan")) {
+                assertTrue(c.fecRepaired() >= 0, "the WAN row reports FEC-repaired packets: " + c);
+                if (c.lossPercent() > 0) assertTrue(c.fecRepaired() > 0, "1 % loss is repaired by FEC: " + c);
+            }
             if (c.lossPercent() > 0 && c.protocol().startsWith("tcp")) {
                 assertTrue(c.retransmitted() > 0, "1 % loss makes TCP retransmit: " + c);
             }
