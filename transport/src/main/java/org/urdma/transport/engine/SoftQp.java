@@ -307,7 +307,7 @@ public final class SoftQp implements QueuePair {
             throw new IllegalStateException("reliability: " + recovery.name() + " needs WAN mode (per-packet RETH and SACK agreed with the peer); QP " + qpn + " is in DC mode");
         }
         attrs.apply(a, mask);
-        mtu = type == QpType.UD ? Math.min(4096, device.link().maxPayload()) : attrs.pathMtu().bytes();
+        mtu = type == QpType.UD ? Math.min(4096, device.link().maxPayload()) : attrs.pathMtu().bytes() - fecHeadroom();
         destQpn = attrs.destQpn();
         qkey = attrs.qkey();
         accessFlags = attrs.accessFlags();
@@ -349,9 +349,19 @@ public final class SoftQp implements QueuePair {
         return device.now();
     }
 
-    /** Longest transport section P-FEC protects: BTH, every URDMA and extended header a request carries, MTU, pad. */
+    /**
+     * P-FEC protects whole transport sections (headers too), so a parity payload is up to 64 bytes longer than a data
+     * payload: with FEC agreed both sides segment at path MTU - 64, and parity frames stay within the data frames' size.
+     */
+    static final int FEC_HEADROOM = 64;
+
+    private int fecHeadroom() {
+        return (uethFlags & OpcodeTable.UETH_FEC) != 0 ? FEC_HEADROOM : 0;
+    }
+
+    /** Longest transport section P-FEC protects: BTH, every URDMA and extended header a request carries, payload, pad. */
     private int fecSection() {
-        return mtu + 64;
+        return mtu + FEC_HEADROOM;
     }
 
     private void startFec(int rqPsn) {

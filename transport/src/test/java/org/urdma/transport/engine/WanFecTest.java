@@ -49,6 +49,8 @@ import org.urdma.verbs.WrOpcode;
 class WanFecTest {
     static final long MS = 1_000_000L;
     static final long START = 1_000_000_000L;
+    /** Path MTU 1024 less the 64 bytes P-FEC keeps for the headers a parity also carries. */
+    static final int PAYLOAD = 1024 - SoftQp.FEC_HEADROOM;
     static final int WAN_FEC = OpcodeTable.UETH_TS | OpcodeTable.UETH_PER_PACKET_RETH | OpcodeTable.UETH_SACK | OpcodeTable.UETH_FEC;
 
     @TempDir
@@ -123,7 +125,7 @@ class WanFecTest {
         try (Journal journal = Journal.open(q).start()) {
             // PSN 2 is stripe 1 of group 1..4; PSN 7 is stripe 0 of group 5..8; PSN 8 stripe 1 of that group
             w = new World(Set.of(2, 7, 8), journal);
-            w.writeVerified(8 * 1024);
+            w.writeVerified(8 * PAYLOAD);
             journal.close();
         }
         assertEquals(Set.of(2, 7, 8), w.linkB.dropped, "the link lost exactly those");
@@ -150,7 +152,7 @@ class WanFecTest {
     void twoLossesInOneStripeFallBackToSack() {
         // PSNs 1 and 3 are both stripe 0 of group 1..4: its parity cannot rebuild either
         World w = new World(Set.of(1, 3), null);
-        w.writeVerified(8 * 1024);
+        w.writeVerified(8 * PAYLOAD);
         SoftQp qa = (SoftQp) w.qa;
         SoftQp qb = (SoftQp) w.qb;
         assertEquals(2, qa.retransmittedPackets());
