@@ -77,6 +77,8 @@ final class Responder {
     private final int[] rangeStart = new int[SackEth.MAX_RANGES];
     /** P-FEC: a flow silent this long has no parity coming for its last group; the SACK then lists every gap. */
     static final long FEC_QUIET_NANOS = 200_000;
+    /** P-FEC: a gap this far behind the highest PSN is listed even without its group's parity (groups are <= 255). */
+    static final int FEC_HOLD_PSNS = 512;
     /** P-FEC: when the last request arrived, and whether the next SACK lists gaps FEC might still repair (the flow went quiet). */
     private long lastArrival;
     private boolean reportAll;
@@ -418,7 +420,12 @@ final class Responder {
         int p = ePsn;
         int high = rcvHigh;
         // P-FEC: gaps in groups whose parity has not come yet may be rebuilt; list them only once the flow is quiet
-        if (qp.fecRx != null && !reportAll && Psn.before(qp.fecRx.settledEnd(), high)) high = qp.fecRx.settledEnd();
+        if (qp.fecRx != null && !reportAll && Psn.before(qp.fecRx.settledEnd(), high)) {
+            // but never more than two largest groups back: a group cut short (a READ's PSN jump) never sends parity
+            int settled = qp.fecRx.settledEnd();
+            int bound = Psn.add(high, -FEC_HOLD_PSNS);
+            high = Psn.after(bound, settled) ? bound : settled;
+        }
         reportAll = false;
         while (n < rangeStart.length && Psn.before(p, high)) {
             int limit = Psn.diff(high, p);
