@@ -129,6 +129,7 @@ final class PerfRunner {
             if (s.client instanceof org.urdma.transport.engine.SoftQp q) {
                 out.printf(" packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d%n", q.packetsSent(),
                         q.retransmittedPackets(), q.retries(), q.timeouts());
+                if (s.server instanceof org.urdma.transport.engine.SoftQp r) fecLine(q, r, out);
             }
             out.printf(" client %s%n server %s%n", rxDrops(s.fabric.a), rxDrops(s.fabric.b));
             out.flush();
@@ -182,7 +183,10 @@ final class PerfRunner {
                 out.printf(" packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d%n", q.packetsSent(),
                         q.retransmittedPackets(), q.retries(), q.timeouts());
             }
-            if (s.qp instanceof org.urdma.transport.engine.SoftQp q) out.printf(" responder: %s%n", q.responderStats());
+            if (s.qp instanceof org.urdma.transport.engine.SoftQp q) {
+                out.printf(" responder: %s%n", q.responderStats());
+                fecLine(q, q, out);
+            }
             out.printf(" %s%n", rxDrops(s.device));
             out.printf(" link: %s%s%n", s.datapath.counters(), s.link instanceof org.urdma.transport.link.ethernet.AfPacketLink a
                     ? "; kernel " + a.kernelStatistics() : "");
@@ -232,6 +236,14 @@ final class PerfRunner {
         out.printf(" %s%n", rxDrops(s.device));
         String fc = NetPerf.flowControlSummary(s.datapath);
         if (!fc.isEmpty()) out.printf(" %s%n", fc);
+    }
+
+    /** WAN mode with P-FEC: parity the sender sent, and what the receiver rebuilt from it (the WAN scenario reads this line). */
+    private static void fecLine(org.urdma.transport.engine.SoftQp sender, org.urdma.transport.engine.SoftQp receiver, PrintStream out) {
+        if ((sender.uethFlags() & org.urdma.transport.wire.OpcodeTable.UETH_FEC) == 0) return;
+        org.urdma.transport.counters.QpCounters tx = sender.counters(), rx = receiver.counters();
+        out.printf(" FEC parity sent %d, parity received %d, FEC-repaired %d%n", tx.get(org.urdma.transport.counters.Counter.FEC_PARITY_SENT),
+                rx.get(org.urdma.transport.counters.Counter.FEC_PARITY_RCVD), rx.get(org.urdma.transport.counters.Counter.FEC_REPAIRED));
     }
 
     /** Frames the device dropped on receive: for a QP it does not have, with a foreign P_Key, or for another reason. */

@@ -83,7 +83,7 @@ final class UrdmaPerfRun {
             Matcher row = ROW.matcher(co);
             double gbps = row.find() ? Double.parseDouble(row.group(4)) : 0;
             Matcher resent = RESENT.matcher(co);
-            Matcher fec = FEC.matcher(co + so);
+            Matcher fec = FEC.matcher(so + co); // the receiver (server) counts what it rebuilt
             boolean verified = VERIFIED.matcher(so).find();
             String note = "";
             if (!clientDone) {

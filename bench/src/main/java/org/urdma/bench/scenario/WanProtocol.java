@@ -24,14 +24,18 @@ public record WanProtocol(String key, String label, Kind kind, String congestion
     /**
      * Every row, in table order. RC go-back-N is paced at the bottleneck rate by --rate_limit, which the engine applies to
      * every packet, retransmissions too (it has no congestion control; unpaced it would overrun the bottleneck queue and
-     * measure that, not the path's loss). The WAN
-     * mode's row is one more line here: {@code urdma("urdma-wan", "urdma WAN", "write-bw", "--wan")}.
+     * measure that, not the path's loss). The WAN mode's row runs the paper's set (--wan: SACK, TS, per-packet RETH, FEC
+     * auto, RRCC) in the same lossless class, with the bottleneck's payload rate as RRCC's reference rate (the paper's
+     * planned network: start at it, never below it). Without one, RRCC on these AF_PACKET paths paced itself far below
+     * the bottleneck and met ACK timeouts (0.25 Gbit/s on a bare veth with VLAN/PCP; stalled through the switch).
      */
     public static final List<WanProtocol> ALL = List.of(
         tcp("tcp-cubic", "TCP CUBIC", "cubic"),
         tcp("tcp-bbr", "TCP BBR", "bbr"),
         urdma("urdma-gbn", "urdma RC go-back-N", "write-bw", "--reliability", "go-back-n", "--vlan", "0", "--pcp", "3",
-            "--flow-control", "pfc", "--rate_limit", "{rate}", "--rate_units", "g"));
+            "--flow-control", "pfc", "--rate_limit", "{rate}", "--rate_units", "g"),
+        urdma("urdma-wan", "urdma WAN", "write-bw", "--wan", "--cc", "rrcc,ref={rate}g", "--vlan", "0", "--pcp", "3",
+            "--flow-control", "pfc"));
 
     /** The rows named in {@code keys} (comma separated), in table order; an unknown name is refused naming the option. */
     public static List<WanProtocol> select(String keys) {

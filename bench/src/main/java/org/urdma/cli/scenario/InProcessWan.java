@@ -29,6 +29,7 @@ final class InProcessWan {
         + "not the switch emulator); kernel TCP rows need root and are not run";
     private static final Pattern ROW = Pattern.compile("(?m)^\\s*(\\d+)\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)\\s*$");
     private static final Pattern RESENT = Pattern.compile("retransmitted (\\d+)");
+    private static final Pattern FEC = Pattern.compile("FEC-repaired (\\d+)");
     private static final Pattern VERIFIED = Pattern.compile("verified: (\\d+) bytes match");
 
     private InProcessWan() {
@@ -93,9 +94,10 @@ final class InProcessWan {
         Matcher row = ROW.matcher(o);
         double gbps = row.find() ? Double.parseDouble(row.group(4)) : 0;
         Matcher resent = RESENT.matcher(o);
+        Matcher fec = FEC.matcher(o);
         String note = rc == 0 ? "" : "perf exited " + rc + ": " + err.toString(StandardCharsets.UTF_8).strip();
         return new WanCell(p.key(), rtt, loss, plan.rateGbps(), (long) (gbps * 1e9 / 8 * plan.seconds()), plan.seconds(),
-            resent.find() ? Long.parseLong(resent.group(1)) : -1, -1, rc == 0 && VERIFIED.matcher(o).find(), Double.NaN, note);
+            resent.find() ? Long.parseLong(resent.group(1)) : -1, fec.find() ? Long.parseLong(fec.group(1)) : -1, rc == 0 && VERIFIED.matcher(o).find(), Double.NaN, note);
     }
 
     private static String fmt(double d) {

@@ -3,6 +3,7 @@ package org.urdma.transport.cm;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.SoftQp;
 import org.urdma.transport.rate.RateControl;
+import org.urdma.transport.rate.Rrcc;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.verbs.AddressHandleAttributes;
@@ -74,10 +75,17 @@ public final class QpConnector {
         if (!(qp instanceof SoftQp soft)) throw new IllegalArgumentException("wan: needs an urdma QP, was " + qp.getClass().getSimpleName());
         if (qp.type() != QpType.RC) throw new IllegalArgumentException("wan: RC only, this QP is " + qp.type());
         RateControl.Factory rate;
-        try {
-            rate = RateControl.named(agreed.rateControl());
-        } catch (IllegalArgumentException notInThisBuild) {
-            rate = RateControl.none();
+        if (agreed.rateControl().equals("rrcc")) {
+            // the agreed reference rate: RRCC starts at it and never paces below it (floor 1.0, planned networks)
+            Rrcc.Config d = Rrcc.Config.defaults();
+            rate = RateControl.rrcc(new Rrcc.Config(agreed.referenceBps(), d.floor(), d.initBps(), d.lossThreshold(),
+                    d.probeRttIntervalNanos(), d.probeRttTimeNanos(), d.probeRttGain()));
+        } else {
+            try {
+                rate = RateControl.named(agreed.rateControl());
+            } catch (IllegalArgumentException notInThisBuild) {
+                rate = RateControl.none();
+            }
         }
         soft.policies(agreed.has(OpcodeTable.UETH_SACK) ? LossRecovery.sack() : LossRecovery.goBackN(), rate);
         soft.wan(agreed.uethFlags(), agreed.fecData(), agreed.fecParity());

@@ -38,6 +38,8 @@ final class Completer {
     private PsnWindow readWin;
     /** WAN mode: the highest PSN an ACK covered (WQEs behind an unfinished READ retire when it completes). */
     private int ackedHigh;
+    /** WAN: the highest request PSN an AETH-EXT answered (what the receiver has seen), and where loss was last fed. */
+    private int answeredHigh, lossFedAt;
     /** WAN mode: a READ response this far behind the newest one of its READ and still missing counts as lost. */
     static final int READ_REORDER = 64;
 
@@ -54,6 +56,8 @@ final class Completer {
         readReceived = 0;
         readWin = qp.wan() ? new PsnWindow(qp.device.config().window()) : null; // connection setup, not the data path
         ackedHigh = Psn.add(psn, -1);
+        answeredHigh = ackedHigh;
+        lossFedAt = ackedHigh;
     }
 
     private Requester req() {
@@ -137,7 +141,10 @@ final class Completer {
                         if (Psn.after(psn, ackedHigh)) ackedHigh = psn;
                         onAck(psn, now);
                         if (!p.hasAethExt()) qp.rate.onAck(-1, now);
-                        if (p.hasSack()) onSack(p, now);
+                        if (p.hasSack()) {
+                            onLossReport(p.sackLoss(), now);
+                            onSack(p, now);
+                        }
                     }
                     case Aeth.SYNDROME_RNR_NAK -> onRnrNak(psn, syn, now);
                     case Aeth.SYNDROME_NAK -> onNak(psn, syn, now);
@@ -153,6 +160,18 @@ final class Completer {
 
     private void onAck(int a, long now) {
         ackThrough(a, true, now);
+    }
+
+    /**
+     * WAN mode: the receiver's loss rate (SACK-ETH loss byte, 1/4096 over its last 512 PSNs) goes to the rate control
+     * and the FEC sizing once per such window of requests it answered, so each report counts once.
+     */
+    private void onLossReport(int units, long now) {
+        if (Psn.diff(answeredHigh, lossFedAt) < LossMeter.WINDOW) return;
+        lossFedAt = answeredHigh;
+        double fraction = LossMeter.fraction(units);
+        qp.rate.onLossRate(fraction, now);
+        if (qp.fecTx != null) qp.fecTx.onLossRate(fraction);
     }
 
     /** WAN mode: an ACK's SACK-ETH hands each missing range to the loss recovery. */
@@ -175,8 +194,19 @@ final class Completer {
         int reverse = (int) now - p.aethExtT3();
         int rtt = forward + reverse;
         req().reverseOwd = reverse;
-        if (rtt < 0) return; // a stale or garbled echo
-        qp.rate.onAck(rtt, now);
+        // delivered bytes for a delivery-rate policy (RRCC): how far the newest request the receiver answers moved,
+        // in MTU payloads (losses count as delivered: FEC and SACK repair them; a resend answered adds nothing)
+        long acked = 0;
+        int answered = p.aethExtPsn();
+        if (Psn.after(answered, answeredHigh) && Psn.before(answered, req().nextPsn)) {
+            acked = (long) Psn.diff(answered, answeredHigh) * qp.mtu;
+            answeredHigh = answered;
+        }
+        if (rtt < 0) { // a stale or garbled echo
+            qp.rate.onAck(acked, -1, now);
+            return;
+        }
+        qp.rate.onAck(acked, rtt, now);
         qp.rate.onOneWayDelay(forward, reverse, now);
         qp.recovery.onRtt(rtt, now);
     }

@@ -109,6 +109,7 @@ final class Requester implements LossRecovery.Retransmitter {
         int burst = qp.device.config().txBurst();
         int window = qp.device.config().window();
         int sent = qp.type == QpType.RC ? qp.recovery.retransmit(this, now) : 0;
+        if (qp.fecTx != null) qp.fecTx.flush(now);
         while (sent < burst) {
             long idx = txIndex;
             if (idx == sq.producer.get()) break;
@@ -140,6 +141,7 @@ final class Requester implements LossRecovery.Retransmitter {
                 break;
             }
             qp.pacedUntil = Long.MIN_VALUE;
+            if (qp.fecTx != null && !qp.fecTx.flush(now)) break; // a group's parity first: the next group reuses its buffers
             if (!sendPacket(s, op, now)) break;
             sent++;
         }
@@ -287,10 +289,13 @@ final class Requester implements LossRecovery.Retransmitter {
             }
         }
         if ((qp.uethFlags & OpcodeTable.UETH_TS) != 0 && qp.type == QpType.RC) t.ts((int) now, reverseOwd);
+        boolean fresh = !(everSent && Psn.before(txPsn, highestSentPlusOne));
+        if (fresh && qp.fecTx != null) qp.fecTx.onData(t, txPsn);
         qp.commit(t, route, now);
+        if (fresh && qp.fecTx != null) qp.fecTx.flush(now);
         qp.rate.onSent(payload, now);
         transmitted++;
-        if (everSent && Psn.before(txPsn, highestSentPlusOne)) {
+        if (!fresh) {
             resent(packetsUsed);
         } else {
             highestSentPlusOne = Psn.add(txPsn, packetsUsed);

@@ -83,6 +83,15 @@ final class Responder {
      */
     private int sackResume;
     private final int[] rangeStart = new int[SackEth.MAX_RANGES];
+    /** P-FEC: a flow silent this long has no parity coming for its last group; the SACK then lists every gap. */
+    static final long FEC_QUIET_NANOS = 200_000;
+    /** P-FEC: a gap this far behind the highest PSN is listed even without its group's parity (groups are <= 255). */
+    static final int FEC_HOLD_PSNS = 512;
+    /** P-FEC: when the last request arrived, and whether the next SACK lists gaps FEC might still repair (the flow went quiet). */
+    private long lastArrival;
+    private boolean reportAll;
+    /** WAN: the loss rate this receiver reports in each SACK-ETH. */
+    private final LossMeter lossMeter = new LossMeter();
     private final int[] rangeLength = new int[SackEth.MAX_RANGES];
 
     private static final class Resource {
@@ -220,6 +229,7 @@ final class Responder {
         int o = (p.opcode() & 0x1F);
         int psn = p.psn();
         int d = Psn.diff(psn, ePsn);
+        lastArrival = now;
         if (p.hasTs()) {
             owd = (int) now - p.tsT1();
             owdPsn = psn;
@@ -261,7 +271,10 @@ final class Responder {
         }
         if (!place(p, o, f, d, now)) return;
         if (d > 0) qp.counters.increment(Counter.OUT_OF_ORDER_PLACED);
-        if (!Psn.before(psn, rcvHigh)) rcvHigh = Psn.add(psn, 1);
+        if (!Psn.before(psn, rcvHigh)) {
+            lossMeter.onAdvance(Psn.diff(psn, rcvHigh));
+            rcvHigh = Psn.add(psn, 1);
+        }
         advanceWan(now);
         if (d > 0) gap(now);
         sinceAck++;
@@ -289,6 +302,7 @@ final class Responder {
     void onSackTimer(long now) {
         if (win == null) return;
         boolean gapLeft = Psn.before(ePsn, rcvHigh);
+        if (qp.fecRx != null && now - lastArrival >= FEC_QUIET_NANOS) reportAll = true;
         if (sinceAck > 0 || gapLeft) ackDue(Psn.add(ePsn, -1));
         if (gapLeft && qp.recovery.ackDelayNanos() > 0) qp.armSackTimer(now + qp.recovery.ackDelayNanos());
     }
@@ -417,9 +431,18 @@ final class Responder {
      */
     private int missingRanges() {
         int n = 0;
-        int p = Psn.after(sackResume, ePsn) && Psn.before(sackResume, rcvHigh) ? sackResume : ePsn;
-        while (n < rangeStart.length && Psn.before(p, rcvHigh)) {
-            int limit = Psn.diff(rcvHigh, p);
+        int high = rcvHigh;
+        // P-FEC: gaps in groups whose parity has not come yet may be rebuilt; list them only once the flow is quiet
+        if (qp.fecRx != null && !reportAll && Psn.before(qp.fecRx.settledEnd(), high)) {
+            // but never more than two largest groups back: a group cut short (a READ's PSN jump) never sends parity
+            int settled = qp.fecRx.settledEnd();
+            int bound = Psn.add(high, -FEC_HOLD_PSNS);
+            high = Psn.after(bound, settled) ? bound : settled;
+        }
+        reportAll = false;
+        int p = Psn.after(sackResume, ePsn) && Psn.before(sackResume, high) ? sackResume : ePsn;
+        while (n < rangeStart.length && Psn.before(p, high)) {
+            int limit = Psn.diff(high, p);
             int present = win.next(p, true, limit);
             if (present == p) {
                 p = win.next(p, false, limit);
@@ -755,7 +778,7 @@ final class Responder {
         t.start(Opcode.RC_ACKNOWLEDGE, qp.destQpn, psn, false, false, flags, ranges).aeth(syndrome, msn & 0xFFFFFF);
         if ((flags & OpcodeTable.UETH_TS) != 0) t.ts((int) now, 0).aethExt((int) now, owd, owdPsn);
         if (sack) {
-            t.sack(ranges, ePsn);
+            t.sack(ranges, ePsn).sackLoss(lossMeter.report());
             for (int i = 0; i < ranges; i++) t.sackRange(i, rangeStart[i], rangeLength[i]);
         }
         qp.commit(t, qp.route, now);

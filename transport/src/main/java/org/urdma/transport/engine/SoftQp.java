@@ -59,6 +59,9 @@ public final class SoftQp implements QueuePair {
      */
     int uethFlags;
     int fecData, fecParity;
+    /** P-FEC (UETH FEC agreed): parity out of the requester, repairs into the responder; made at RTR, else null. */
+    FecSender fecTx;
+    FecReceiver fecRx;
     /** The rate control holds the requester back until this time (Long.MIN_VALUE: not paced). */
     long pacedUntil = Long.MIN_VALUE;
     private volatile QpState state = QpState.RESET;
@@ -306,7 +309,7 @@ public final class SoftQp implements QueuePair {
             throw new IllegalStateException("reliability: " + recovery.name() + " needs WAN mode (per-packet RETH and SACK agreed with the peer); QP " + qpn + " is in DC mode");
         }
         attrs.apply(a, mask);
-        mtu = type == QpType.UD ? Math.min(4096, device.link().maxPayload()) : attrs.pathMtu().bytes();
+        mtu = type == QpType.UD ? Math.min(4096, device.link().maxPayload()) : attrs.pathMtu().bytes() - fecHeadroom();
         destQpn = attrs.destQpn();
         qkey = attrs.qkey();
         accessFlags = attrs.accessFlags();
@@ -327,6 +330,7 @@ public final class SoftQp implements QueuePair {
                 if (cur == QpState.INIT) {
                     recovery.window(device.config().window());
                     responder.start(attrs.rqPsn());
+                    startFec(attrs.rqPsn());
                 }
             }
             case RTS -> {
@@ -348,6 +352,33 @@ public final class SoftQp implements QueuePair {
         return device.now();
     }
 
+    /**
+     * P-FEC protects whole transport sections (headers too), so a parity payload is up to 64 bytes longer than a data
+     * payload: with FEC agreed both sides segment at path MTU - 64, and parity frames stay within the data frames' size.
+     */
+    static final int FEC_HEADROOM = 64;
+
+    private int fecHeadroom() {
+        return (uethFlags & OpcodeTable.UETH_FEC) != 0 ? FEC_HEADROOM : 0;
+    }
+
+    /** Longest transport section P-FEC protects: BTH, every URDMA and extended header a request carries, payload, pad. */
+    private int fecSection() {
+        return mtu + FEC_HEADROOM;
+    }
+
+    private void startFec(int rqPsn) {
+        if ((uethFlags & OpcodeTable.UETH_FEC) == 0) {
+            fecTx = null;
+            fecRx = null;
+            return;
+        }
+        int m = FecSender.initialM(fecData);
+        int r = FecSender.initialR(fecData, fecParity);
+        fecRx = new FecReceiver(fecSection(), rqPsn, m, r);
+        fecTx = new FecSender(this, fecSection(), fecData, fecParity);
+    }
+
     private void reset() {
         cancelTimers();
         // discard every queued request without completions, as a RESET does
@@ -355,6 +386,8 @@ public final class SoftQp implements QueuePair {
         if (rq != null) rq.consumer.set(rq.producer.get());
         requester.reset();
         responder.start(0);
+        fecTx = null;
+        fecRx = null;
         state = QpState.RESET;
     }
 
@@ -443,11 +476,30 @@ public final class SoftQp implements QueuePair {
             } else {
                 drop(Counter.DROP_BAD_OPCODE, p.psn(), now);
             }
+        } else if (p.opcode() == Opcode.URDMA_FEC_PARITY) {
+            if (fecRx == null) {
+                drop(Counter.DROP_BAD_OPCODE, 0, now);
+                return;
+            }
+            received(p);
+            counters.increment(Counter.FEC_PARITY_RCVD);
+            RxPacket rebuilt = fecRx.onParity(p);
+            if (rebuilt != null) repaired(rebuilt, p.fecBasePsn(), now);
         } else {
             received(p);
             if (p.ecn() == ECN_CE) cnp.onCe(p, now);
+            // the decoder reads the packet before the responder acts on it; a packet it lets us rebuild goes after
+            RxPacket rebuilt = fecRx != null && type == QpType.RC ? fecRx.onData(p) : null;
             responder.onRequest(p, now);
+            if (rebuilt != null && state != QpState.ERR) repaired(rebuilt, p.psn(), now);
         }
+    }
+
+    /** A lost request rebuilt from P-FEC parity: counted, journalled and placed as if it had arrived. */
+    private void repaired(RxPacket rebuilt, int byPsn, long now) {
+        counters.increment(Counter.FEC_REPAIRED);
+        journal.fecRepaired(now, qpn, rebuilt.psn(), byPsn);
+        responder.onRequest(rebuilt, now);
     }
 
     /** A CNP for this QP (past the device's CNP merge): its rate control hears it. */

@@ -111,6 +111,11 @@ public final class EventJournal {
         write(on ? EventType.PAUSE_ON : EventType.PAUSE_OFF, timeNs, -1, priority, quanta, 0);
     }
 
+    /** P-FEC rebuilt the lost packet {@code psn} and placed it; {@code byPsn}: the data PSN or parity group base whose arrival let it. */
+    public void fecRepaired(long timeNs, int qpn, int psn, int byPsn) {
+        write(EventType.FEC_REPAIRED, timeNs, qpn, psn, byPsn, 0);
+    }
+
     /** {@code reason}: the {@code drop_} counter the drop was counted in; {@code qpn} -1 if none. */
     public void drop(long timeNs, int qpn, Counter reason, int psn) {
         write(EventType.DROP, timeNs, qpn, reason.ordinal(), psn, 0);

@@ -39,6 +39,7 @@ public record JournalEvent(long epochNs, long timeNs, EventType type, int device
                 Counter r = Counter.of(a);
                 yield "reason=" + (r == null ? "#" + a : r.label()) + " psn=" + b;
             }
+            case FEC_REPAIRED -> "psn=" + a + " by=" + b;
             case LOST -> "count=" + a + " (ring full: events before this one are missing)";
             case DEVICE -> "id=" + deviceId;
         };

@@ -7,7 +7,9 @@ import org.urdma.transport.wire.AtomicAckEth;
 import org.urdma.transport.wire.AtomicEth;
 import org.urdma.transport.wire.Bth;
 import org.urdma.transport.wire.CbfcEth;
+import org.urdma.transport.wire.DecodeStatus;
 import org.urdma.transport.wire.Deth;
+import org.urdma.transport.wire.FecEth;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.transport.wire.Ieth;
 import org.urdma.transport.wire.ImmDt;
@@ -16,6 +18,7 @@ import org.urdma.transport.wire.Packet;
 import org.urdma.transport.wire.Reth;
 import org.urdma.transport.wire.Rh;
 import org.urdma.transport.wire.SackEth;
+import org.urdma.transport.wire.TransportSection;
 import org.urdma.transport.wire.TsHeader;
 
 /**
@@ -36,6 +39,7 @@ public final class RxPacket {
     private static final int TS = OpcodeTable.index(OpcodeTable.HDR_TS);
     private static final int AETH_EXT = OpcodeTable.index(OpcodeTable.HDR_AETH_EXT);
     private static final int SACK = OpcodeTable.index(OpcodeTable.HDR_SACK);
+    private static final int FEC = OpcodeTable.index(OpcodeTable.HDR_FEC_ETH);
 
     /** What the framing decodes into: link and network fields, opcode, mask, header offsets, payload bounds. */
     private final Packet frame = new Packet();
@@ -215,6 +219,78 @@ public final class RxPacket {
 
     public int sackCumulativePsn() {
         return has(OpcodeTable.HDR_SACK) ? SackEth.cumulativePsn(b, at(SACK)) : 0;
+    }
+
+    /** The receiver's loss rate in 1/4096 (the SACK-ETH byte WIRE.md §10 leaves reserved; docs/WAN.md). */
+    public int sackLoss() {
+        return has(OpcodeTable.HDR_SACK) ? SackEth.loss(b, at(SACK)) : 0;
+    }
+
+    public boolean hasFecEth() {
+        return has(OpcodeTable.HDR_FEC_ETH);
+    }
+
+    public int fecBasePsn() {
+        return has(OpcodeTable.HDR_FEC_ETH) ? FecEth.basePsn(b, at(FEC)) : 0;
+    }
+
+    public int fecM() {
+        return has(OpcodeTable.HDR_FEC_ETH) ? FecEth.m(b, at(FEC)) : 0;
+    }
+
+    public int fecR() {
+        return has(OpcodeTable.HDR_FEC_ETH) ? FecEth.r(b, at(FEC)) : 0;
+    }
+
+    public int fecIndex() {
+        return has(OpcodeTable.HDR_FEC_ETH) ? FecEth.index(b, at(FEC)) : 0;
+    }
+
+    public int fecLengthXor() {
+        return has(OpcodeTable.HDR_FEC_ETH) ? FecEth.lengthXor(b, at(FEC)) : 0;
+    }
+
+    /** Where the transport section (BTH) starts in {@link #payload()}. */
+    public int transportOffset() {
+        return th;
+    }
+
+    /** End of the transport section: payload plus pad (before the ICRC). */
+    public int sectionEnd() {
+        return frame.payloadOffset + frame.payloadLength + frame.padCnt;
+    }
+
+    /**
+     * Makes this a packet rebuilt from its transport section {@code section[0, length)} (P-FEC), as if it had arrived
+     * from where {@code source} came from (same peer: link and network fields are copied). False when the section
+     * does not decode (then this packet must not be used).
+     */
+    public boolean rebuild(RxPacket source, DirectBuffer section, int length) {
+        Packet s = source.frame;
+        Packet f = frame;
+        f.resetForInPlace();
+        f.framing = s.framing;
+        f.dstMac = s.dstMac;
+        f.srcMac = s.srcMac;
+        f.vlan = s.vlan;
+        f.pcp = s.pcp;
+        f.vid = s.vid;
+        f.ipv6 = s.ipv6;
+        f.ipSrc = s.ipSrc;
+        f.ipDst = s.ipDst;
+        f.tos = s.tos;
+        f.trafficClass = s.trafficClass;
+        f.flowLabel = s.flowLabel;
+        f.hopLimit = s.hopLimit;
+        f.sgidHi = s.sgidHi;
+        f.sgidLo = s.sgidLo;
+        f.dgidHi = s.dgidHi;
+        f.dgidLo = s.dgidLo;
+        f.afhTc = s.afhTc;
+        f.srcXpu = s.srcXpu;
+        if (TransportSection.decode(section, 0, length, s.framing, f) != DecodeStatus.OK) return false;
+        ready();
+        return true;
     }
 
     public int sackRangeStart(int i) {

@@ -10,6 +10,7 @@ import org.urdma.transport.wire.Bth;
 import org.urdma.transport.wire.CbfcEth;
 import org.urdma.transport.wire.Cnp;
 import org.urdma.transport.wire.Deth;
+import org.urdma.transport.wire.FecEth;
 import org.urdma.transport.wire.Ieth;
 import org.urdma.transport.wire.ImmDt;
 import org.urdma.transport.wire.OpcodeTable;
@@ -164,6 +165,18 @@ public final class TxPacket {
     /** SACK-ETH base: how many ranges follow (as given to {@link #start}) and the cumulative PSN (all below received). */
     public TxPacket sack(int count, int cumulativePsn) {
         SackEth.putBase(buffer, at(OpcodeTable.HDR_SACK), count, cumulativePsn);
+        return this;
+    }
+
+    /** SACK-ETH loss byte: the receiver's loss rate in 1/4096 (0..255); after {@link #sack}. */
+    public TxPacket sackLoss(int loss) {
+        SackEth.putLoss(buffer, at(OpcodeTable.HDR_SACK), loss);
+        return this;
+    }
+
+    /** FEC-ETH of a P-FEC parity packet (opcode 0xC1, WIRE.md §10). */
+    public TxPacket fecEth(int basePsn, int m, int r, int index, int lengthXor) {
+        FecEth.put(buffer, at(OpcodeTable.HDR_FEC_ETH), basePsn, m, r, index, lengthXor);
         return this;
     }
 

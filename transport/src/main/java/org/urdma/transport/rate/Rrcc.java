@@ -72,6 +72,11 @@ public final class Rrcc implements RateControl {
     private static final int MIN_SAMPLE_ACKS = 4;
     private static final int MAX_DRAIN_ROUNDS = 8;
     private static final double LOSS_GAIN = 0.25;
+    /**
+     * Shortest round: on a sub-millisecond path ACKs (every N packets) come rarer than the RTT, so rounds of one RTT would
+     * hold no delivery sample and the estimate would read 0.
+     */
+    private static final long MIN_ROUND_NANOS = 1_000_000;
     private final Config c;
     private final Pacer pacer;
     private final long floorBps;
@@ -134,8 +139,10 @@ public final class Rrcc implements RateControl {
         if (rttNanos > 0) rttSample(rttNanos, now);
         if (minRtt == Long.MAX_VALUE) return; // init until the first RTT sample starts the rounds
         deliverySample(ackedBytes, now);
-        while (now - roundStart >= minRtt) {
-            roundStart += minRtt;
+        long round = round();
+        if (now - roundStart >= 64 * round) roundStart = now - round; // idle for many rounds: one round ends, not each
+        while (now - roundStart >= round) {
+            roundStart += round;
             roundEnd(now);
         }
         if (state == State.PROBE_RTT && now >= probeRttUntil) {
@@ -174,7 +181,7 @@ public final class Rrcc implements RateControl {
         sampleBytes += bytes;
         sampleAcks++;
         long elapsed = now - sampleStart;
-        if (elapsed >= minRtt / 4 && sampleAcks >= MIN_SAMPLE_ACKS && elapsed > 0) {
+        if (elapsed >= round() / 4 && sampleAcks >= MIN_SAMPLE_ACKS && elapsed > 0) {
             long bps = (long) (sampleBytes * 8e9 / elapsed);
             if (bps > roundMax[slot]) roundMax[slot] = bps;
             sampleStart = now;
@@ -225,8 +232,15 @@ public final class Rrcc implements RateControl {
         pace();
     }
 
+    private long round() {
+        return Math.max(minRtt, MIN_ROUND_NANOS);
+    }
+
     private void pace() {
         long bw = bottleneckBps();
+        // no delivery sample in the window (ACKs paused): keep the rate rather than pace at ~0, which would push the
+        // next send time beyond any later rate change
+        if (bw == 0 && state != State.STARTUP) return;
         double gain = switch (state) {
             case STARTUP -> STARTUP_GAIN;
             case DRAIN -> DRAIN_GAIN;
