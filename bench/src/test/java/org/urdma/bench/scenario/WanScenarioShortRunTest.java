@@ -61,6 +61,12 @@ class WanScenarioShortRunTest {
         assertEquals(List.of(0.0, 20.0), csv.rtts());
         assertEquals(List.of(0.0, 1.0), csv.losses());
         for (WanCell c : csv.cells()) {
+            if (c.protocol().equals("urdma-gbn") && c.lossPercent() > 0 && c.bytes() == 0) {
+                // go-back-N collapsing under random loss is what the scenario shows (the paper: RoCEv2 ~ 0); through the
+                // real-time switch at RTT 0 / 1 % it can end in RETRY_EXC_ERR: the cell must then say so
+                assertTrue(c.note().contains("RETRY_EXC_ERR"), "a failed go-back-N cell names its error: " + c);
+                continue;
+            }
             assertTrue(c.bytes() > 0, "something was delivered: " + c);
             assertTrue(c.fraction() <= 1.05, "goodput cannot exceed the bottleneck: " + c);
             assertTrue(c.verified(), "data verified: " + c);
