@@ -266,7 +266,11 @@ public final class SoftDevice implements Device, PacketSink {
     public long nextEventTime() {
         long timer = earliestTimer();
         long pacedUntil = Long.MAX_VALUE;
-        for (int i = 0; i < paced.size(); i++) pacedUntil = Math.min(pacedUntil, paced.get(i).pacingDeadline());
+        for (int i = 0; i < paced.size(); i++) {
+            // a hint for idle strategies: a slot emptied by a concurrent remove (a driver handover) is skipped, not fatal
+            SoftQp qp = paced.get(i);
+            if (qp != null) pacedUntil = Math.min(pacedUntil, qp.pacingDeadline());
+        }
         if (timer != Long.MAX_VALUE && timer < Long.MAX_VALUE - TICK_NANOS) {
             timer += TICK_NANOS; // the wheel fires on the tick after the deadline
         }
