@@ -223,18 +223,7 @@ public final class RdmaCm implements AutoCloseable {
      * @throws RdmaConnectException rejected (naming the REJ reason), or no answer within {@code options.timeout()}
      */
     public RdmaConnection connect(String ip, int port, EndpointOptions o) {
-        if (port < 1 || port > 65535) throw new IllegalArgumentException("port: must be 1..65535, was " + port);
-        byte[] user = o.privateData();
-        if (user.length > MAX_CONNECT_PRIVATE_DATA) {
-            throw new IllegalArgumentException("privateData: rdma_cm connects with at most " + MAX_CONNECT_PRIVATE_DATA + " bytes, was " + user.length);
-        }
-        int dst = PortIdentity.parseIpv4(ip);
-        byte[] peerGid = gidOf(dst);
-        byte[] mac = macOf(peerGid);
-        if (mac == null) throw new RdmaConnectException("connect to " + ip + ":" + port + ": no MAC for " + ip + " (ARP got no answer)", null);
-        UnsafeBuffer pd = new UnsafeBuffer(new byte[CmaHeader.LENGTH + user.length]);
-        CmaHeader.putIpv4(pd, 0, ipv4, ThreadLocalRandom.current().nextInt(0x8000, 0x10000), dst);
-        pd.putBytes(CmaHeader.LENGTH, user);
+        Target t = target(ip, port, o.privateData());
         Endpoint e = Endpoint.make(device(), o);
         Waiter w = new Waiter();
         CmId id;
@@ -242,15 +231,13 @@ public final class RdmaCm implements AutoCloseable {
             e.toInit(o);
             synchronized (agent) {
                 id = agent.newId().qpParameters(ThreadLocalRandom.current().nextInt(1 << 24), CmQp.code(device.mtu()), 16, 16);
-                agent.connect(id, PortSpace.TCP.serviceId(port), new CmPeer(peerGid, mac, 1), peerGid, new CmQp(e.qp), w,
-                        pd.byteArray(), System.nanoTime());
+                agent.connect(id, PortSpace.TCP.serviceId(port), new CmPeer(t.gid(), t.mac(), 1), t.gid(), new CmQp(e.qp), w,
+                        t.privateData(), System.nanoTime());
             }
             try {
                 w.await(o, "connect to " + ip + ":" + port);
             } catch (RdmaConnectException ex) {
-                synchronized (agent) {
-                    if (id.state() != org.urdma.transport.gsi.CmState.IDLE) agent.reject(id, CmRej.TIMEOUT, null, System.nanoTime());
-                }
+                giveUp(id);
                 throw ex;
             }
             return e.connection(this, id, id.peerPrivateData());
@@ -283,6 +270,29 @@ public final class RdmaCm implements AutoCloseable {
      * @throws RdmaConnectException rejected (naming the REJ reason), or no answer within {@code timeout}
      */
     public CmId connectQp(String ip, int port, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user, java.time.Duration timeout) {
+        Target t = target(ip, port, user);
+        Waiter w = new Waiter();
+        CmId id;
+        synchronized (agent) {
+            id = agent.newId().qpParameters(ThreadLocalRandom.current().nextInt(1 << 24), CmQp.code(PathMtu.ofBytes(mtuBytes)),
+                    rdAtomic, rdAtomic);
+            agent.connect(id, PortSpace.TCP.serviceId(port), new CmPeer(t.gid(), t.mac(), 1), t.gid(), new CmQp(qp), w,
+                    t.privateData(), System.nanoTime());
+        }
+        try {
+            w.await(timeout, "connect to " + ip + ":" + port);
+        } catch (RdmaConnectException ex) {
+            giveUp(id);
+            throw ex;
+        }
+        return id;
+    }
+
+    /** Where a REQ goes: the server's GID and MAC, and the REQ's private data (rdma_cm's IP header, then {@code user}). */
+    private record Target(byte[] gid, byte[] mac, byte[] privateData) {
+    }
+
+    private Target target(String ip, int port, byte[] user) {
         if (port < 1 || port > 65535) throw new IllegalArgumentException("port: must be 1..65535, was " + port);
         if (user.length > MAX_CONNECT_PRIVATE_DATA) {
             throw new IllegalArgumentException("privateData: rdma_cm connects with at most " + MAX_CONNECT_PRIVATE_DATA + " bytes, was " + user.length);
@@ -294,23 +304,14 @@ public final class RdmaCm implements AutoCloseable {
         UnsafeBuffer data = new UnsafeBuffer(new byte[CmaHeader.LENGTH + user.length]);
         CmaHeader.putIpv4(data, 0, ipv4, ThreadLocalRandom.current().nextInt(0x8000, 0x10000), dst);
         data.putBytes(CmaHeader.LENGTH, user);
-        Waiter w = new Waiter();
-        CmId id;
+        return new Target(peerGid, mac, data.byteArray());
+    }
+
+    /** A connect that timed out or was refused: the REQ is withdrawn with a REJ unless the CM already ended it. */
+    private void giveUp(CmId id) {
         synchronized (agent) {
-            id = agent.newId().qpParameters(ThreadLocalRandom.current().nextInt(1 << 24), CmQp.code(PathMtu.ofBytes(mtuBytes)),
-                    rdAtomic, rdAtomic);
-            agent.connect(id, PortSpace.TCP.serviceId(port), new CmPeer(peerGid, mac, 1), peerGid, new CmQp(qp), w,
-                    data.byteArray(), System.nanoTime());
+            if (id.state() != org.urdma.transport.gsi.CmState.IDLE) agent.reject(id, CmRej.TIMEOUT, null, System.nanoTime());
         }
-        try {
-            w.await(timeout, "connect to " + ip + ":" + port);
-        } catch (RdmaConnectException ex) {
-            synchronized (agent) {
-                if (id.state() != org.urdma.transport.gsi.CmState.IDLE) agent.reject(id, CmRej.TIMEOUT, null, System.nanoTime());
-            }
-            throw ex;
-        }
-        return id;
     }
 
     /**

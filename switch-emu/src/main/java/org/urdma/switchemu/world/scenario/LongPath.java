@@ -75,8 +75,7 @@ public final class LongPath {
         long bdp = o.rateBps / 8 * o.rttNs / 1_000_000_000L;
         int depth = (int) Math.min(Integer.MAX_VALUE / MESSAGE, bdp * 5 / 4 / MESSAGE + 2);
         int window = (int) Math.min(1 << 22, Math.max(512, bdp * 3 / 2 / MTU));
-        int timeout = 10; // 4.096 µs × 2^t must outlast the RTT and a queue
-        while (timeout < 31 && 4096L << timeout < 2 * o.rttNs + 10_000_000) timeout++;
+        int timeout = ackTimeoutFor(o.rttNs);
         long end = START + o.durationNs;
         try (World w = new World(o.seed, START)) {
             if (o.described) w.describePayloads();
@@ -133,5 +132,12 @@ public final class LongPath {
             return 0;
         }
         return 0;
+    }
+
+    /** The IB ACK timeout exponent (4.096 µs × 2^t) that outlasts two RTTs of {@code rttNs} and 10 ms of queueing. */
+    static int ackTimeoutFor(long rttNs) {
+        int t = 10;
+        while (t < 31 && 4096L << t < 2 * rttNs + 10_000_000) t++;
+        return t;
     }
 }

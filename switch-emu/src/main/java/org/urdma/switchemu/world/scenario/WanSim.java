@@ -140,8 +140,7 @@ public final class WanSim {
         // a send queue and window for the whole bandwidth-delay product and an RTT of repairs behind it
         int depth = (int) Math.min(1 << 16, (4 * bdp + o.rateBps / 8 / 100) / size + 4);
         int window = (int) Math.min(1 << 22, Math.max(1024, 4 * bdp / MTU + 1024));
-        int timeout = 10; // 4.096 µs × 2^t must outlast the RTT and a queue
-        while (timeout < 31 && 4096L << timeout < 2 * rttNs + 10_000_000) timeout++;
+        int timeout = LongPath.ackTimeoutFor(rttNs);
         long warm = START + 2 * rttNs + 1_000_000;
         long end = warm + o.simNs;
         try (World w = new World(o.seed, START)) {
