@@ -133,7 +133,7 @@ final class NetPerfSession implements AutoCloseable {
         EngineDriver.Mode.parse(o.driver); // a bad --driver fails before anything is set up
         // --idle poll: after a few empty passes the agent sleeps in poll(2) on the AF_PACKET socket (woken by a frame)
         this.pollIdle = o.idle.equalsIgnoreCase("poll") && l instanceof AfPacketLink;
-        this.driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) l).pollIdleStrategy(POLL_SPINS, 1, device::nextEventTime))
+        this.driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) l).pollIdleStrategy(POLL_SPINS, 1, () -> device.nextEventTimeOr(System.nanoTime())))
                 : new RealTimeDriver(device, idle);
         this.pd = device.allocPd();
         // QP1 as on a NIC: REQs for ports nobody listens on are rejected, and -R connects through it
@@ -333,7 +333,7 @@ final class NetPerfSession implements AutoCloseable {
                 && !(driver instanceof InlineDriver)) {
             driver.close();
             // inline, the benchmark thread idles the same way between polls that found nothing
-            driver = pollIdle ? new InlineDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1, device::nextEventTime)) : new InlineDriver(device);
+            driver = pollIdle ? new InlineDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1, () -> device.nextEventTimeOr(System.nanoTime()))) : new InlineDriver(device);
         }
     }
 
@@ -344,7 +344,7 @@ final class NetPerfSession implements AutoCloseable {
         driver.close();
         RealTimeDriver.Idle idle = o.idle.toLowerCase(Locale.ROOT).startsWith("busy") || o.idle.equalsIgnoreCase("spin")
                 ? RealTimeDriver.Idle.BUSY_SPIN : RealTimeDriver.Idle.BACKOFF;
-        driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1, device::nextEventTime))
+        driver = pollIdle ? new RealTimeDriver(device, ((AfPacketLink) link).pollIdleStrategy(POLL_SPINS, 1, () -> device.nextEventTimeOr(System.nanoTime())))
                 : new RealTimeDriver(device, idle);
     }
 

@@ -266,11 +266,7 @@ public final class SoftDevice implements Device, PacketSink {
     public long nextEventTime() {
         long timer = earliestTimer();
         long pacedUntil = Long.MAX_VALUE;
-        for (int i = 0; i < paced.size(); i++) {
-            // a hint for idle strategies: a slot emptied by a concurrent remove (a driver handover) is skipped, not fatal
-            SoftQp qp = paced.get(i);
-            if (qp != null) pacedUntil = Math.min(pacedUntil, qp.pacingDeadline());
-        }
+        for (int i = 0; i < paced.size(); i++) pacedUntil = Math.min(pacedUntil, paced.get(i).pacingDeadline());
         if (timer != Long.MAX_VALUE && timer < Long.MAX_VALUE - TICK_NANOS) {
             timer += TICK_NANOS; // the wheel fires on the tick after the deadline
         }
@@ -362,6 +358,21 @@ public final class SoftDevice implements Device, PacketSink {
     /** Inline driving: claims the engine for one pass on the calling thread; false when another thread holds it. */
     public boolean tryEnterEngine() {
         return ENGINE_THREAD.compareAndSet(this, (Thread) null, Thread.currentThread());
+    }
+
+    /**
+     * {@link #nextEventTime()} for a thread that may not hold the engine (an idle strategy between inline passes, while
+     * another thread polling a CQ runs one): read under the engine's claim, or {@code ifBusy} when another thread is in
+     * a pass (the engine's sets are not safe to read beside it).
+     */
+    public long nextEventTimeOr(long ifBusy) {
+        if (engineThread == Thread.currentThread()) return nextEventTime();
+        if (!tryEnterEngine()) return ifBusy;
+        try {
+            return nextEventTime();
+        } finally {
+            exitEngine();
+        }
     }
 
     /** Ends a pass claimed with {@link #tryEnterEngine()}. */

@@ -248,7 +248,8 @@ public final class AfPacketLink implements Link, AutoCloseable {
     /**
      * As {@link #pollIdleStrategy(int, int)}, but it never sleeps into the engine's next deadline: while
      * {@code nextEventNanos} (System.nanoTime() of the device's next paced send, timer or pause end; called on the
-     * engine thread) is less than {@code timeoutMs} away it keeps spinning. A sleep of a whole millisecond per paced
+     * idle strategy's thread, which with an inline driver may not hold the engine: see
+     * {@code SoftDevice.nextEventTimeOr}) is less than {@code timeoutMs} away it keeps spinning. A sleep of a whole millisecond per paced
      * packet held a 1 Gbit/s rate limit to ~40 Mbit/s.
      */
     public org.agrona.concurrent.IdleStrategy pollIdleStrategy(int spins, int timeoutMs, java.util.function.LongSupplier nextEventNanos) {
