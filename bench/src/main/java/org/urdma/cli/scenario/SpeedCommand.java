@@ -8,6 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code urdma scenario speed}. */
@@ -45,19 +46,29 @@ public final class SpeedCommand implements Callable<Integer> {
         + "go-back-N RC WRITE with the whole bandwidth-delay product in flight, run for --ms (e.g. 80; default off)")
     double rttMs;
 
+    @Option(names = "--described", description = "without --rtt-ms: frames describe payloads from pattern memory "
+        + "instead of carrying the bytes (the engine and its checks are the same; default: payload bytes)")
+    boolean described;
+
     @Option(names = "--payload-bytes", description = "with --rtt-ms: frames carry the payload bytes and memory is real "
         + "(default: described payloads and pattern memory, which fit 1 GB in flight in a small heap)")
     boolean payloadBytes;
 
     @Override
     public Integer call() throws Exception {
+        if (rttMs > 0 && described) {
+            throw new ParameterException(spec.commandLine(), "--described: a --rtt-ms path describes payloads already");
+        }
+        if (rttMs == 0 && payloadBytes) {
+            throw new ParameterException(spec.commandLine(), "--payload-bytes: only with --rtt-ms (the short paths carry bytes)");
+        }
         if (rttMs > 0) {
             common.print(spec, LongPath.table(new LongPath.Options((long) (pathGbps * 1e9), (long) (rttMs * 1e6),
                     (long) (ms * 1e6), !payloadBytes, common.seed)));
             return 0;
         }
         common.print(spec, Speed.run(new Speed.Options((long) (pathGbps * 1e9), (long) (incastGbps * 1e9), senders,
-                (long) (ms * 1e6), (long) (warmupMs * 1e6), common.seed)));
+                (long) (ms * 1e6), (long) (warmupMs * 1e6), described, common.seed)));
         return 0;
     }
 }
