@@ -27,7 +27,7 @@ public final class IncastCommand implements Callable<Integer> {
     ScenarioCommand.Common common;
 
     @Option(names = "--quick", description = "the CI form: DCQCN's timer 15x faster (rpTimer 100 us, byte counter off), "
-        + "RED pmax 10 %, 120 ms, flows 2 ms apart; other options still override")
+        + "RED pmax 10 %%, 120 ms, flows 2 ms apart; other options still override")
     boolean quick;
 
     @Range(min = 1, max = 62)

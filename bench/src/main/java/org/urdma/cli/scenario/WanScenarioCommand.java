@@ -32,7 +32,7 @@ public final class WanScenarioCommand implements Callable<Integer> {
     @Option(names = "--rtt", paramLabel = "MS,...", description = "Round-trip times in ms (default: ${DEFAULT-VALUE})")
     String rtt = "0,20,40,80";
 
-    @Option(names = "--loss", paramLabel = "PERCENT,...", description = "Random loss rates in % on the data direction "
+    @Option(names = "--loss", paramLabel = "PERCENT,...", description = "Random loss rates in %% on the data direction "
         + "(default: ${DEFAULT-VALUE})")
     String loss = "0,0.01,0.1,1";
 

@@ -28,7 +28,7 @@ public final class WanSimCommand implements Callable<Integer> {
     @Option(names = "--rtt", paramLabel = "MS,...", description = "Round-trip times in ms (default: ${DEFAULT-VALUE})")
     String rtt = "20,40,80";
 
-    @Option(names = "--loss", paramLabel = "PERCENT,...", description = "Random loss in % on the data direction (default: ${DEFAULT-VALUE})")
+    @Option(names = "--loss", paramLabel = "PERCENT,...", description = "Random loss in %% on the data direction (default: ${DEFAULT-VALUE})")
     String loss = "0.01,0.1,1";
 
     @Range(min = 1, max = 100_000)
