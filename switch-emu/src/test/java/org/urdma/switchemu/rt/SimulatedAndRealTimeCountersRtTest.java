@@ -56,9 +56,11 @@ import org.urdma.verbs.WrOpcode;
  * them can come back; go-back-N then always resends from the lost PSN to the message end, whatever the round trip.
  * The pattern counts PSNs from the first the switch sees per QP, so it hits the same packets whatever the random
  * QPNs and initial PSNs. A READ request resent for a response gap carries the missing PSN to the responder's QP for
- * the first time, so the pattern drops it too: the ACK timer (timeout 17, 537 ms, far above any round trip here, and above the stalls of engine threads on a loaded machine)
- * recovers it, once per gap, in both worlds. The SACK receiver's timer (20 ms) sends the ACK that completes a repaired
- * message, once, long after the resends arrived.
+ * the first time, so the pattern drops it too: the ACK timer (timeout 18, 1.07 s, far above any round trip here, and above the stalls of engine threads on a loaded machine)
+ * recovers it, once per gap, in both worlds. The SACK receiver's timer (200 ms; armed by the first packet after an ACK,
+ * not reset by ACKs) sends the ACK that completes a repaired message, long after the resends arrived; it outlasts
+ * every stretch of clean messages, so it never fires inside one (with 20 ms it did, once in a few loaded runs: one
+ * ACK more in real time).
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class SimulatedAndRealTimeCountersRtTest {
@@ -69,7 +71,7 @@ class SimulatedAndRealTimeCountersRtTest {
     static final int WINDOW = 64;
     static final String PATTERN = "2,4-5,100-103";
     static final MemoryFabric.Connection CONNECTION = MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_1024)
-            .withTimeout(17).withRetryCnt(7);
+            .withTimeout(18).withRetryCnt(7);
     static final WanOffer SACK_MODE = new WanOffer(OpcodeTable.UETH_SACK | OpcodeTable.UETH_PER_PACKET_RETH
             | OpcodeTable.UETH_TS, "none", 0, 0, 0);
 
@@ -98,7 +100,7 @@ class SimulatedAndRealTimeCountersRtTest {
     }
 
     static final Case GO_BACK_N = new Case("go-back-N", LossRecovery.goBackN(), WanOffer.NONE);
-    static final Case SACK = new Case("sack", LossRecovery.sack(16, 20_000_000), SACK_MODE);
+    static final Case SACK = new Case("sack", LossRecovery.sack(16, 200_000_000), SACK_MODE);
 
     static DeviceConfig device(String name, long mac48) {
         byte[] mac = new byte[6];
@@ -139,7 +141,7 @@ class SimulatedAndRealTimeCountersRtTest {
                         c.reliability(), RateControl.none(), c.wan(), CONNECTION, seed++);
                 w.add(a, m, w.now());
                 assertTrue(w.runUntilFinished(w.now() + 30_000_000_000L), "simulated " + op + " finished");
-                w.runUntil(w.now() + 200_000_000L); // timers after the last completion run too, as they do in real time
+                w.runUntil(w.now() + 400_000_000L); // timers after the last completion run too, as they do in real time
                 assertEquals(MESSAGES, m.succeeded(), "simulated " + op);
                 assertTrue(m.verify(), "simulated " + op + ": memory");
                 count(out, op, m.qp(), m.peer());
@@ -185,7 +187,7 @@ class SimulatedAndRealTimeCountersRtTest {
                 out.put(op.name().toLowerCase() + ".completions", (long) MESSAGES);
                 pairs.add(new QueuePair[] {qa, qb});
             }
-            Thread.sleep(200); // timers after the last completion (SACK's 20 ms ACK timer) run before counting
+            Thread.sleep(400); // timers after the last completion (SACK's 200 ms ACK timer) run before counting
             f.stopSwitch();
             a.driver.close();
             b.driver.close();
