@@ -1,6 +1,7 @@
 package org.urdma.switchemu.rt;
 
 import org.urdma.switchemu.impair.Impairment;
+import org.urdma.switchemu.impair.PsnDropRule;
 
 /**
  * One port of the real-time driver: its {@link FramePort}, optional impairment per direction with the
@@ -17,6 +18,9 @@ public final class RtPort {
     final ReleaseHeap ingressHeap;
     final ReleaseHeap egressHeap;
     FramePort.Receiver receiver;
+    /** PSN drop pattern of frames entering and leaving here (null: none); checked before the netem stage. */
+    PsnDropRule dropIn;
+    PsnDropRule dropOut;
 
     long txRefused;
     long delayFull;
@@ -61,6 +65,11 @@ public final class RtPort {
     /** Impairment of frames leaving the switch here, or null. */
     public Impairment egressImpairment() {
         return egress;
+    }
+
+    /** The PSN drop rule of this port's link, or null. */
+    public PsnDropRule psnDropRule() {
+        return dropOut != null ? dropOut : dropIn;
     }
 
     /** Frames the port would not take (TX ring full, too long): dropped. */

@@ -12,6 +12,8 @@ import org.urdma.switchemu.core.SwitchCounters;
 import org.urdma.switchemu.core.SwitchCore;
 import org.urdma.switchemu.impair.Impairment;
 import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.switchemu.impair.PsnDropRule;
+import org.urdma.switchemu.impair.PsnPattern;
 import org.urdma.switchemu.topo.Topology;
 
 import java.io.IOException;
@@ -42,7 +44,8 @@ import java.util.SplittableRandom;
  * shortly before its next deadline ({@link PortWaiter}).
  *
  * <p>Impairment per port and direction as in the simulator: ingress (frames from a host) before the
- * core, egress after serialization; copies with a later release time wait in a {@link ReleaseHeap}.
+ * core, egress after serialization; copies with a later release time wait in a {@link ReleaseHeap}. A link's PSN
+ * drop pattern ({@link PsnDropRule}) is checked first, in both directions.
  */
 public final class RtSwitch implements Agent {
     /** A port: its name, the peer's name (or null), its I/O, impairment in and out (or null). */
@@ -152,11 +155,30 @@ public final class RtSwitch implements Agent {
                 String ifname = portInterface(p.port());
                 specs.add(new PortSpec(ifname, p.peer(), AfPacketPort.open(ifname, options), in, out));
             }
-            return new RtSwitch(switchName, config, specs, options);
+            RtSwitch sw = new RtSwitch(switchName, config, specs, options);
+            for (Topology.Port p : topology.ports(switchName)) {
+                if (p.link().dropPsns() != null && options.impair) {
+                    sw.dropPsns(p.port(), p.link().dropPsns(), !topology.switches().containsKey(p.peer()));
+                }
+            }
+            return sw;
         } catch (RuntimeException e) {
             specs.forEach(s -> s.io().close());
             throw e;
         }
+    }
+
+    /**
+     * Drops the packets of {@code pattern} on port {@code port}'s link: frames leaving the switch there and, when
+     * {@code ingressToo} (a host's link), frames entering it, through one rule (each listed PSN of a QP dropped once per
+     * link, as in the simulator; a link between switches is checked at each switch's egress only). Call before the
+     * agent runs. Returns the rule, which counts what it dropped.
+     */
+    public PsnDropRule dropPsns(int port, PsnPattern pattern, boolean ingressToo) {
+        PsnDropRule rule = pattern.newRule();
+        ports[port].dropOut = rule;
+        ports[port].dropIn = ingressToo ? rule : null;
+        return rule;
     }
 
     /** Interface name of a switch port inside its namespace ({@code urdma topo up} makes them). */
@@ -353,6 +375,9 @@ public final class RtSwitch implements Agent {
         if (capture != null) {
             capture.received(p.index, buffer, off, len, now);
         }
+        if (p.dropIn != null && p.dropIn.drops(buffer, off, len)) {
+            return;
+        }
         Impairment imp = p.ingress;
         if (imp == null) {
             core.onFrame(p.index, buffer, off, len, now);
@@ -419,7 +444,7 @@ public final class RtSwitch implements Agent {
         public MutableDirectBuffer claim(int port, int length) {
             RtPort p = ports[port];
             claimedPort = port;
-            claimed = p.egress == null ? p.io.claim(length) : null;
+            claimed = p.egress == null && p.dropOut == null ? p.io.claim(length) : null;
             return claimed;
         }
 
@@ -448,6 +473,9 @@ public final class RtSwitch implements Agent {
         RtPort p = ports[port];
         if (capture != null) {
             capture.sent(port, buffer, offset, length, now);
+        }
+        if (p.dropOut != null && p.dropOut.drops(buffer, offset, length)) {
+            return;
         }
         Impairment imp = p.egress;
         if (imp == null) {

@@ -3,6 +3,7 @@ package org.urdma.switchemu.topo;
 import org.urdma.switchemu.core.PortConfig;
 import org.urdma.switchemu.core.SwitchConfig;
 import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.switchemu.impair.PsnPattern;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -45,10 +46,16 @@ public final class Topology {
 
     /**
      * A link; {@code aToB} is the impairment of frames travelling from endpoint a to endpoint b (or null);
-     * {@code mode} says who applies it.
+     * {@code mode} says who applies it; {@code dropPsns} drops chosen packets in both directions (or null), always
+     * in the switch.
      */
     public record Link(String a, String b, long rateBps, int mtu, long delayNs, ImpairmentConfig aToB,
-                       ImpairmentConfig bToA, ImpairmentMode mode, int line) {
+                       ImpairmentConfig bToA, ImpairmentMode mode, PsnPattern dropPsns, int line) {
+        public Link(String a, String b, long rateBps, int mtu, long delayNs, ImpairmentConfig aToB, ImpairmentConfig bToA,
+                    ImpairmentMode mode, int line) {
+            this(a, b, rateBps, mtu, delayNs, aToB, bToA, mode, null, line);
+        }
+
         public String peer(String node) {
             return node.equals(a) ? b : a;
         }
@@ -109,7 +116,7 @@ public final class Topology {
         List<Link> out = new ArrayList<>();
         for (Link l : links) {
             out.add(kernelImpaired.contains(l)
-                ? new Link(l.a, l.b, l.rateBps, l.mtu, l.delayNs, null, null, l.mode, l.line) : l);
+                ? new Link(l.a, l.b, l.rateBps, l.mtu, l.delayNs, null, null, l.mode, l.dropPsns, l.line) : l);
         }
         return new Topology(source, hosts, switches, out, flows, workloads);
     }

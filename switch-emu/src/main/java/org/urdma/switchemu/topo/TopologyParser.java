@@ -18,6 +18,7 @@ import org.urdma.switchemu.core.WatchdogAction;
 import org.urdma.switchemu.frame.Mac;
 import org.urdma.switchemu.frame.PortFormat;
 import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.switchemu.impair.PsnPattern;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -51,6 +52,8 @@ import java.util.function.Function;
  *     delay: 1us
  *     impair: {delay: 10ms, jitter: 1ms, loss: 0.1%}
  *     impairment: auto         # who applies it: switch, kernel (tc netem), auto (kernel if it has sch_netem)
+ *     dropPsns: {qp: 0x12, psns: "2,4-5,100-103"}   # drop the first transmission of these PSNs (counted from the
+ *                              # first PSN seen) of QP 0x12, or of every QP without qp; both directions, in the switch
  * impairment: switch           # the default for every link (switch if not given: seeded, the same everywhere)
  * flows:                       # traffic of the in-process run (default: every host to the last one)
  *   - {from: h1, to: h2, rate: 1G, size: 1024, priority: 3}
@@ -71,7 +74,8 @@ public final class TopologyParser {
     private static final Set<String> WATCHDOG = Set.of("detection", "restoration", "action");
     private static final Set<String> ECN = Set.of("priorities", "kmin", "kmax", "pmax");
     private static final Set<String> LINK = Set.of("endpoints", "rate", "mtu", "delay", "impair", "impairAtoB", "impairBtoA",
-        "impairment");
+        "impairment", "dropPsns");
+    private static final Set<String> DROP_PSNS = Set.of("qp", "psns");
     private static final Set<String> IMPAIR = Set.of("delay", "jitter", "delayCorrelation", "loss", "lossCorrelation",
         "gemodel", "state", "duplicate", "duplicateCorrelation", "reorder", "reorderCorrelation", "gap", "corrupt",
         "corruptCorrelation", "rate");
@@ -427,7 +431,38 @@ public final class TopologyParser {
         }
         Topology.ImpairmentMode mode = m.containsKey("impairment")
             ? value(m.get("impairment"), "impairment", TopologyParser::mode) : defaultMode;
-        return new Topology.Link(a, b, rate, mtu, delay, ab, ba, mode, line(n));
+        PsnPattern drop = m.containsKey("dropPsns") ? dropPsns(m.get("dropPsns")) : null;
+        return new Topology.Link(a, b, rate, mtu, delay, ab, ba, mode, drop, line(n));
+    }
+
+    /** {@code "2,4-5"} (every QP) or {@code {qp: 0x12, psns: "2,4-5"}}; psns also as a list. */
+    private PsnPattern dropPsns(Node n) {
+        Node psns = n;
+        int qp = -1;
+        if (n instanceof MappingNode) {
+            Map<String, Node> m = mapping(n, "dropPsns", DROP_PSNS);
+            psns = require(m, "psns", n);
+            if (m.containsKey("qp")) {
+                qp = value(m.get("qp"), "dropPsns qp", s -> {
+                    int v = Integer.decode(s.trim());
+                    if (v < 0 || v > 0xFFFFFF) throw new IllegalArgumentException("must be 0..0xFFFFFF, was " + s.trim());
+                    return v;
+                });
+            }
+        }
+        String text;
+        if (psns instanceof SequenceNode) {
+            List<String> parts = new ArrayList<>();
+            for (Node p : sequence(psns, "psns")) parts.add(scalar(p, "psns"));
+            text = String.join(",", parts);
+        } else {
+            text = scalar(psns, "psns");
+        }
+        try {
+            return PsnPattern.of(qp, text);
+        } catch (IllegalArgumentException e) {
+            throw error(psns, "dropPsns " + e.getMessage());
+        }
     }
 
     private ImpairmentConfig impairment(Node n) {

@@ -88,7 +88,8 @@ public final class MessageWorkload implements Workload {
 
     /**
      * As above, both QPs in the WAN mode {@code wan} (UETH flags and FEC group) before RTR, as {@code QpConnector}
-     * applies an agreed offer; the given reliability and rate control stay (SACK in the flags selects {@code sack}).
+     * applies an agreed offer; the given reliability and rate control stay (SACK in the flags selects {@code sack}, or
+     * the selective reliability given, e.g. {@code sack:N/T}).
      */
     public MessageWorkload(World world, String name, DeviceHost from, DeviceHost to, Op op, QpType type, int size,
                            int depth, long messages, long stopNs, LossRecovery.Factory reliability, RateControl.Factory cc,
@@ -121,6 +122,10 @@ public final class MessageWorkload implements Workload {
             if (type != QpType.RC) throw new IllegalArgumentException("qp: " + name + ": WAN mode is RC only");
             ((SoftQp) qp).wan(wan.uethFlags(), wan.fecData(), wan.fecParity());
             ((SoftQp) peer).wan(wan.uethFlags(), wan.fecData(), wan.fecParity());
+            if (reliability.create().selective()) { // wan() chose the default sack: a tuned one (sack:N/T) stays
+                ((SoftQp) qp).policies(reliability, cc);
+                ((SoftQp) peer).policies(reliability, cc);
+            }
         }
         SplittableRandom r = new SplittableRandom(seed);
         int psnA = r.nextInt(1 << 24);

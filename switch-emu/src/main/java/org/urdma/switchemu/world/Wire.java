@@ -1,12 +1,13 @@
 package org.urdma.switchemu.world;
 
 import org.urdma.switchemu.impair.Impairment;
+import org.urdma.switchemu.impair.PsnDropRule;
 import org.urdma.transport.pcap.PcapWriter;
 
 /**
  * One direction of a link: where its frames arrive (a device host, or a port of a switch), its propagation delay,
- * the impairment frames pass (netem semantics, or null) and an optional pcap capture of what enters it. The sender
- * serializes; the wire only carries.
+ * the impairment frames pass (a PSN drop pattern, then netem semantics; each or null) and an optional pcap capture of
+ * what enters it. The sender serializes; the wire only carries.
  */
 final class Wire {
     final int id;
@@ -17,6 +18,8 @@ final class Wire {
     final long propagationNs;
     final long rateBps;
     Impairment impairment;
+    /** Drops decided in advance by PSN, shared by both directions of a link (or null). */
+    PsnDropRule drop;
     PcapWriter capture;
     long frames;
     long bytes;

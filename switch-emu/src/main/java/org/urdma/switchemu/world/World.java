@@ -10,6 +10,8 @@ import java.util.SplittableRandom;
 import org.urdma.switchemu.core.SwitchConfig;
 import org.urdma.switchemu.impair.Impairment;
 import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.switchemu.impair.PsnDropRule;
+import org.urdma.switchemu.impair.PsnPattern;
 import org.urdma.transport.counters.EngineCounters;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
@@ -207,6 +209,37 @@ public final class World implements AutoCloseable {
         schedule(startNs, TASK, tasks.size() - 1, (int) periodNs);
     }
 
+    /**
+     * Drops the packets of {@code pattern} on the link of host {@code h} (both directions, one rule: each listed PSN of a
+     * QP is dropped once on this link). Returns the rule, which counts what it dropped.
+     */
+    public PsnDropRule dropPsns(DeviceHost h, PsnPattern pattern) {
+        if (h.out == null) throw new IllegalArgumentException("host " + h.name() + ": connect it before dropPsns");
+        return dropPsns(h.out.sw, h.out.port, pattern);
+    }
+
+    /** As {@link #dropPsns(DeviceHost, PsnPattern)} on the link at port {@code port} of switch {@code s}. */
+    public PsnDropRule dropPsns(SwitchNode s, int port, PsnPattern pattern) {
+        Wire out = s.out[port];
+        if (out == null) throw new IllegalArgumentException("switch " + s.name() + " port " + port + ": not connected");
+        PsnDropRule rule = pattern.newRule();
+        out.drop = rule;
+        for (Wire w : wires) {
+            if (w.sw == s && w.port == port) w.drop = rule;
+        }
+        return rule;
+    }
+
+    /** Frames the wires' PSN drop patterns dropped. */
+    public long psnDropped() {
+        long n = 0;
+        java.util.Set<PsnDropRule> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Wire w : wires) {
+            if (w.drop != null && seen.add(w.drop)) n += w.drop.dropped();
+        }
+        return n;
+    }
+
     /** Frames the wires' impairment dropped. */
     public long impairmentLost() {
         long n = 0;
@@ -322,6 +355,10 @@ public final class World implements AutoCloseable {
         w.frames++;
         w.bytes += wireLen;
         if (w.capture != null) w.capture.write(txEndNs, pool.buffer(slot), pool.offset(slot), len);
+        if (w.drop != null && w.drop.drops(pool.buffer(slot), pool.offset(slot), len)) {
+            pool.release(slot);
+            return;
+        }
         Impairment imp = w.impairment;
         if (imp == null) {
             schedule(txEndNs + w.propagationNs, ARRIVE, w.id, slot);

@@ -171,4 +171,27 @@ class TopologyParserTest {
         assertEquals(9, e.line());
         assertTrue(e.getMessage().contains("must be auto, switch or kernel"), e.getMessage());
     }
+
+    @Test
+    void dropPsnsParseOnALinkAndBadValuesNameTheLine() {
+        Topology t = TopologyParser.parse(BASE.replace("{endpoints: [h2, s1], rate: 10G}",
+            "{endpoints: [h2, s1], rate: 10G, dropPsns: {qp: 0x12, psns: [2, 4-5, 100-103]}}"), "t.yaml");
+        assertEquals(null, t.links().get(0).dropPsns());
+        assertEquals("qp 0x12 psns 2,4-5,100-103", t.links().get(1).dropPsns().toString());
+        Topology any = TopologyParser.parse(BASE.replace("{endpoints: [h1, s1], rate: 10G}",
+            "{endpoints: [h1, s1], rate: 10G, dropPsns: \"0,7\"}"), "t.yaml");
+        assertEquals("any qp psns 0,7", any.links().get(0).dropPsns().toString());
+
+        TopologyException e = error(BASE.replace("{endpoints: [h2, s1], rate: 10G}",
+            "{endpoints: [h2, s1], rate: 10G, dropPsns: \"2,x\"}"));
+        assertEquals(8, e.line());
+        assertTrue(e.getMessage().contains("dropPsns psns: 'x'"), e.getMessage());
+        e = error(BASE.replace("{endpoints: [h2, s1], rate: 10G}",
+            "{endpoints: [h2, s1], rate: 10G, dropPsns: {qp: 0x1000000, psns: 1}}"));
+        assertEquals(8, e.line());
+        assertTrue(e.getMessage().contains("dropPsns qp: must be 0..0xFFFFFF"), e.getMessage());
+        e = error(BASE.replace("{endpoints: [h2, s1], rate: 10G}",
+            "{endpoints: [h2, s1], rate: 10G, dropPsns: {psn: 1}}"));
+        assertTrue(e.getMessage().contains("unknown key 'psn'"), e.getMessage());
+    }
 }

@@ -57,6 +57,10 @@ public final class TopologyRun {
                 } else {
                     w.connect(hosts.get(l.a()), sb, port(t, l.b(), l), l.rateBps(), l.delayNs(), l.aToB(), l.bToA());
                 }
+                if (l.dropPsns() != null) {
+                    SwitchNode s = sa != null ? sa : sb;
+                    w.dropPsns(s, port(t, s.name(), l), l.dropPsns());
+                }
             }
             List<MessageWorkload> ms = new ArrayList<>();
             long seq = 0;
@@ -95,7 +99,8 @@ public final class TopologyRun {
                 r.note(String.format(Locale.ROOT, "switch %s: %d frames sent, %d dropped, %d PFC frames sent, %d ECN-marked",
                         e.getKey(), tx, drops, pfc, marked));
             }
-            r.note(String.format(Locale.ROOT, "%d events, %d frames lost to impairment", w.events(), w.impairmentLost()));
+            r.note(String.format(Locale.ROOT, "%d events, %d frames lost to impairment, %d to PSN drop patterns", w.events(),
+                    w.impairmentLost(), w.psnDropped()));
             return r;
         }
     }

@@ -40,4 +40,32 @@ class TopologyRunTest {
         assertNotEquals(TopologyRun.run(example(), 7, 1_000_000_000L).text().replace("seed 7", "seed 8"), other,
                 "the seed reaches the world (PSNs, RED marking, data)");
     }
+
+    /** One 16-packet WRITE of 16 KiB at path MTU 1024 from h1 to h2, the link of h2 dropping {@code psns} (or none). */
+    private static String oneWrite(String psns) {
+        return """
+            hosts:
+              - {name: h1, mac: "02:00:00:00:00:01"}
+              - {name: h2, mac: "02:00:00:00:00:02"}
+            switches:
+              - name: s1
+            links:
+              - {endpoints: [h1, s1], rate: 10G, delay: 1us}
+              - {endpoints: [s1, h2], rate: 10G, delay: 1us%s}
+            workloads:
+              - {name: w, kind: write-bw, from: h1, to: h2, size: 16KB, qp: rc, reliability: go-back-n, cc: none,
+                 depth: 1, mtu: 1024, start: 0, messages: 4}
+            """.formatted(psns == null ? "" : ", dropPsns: \"" + psns + "\"");
+    }
+
+    @Test
+    void aFilesPsnDropPatternDropsExactlyThoseFirstTransmissionsAndGoBackNResendsFromEach() {
+        ResultTable clean = TopologyRun.run(TopologyParser.parse(oneWrite(null), "w.yaml"), 3, 1_000_000_000L);
+        assertEquals("0", clean.cell(0, "retransmitted"), clean.text());
+        ResultTable t = TopologyRun.run(TopologyParser.parse(oneWrite("2,4-5,20"), "w.yaml"), 3, 1_000_000_000L);
+        assertEquals("yes", t.cell(0, "verified"), t.text());
+        // message 0: 2, 4 and 5 lost, NAK at 3, go back to 2: 14 packets again; message 1: 20 lost, go back: 12 again
+        assertEquals("26", t.cell(0, "retransmitted"), t.text());
+        assertTrue(t.text().contains("0 frames lost to impairment, 4 to PSN drop patterns"), t.text());
+    }
 }
