@@ -1,6 +1,6 @@
 package org.urdma.switchemu.rt;
 
-import org.urdma.switchemu.impair.Impairment;
+import org.urdma.transport.impair.Impairment;
 
 /**
  * One port of the real-time driver: its {@link FramePort}, optional impairment per direction with the

@@ -10,8 +10,8 @@ import org.urdma.switchemu.capture.SwitchCapture;
 import org.urdma.switchemu.core.SwitchConfig;
 import org.urdma.switchemu.core.SwitchCounters;
 import org.urdma.switchemu.core.SwitchCore;
-import org.urdma.switchemu.impair.Impairment;
-import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.transport.impair.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.switchemu.topo.Topology;
 
 import java.io.IOException;

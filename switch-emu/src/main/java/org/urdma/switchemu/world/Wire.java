@@ -1,6 +1,6 @@
 package org.urdma.switchemu.world;
 
-import org.urdma.switchemu.impair.Impairment;
+import org.urdma.transport.impair.Impairment;
 import org.urdma.transport.pcap.PcapWriter;
 
 /**

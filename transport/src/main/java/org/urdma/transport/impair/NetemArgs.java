@@ -1,4 +1,4 @@
-package org.urdma.switchemu.impair;
+package org.urdma.transport.impair;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;

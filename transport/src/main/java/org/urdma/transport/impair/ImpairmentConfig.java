@@ -1,4 +1,4 @@
-package org.urdma.switchemu.impair;
+package org.urdma.transport.impair;
 
 /**
  * What netem would be told: delay with jitter and correlation, loss (random with correlation,
