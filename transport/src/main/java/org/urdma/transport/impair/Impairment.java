@@ -39,6 +39,7 @@ public final class Impairment {
     private final long corrupt;
     private final int gap;
     private final long rateBps;
+    private final int dropEveryNth;
     private final long a1;
     private final long a2;
     private final long a3;
@@ -72,6 +73,7 @@ public final class Impairment {
         this.corrupt = u32(config.corrupt);
         this.gap = config.reorder > 0 && config.gap == 0 ? 1 : config.gap;
         this.rateBps = config.rateBps;
+        this.dropEveryNth = config.dropEveryNth;
         double[] lp = config.lossParams;
         if (lossModel == LossModel.GILBERT_ELLIOTT) {
             // tc: gemodel p r 1-h 1-k (all given explicitly here)
@@ -112,6 +114,11 @@ public final class Impairment {
         offered++;
         Result r = result;
         r.copies = 0;
+        if (dropEveryNth > 0 && offered % dropEveryNth == 0) {
+            // before any draw: the rule neither consumes randomness nor shifts the random decisions
+            lost++;
+            return r;
+        }
         int count = 1;
         if (duplicate != 0 && duplicate >= dupCor.next(random)) {
             count++;

@@ -7,16 +7,17 @@ import java.util.ArrayList;
 import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.verbs.Gid;
 
 class MemoryLinkTest {
     static final byte[] MAC_A = {2, 0, 0, 0, 0, 1}, MAC_B = {2, 0, 0, 0, 0, 2};
 
-    static MemoryLink[] pair(Impairment ab) {
+    static MemoryLink[] pair(ImpairmentConfig ab) {
         return MemoryLink.pair(MemoryLink.Config.defaults().withLatency(100),
                 new LinkFraming(FramingKind.ROCE2, MAC_A, Gid.fromMac(MAC_A).toBytes()),
-                new LinkFraming(FramingKind.ROCE2, MAC_B, Gid.fromMac(MAC_B).toBytes()), ab, Impairment.NONE);
+                new LinkFraming(FramingKind.ROCE2, MAC_B, Gid.fromMac(MAC_B).toBytes()), ab, ImpairmentConfig.none());
     }
 
     static List<Integer> sendAndCollect(MemoryLink[] l, int n) {
@@ -44,18 +45,19 @@ class MemoryLinkTest {
 
     @Test
     void framesArriveInOrderAfterTheLatencyAndNotBefore() {
-        MemoryLink[] l = pair(Impairment.NONE);
+        MemoryLink[] l = pair(ImpairmentConfig.none());
         assertTrue(TestPackets.send(l[0], TestPackets.routeTo(MAC_B), 0x11, 5, 77, null, 0, 1000));
         int[] n = {0};
         assertEquals(0, l[1].receive(1099, (q, t) -> n[0]++, 10));
         assertEquals(1, l[1].receive(1100, (q, t) -> { n[0]++; assertEquals(77, q.psn()); }, 10));
         assertEquals(1, n[0]);
-        assertEquals(List.of(0, 1, 2, 3, 4), sendAndCollect(pair(Impairment.NONE), 5));
+        assertEquals(List.of(0, 1, 2, 3, 4), sendAndCollect(pair(ImpairmentConfig.none()), 5));
     }
 
     @Test
     void impairmentIsSeededAndDoesWhatItSays() {
-        Impairment imp = new Impairment(0.05, 0.05, 0, 0.05, 2, 1_000, 0, 99);
+        ImpairmentConfig imp = ImpairmentConfig.none().lossRandom(0.05, 0).duplicate(0.05, 0).delay(1_000, 0, 0)
+                .reorder(0.05, 0, 1).seed(99);
         List<Integer> a = sendAndCollect(pair(imp), 2000);
         List<Integer> b = sendAndCollect(pair(imp), 2000);
         assertEquals(a, b, "same seed, same outcome");
@@ -69,7 +71,7 @@ class MemoryLinkTest {
 
     @Test
     void corruptedFramesFailTheIcrcAndAreCountedNotDelivered() {
-        MemoryLink[] l = pair(Impairment.NONE.withCorrupt(0.2).withSeed(5));
+        MemoryLink[] l = pair(ImpairmentConfig.none().corrupt(0.2, 0).seed(5));
         List<Integer> got = sendAndCollect(l, 1000);
         assertTrue(l[0].corruptedFrames() > 150);
         // the ICRC and IP checksum catch everything but flips in the (unchecked, zero) UDP checksum field
@@ -79,14 +81,14 @@ class MemoryLinkTest {
 
     @Test
     void dropEveryNthIsDeterministic() {
-        MemoryLink[] l = pair(Impairment.dropEvery(4));
+        MemoryLink[] l = pair(ImpairmentConfig.dropEvery(4));
         List<Integer> got = sendAndCollect(l, 12);
         assertEquals(List.of(0, 1, 2, 4, 5, 6, 8, 9, 10), got);
     }
 
     @Test
     void badImpairmentNamesTheField() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Impairment.random(1.5, 0, 0, 1));
-        assertTrue(e.getMessage().startsWith("loss"), e.getMessage());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> pair(ImpairmentConfig.random(1.5, 0, 0, 1)));
+        assertTrue(e.getMessage().startsWith("impairment loss:"), e.getMessage());
     }
 }
