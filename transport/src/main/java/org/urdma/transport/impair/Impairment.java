@@ -8,7 +8,8 @@ import java.util.random.RandomGenerator;
  * copies until their release time (netem's tfifo: ordered by time, ties in offer order). Randomness is
  * netem's: uniform 32-bit draws, optionally correlated with the previous draw of the same kind
  * ({@code get_crandom}); jitter uniform in [delay − jitter, delay + jitter) (scaled from the draw rather
- * than netem's modulo, so that delay correlation has an effect).
+ * than netem's modulo, so that delay correlation has an effect). One rule netem lacks comes first:
+ * {@link ImpairmentConfig#dropEveryNth}. The only impairment model: switches and in-JVM links use it alike.
  */
 public final class Impairment {
     /** The outcome for one offered packet; reused, valid until the next {@link #offer}. */

@@ -41,6 +41,13 @@ class NetemArgsTest {
     }
 
     @Test
+    void theEveryNthDropHasNoNetemFormAndSaysSo() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> NetemArgs.of(ImpairmentConfig.dropEvery(256)));
+        assertEquals("impairment dropEveryNth: tc netem has no deterministic drop of every n-th frame", e.getMessage());
+    }
+
+    @Test
     void nothingConfiguredGivesNoArguments() {
         assertEquals(List.of(), NetemArgs.of(ImpairmentConfig.none()));
     }
