@@ -5,7 +5,7 @@ import java.lang.foreign.ValueLayout;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.RealTimeDriver;
 import org.urdma.transport.engine.DeviceConfig;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.pcap.PcapWriter;
 import org.urdma.transport.recovery.LossRecovery;
@@ -63,12 +63,12 @@ final class PerfSession implements AutoCloseable {
         PathMtu mtu = PathMtu.ofBytes(o.mtu);
         MemoryLink.Config link = MemoryLink.Config.defaults().withLatency(o.linkDelayUs * 1000).withSlots(o.linkSlots)
                 .withGbps(o.linkGbit);
-        Impairment loss = o.loss > 0 ? Impairment.random(o.loss, 0, 0, 1) : Impairment.NONE;
+        ImpairmentConfig loss = o.loss > 0 ? ImpairmentConfig.random(o.loss, 0, 0, 1) : ImpairmentConfig.none();
         this.capture = capture;
         telemetry = new org.urdma.cli.EngineTelemetry(o.counters, o.journal, "urdma0");
         fabric = new MemoryFabric(DeviceConfig.named("urdma0", 1).withLossRecovery(rel),
                 DeviceConfig.named("urdma1", 2).withLossRecovery(rel), link, MemoryFabric.CodecFactory.wire(kind, o.paxiIcrc, o.ecn),
-                loss, Impairment.NONE, System.nanoTime(), System.nanoTime(), telemetry);
+                loss, ImpairmentConfig.none(), System.nanoTime(), System.nanoTime(), telemetry);
         if (capture != null) {
             // what a capture at each sender's port sees (frames the link's loss drops are in it); both devices share
             // the writer, so records are written under its lock: capture is a debugging aid, not the measured path

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
 import org.urdma.transport.engine.DeviceConfig;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.transport.wire.Framings;
@@ -39,7 +39,7 @@ class PerfPrintsRxDropsTest {
     void theDropsLineCountsFramesForAnUnknownQpAndAForeignPkey() {
         long start = 1_000_000_000L;
         MemoryFabric f = new MemoryFabric(DeviceConfig.named("a", 1), DeviceConfig.named("b", 2), MemoryLink.Config.defaults(),
-                MemoryFabric.CodecFactory.wire(FramingKind.ROCE2), Impairment.NONE, Impairment.NONE, 42, start);
+                MemoryFabric.CodecFactory.wire(FramingKind.ROCE2), ImpairmentConfig.none(), ImpairmentConfig.none(), 42, start);
         SimulatedDriver sim = new SimulatedDriver(start, f.a, f.b);
         var pdA = f.a.allocPd();
         var pdB = f.b.allocPd();

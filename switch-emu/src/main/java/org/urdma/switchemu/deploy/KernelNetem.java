@@ -1,7 +1,7 @@
 package org.urdma.switchemu.deploy;
 
-import org.urdma.switchemu.impair.ImpairmentConfig;
-import org.urdma.switchemu.impair.NetemArgs;
+import org.urdma.transport.impair.ImpairmentConfig;
+import org.urdma.transport.impair.NetemArgs;
 import org.urdma.switchemu.rt.RtSwitch;
 import org.urdma.switchemu.topo.NetemProbe;
 import org.urdma.switchemu.topo.Topology;

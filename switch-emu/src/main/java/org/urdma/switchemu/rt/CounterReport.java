@@ -2,7 +2,7 @@ package org.urdma.switchemu.rt;
 
 import org.urdma.switchemu.core.DropReason;
 import org.urdma.switchemu.core.PortCounters;
-import org.urdma.switchemu.impair.Impairment;
+import org.urdma.transport.impair.Impairment;
 
 import java.util.Locale;
 

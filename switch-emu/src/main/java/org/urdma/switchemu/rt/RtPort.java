@@ -1,7 +1,7 @@
 package org.urdma.switchemu.rt;
 
-import org.urdma.switchemu.impair.Impairment;
-import org.urdma.switchemu.impair.PsnDropRule;
+import org.urdma.transport.impair.Impairment;
+import org.urdma.transport.impair.PsnDropRule;
 
 /**
  * One port of the real-time driver: its {@link FramePort}, optional impairment per direction with the

@@ -10,10 +10,10 @@ import org.urdma.switchemu.capture.SwitchCapture;
 import org.urdma.switchemu.core.SwitchConfig;
 import org.urdma.switchemu.core.SwitchCounters;
 import org.urdma.switchemu.core.SwitchCore;
-import org.urdma.switchemu.impair.Impairment;
-import org.urdma.switchemu.impair.ImpairmentConfig;
-import org.urdma.switchemu.impair.PsnDropRule;
-import org.urdma.switchemu.impair.PsnPattern;
+import org.urdma.transport.impair.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
+import org.urdma.transport.impair.PsnDropRule;
+import org.urdma.transport.impair.PsnPattern;
 import org.urdma.switchemu.topo.Topology;
 
 import java.io.IOException;

@@ -5,7 +5,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.switchemu.core.SwitchConfig;
 import org.urdma.switchemu.core.SwitchCore;
 import org.urdma.switchemu.capture.SwitchCapture;
-import org.urdma.switchemu.impair.Impairment;
+import org.urdma.transport.impair.Impairment;
 
 import java.util.SplittableRandom;
 

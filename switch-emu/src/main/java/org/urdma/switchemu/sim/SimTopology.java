@@ -1,7 +1,7 @@
 package org.urdma.switchemu.sim;
 
-import org.urdma.switchemu.impair.Impairment;
-import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.transport.impair.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.switchemu.topo.Topology;
 
 import java.util.LinkedHashMap;

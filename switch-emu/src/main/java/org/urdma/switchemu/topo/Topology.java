@@ -2,8 +2,8 @@ package org.urdma.switchemu.topo;
 
 import org.urdma.switchemu.core.PortConfig;
 import org.urdma.switchemu.core.SwitchConfig;
-import org.urdma.switchemu.impair.ImpairmentConfig;
-import org.urdma.switchemu.impair.PsnPattern;
+import org.urdma.transport.impair.ImpairmentConfig;
+import org.urdma.transport.impair.PsnPattern;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -17,8 +17,8 @@ import org.urdma.switchemu.core.SwitchConfig;
 import org.urdma.switchemu.core.WatchdogAction;
 import org.urdma.switchemu.frame.Mac;
 import org.urdma.switchemu.frame.PortFormat;
-import org.urdma.switchemu.impair.ImpairmentConfig;
-import org.urdma.switchemu.impair.PsnPattern;
+import org.urdma.transport.impair.ImpairmentConfig;
+import org.urdma.transport.impair.PsnPattern;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -503,7 +503,7 @@ public final class TopologyParser {
             c.rateBps(value(m.get("rate"), "rate", Units::rateBps));
         }
         try {
-            new org.urdma.switchemu.impair.Impairment(c, new java.util.SplittableRandom(0));
+            new org.urdma.transport.impair.Impairment(c, new java.util.SplittableRandom(0));
         } catch (IllegalArgumentException e) {
             throw error(n, e.getMessage());
         }

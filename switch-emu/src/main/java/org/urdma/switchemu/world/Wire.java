@@ -1,7 +1,7 @@
 package org.urdma.switchemu.world;
 
-import org.urdma.switchemu.impair.Impairment;
-import org.urdma.switchemu.impair.PsnDropRule;
+import org.urdma.transport.impair.Impairment;
+import org.urdma.transport.impair.PsnDropRule;
 import org.urdma.transport.pcap.PcapWriter;
 
 /**

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
-import org.urdma.switchemu.impair.Impairment;
+import org.urdma.transport.impair.Impairment;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -5,7 +5,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.urdma.switchemu.core.PortConfig;
 import org.urdma.switchemu.core.SwitchConfig;
-import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.switchemu.sim.Frames;
 
 import java.lang.management.ManagementFactory;

@@ -3,8 +3,8 @@ package org.urdma.switchemu.rt;
 import org.junit.jupiter.api.Test;
 import org.urdma.switchemu.core.PortConfig;
 import org.urdma.switchemu.core.SwitchConfig;
-import org.urdma.switchemu.impair.Impairment;
-import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.transport.impair.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.switchemu.sim.Frames;
 
 import java.util.List;

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
-import org.urdma.switchemu.impair.PsnDropRule;
+import org.urdma.transport.impair.PsnDropRule;
 import org.urdma.switchemu.topo.Topology;
 import org.urdma.switchemu.topo.TopologyParser;
 import org.urdma.switchemu.world.DeviceHost;

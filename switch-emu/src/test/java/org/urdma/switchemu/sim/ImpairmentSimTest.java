@@ -1,8 +1,8 @@
 package org.urdma.switchemu.sim;
 
 import org.junit.jupiter.api.Test;
-import org.urdma.switchemu.impair.Impairment;
-import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.transport.impair.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 
 import java.util.SplittableRandom;
 

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.urdma.switchemu.core.ClassifyMode;
 import org.urdma.switchemu.core.PortConfig;
 import org.urdma.switchemu.core.SwitchConfig;
-import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.switchemu.topo.TopologyParser;
 import org.urdma.switchemu.world.scenario.ResultTable;
 import org.urdma.switchemu.world.scenario.TopologyRun;

@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.urdma.switchemu.core.PortConfig;
 import org.urdma.switchemu.core.SwitchConfig;
-import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.DeviceConfig;

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.urdma.switchemu.core.ClassifyMode;
 import org.urdma.switchemu.core.PortConfig;
 import org.urdma.switchemu.core.SwitchConfig;
-import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.rate.RateControl;

@@ -9,7 +9,7 @@ import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.RealTimeDriver;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.link.ethernet.EthernetLinkConfig;
 import org.urdma.transport.link.ethernet.EthernetLinks;
@@ -72,7 +72,7 @@ public final class Urdma {
         if (java.util.Arrays.equals(a.mac(), b.mac())) b = config(o, o.name() + "-peer", new byte[] {2, 0, 0, 0, 0, 3});
         long now = System.nanoTime();
         MemoryFabric f = new MemoryFabric(a, b, MemoryLink.Config.defaults().withLatency(0), MemoryFabric.CodecFactory.wire(framing),
-                Impairment.NONE, Impairment.NONE, now, now);
+                ImpairmentConfig.none(), ImpairmentConfig.none(), now, now);
         UrdmaDevice first = new UrdmaDevice(f.a, null, null, framing, driver(o, f.a), "memory link");
         UrdmaDevice second = new UrdmaDevice(f.b, null, null, framing, driver(o, f.b), "memory link");
         return new MemoryPair(first, second);

@@ -6,7 +6,7 @@ import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
 import org.urdma.transport.journal.EventJournal;
 import org.urdma.transport.link.Ecn;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.LinkFraming;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.wire.FramingKind;
@@ -56,7 +56,7 @@ public final class MemoryFabric {
     }
 
     public MemoryFabric(DeviceConfig configA, DeviceConfig configB, MemoryLink.Config link, CodecFactory codecs,
-                        Impairment aToB, Impairment bToA, long seed, long startNanos) {
+                        ImpairmentConfig aToB, ImpairmentConfig bToA, long seed, long startNanos) {
         this(configA, configB, link, codecs, aToB, bToA, seed, startNanos, Telemetry.IN_MEMORY);
     }
 
@@ -76,7 +76,7 @@ public final class MemoryFabric {
     }
 
     public MemoryFabric(DeviceConfig configA, DeviceConfig configB, MemoryLink.Config link, CodecFactory codecs,
-                        Impairment aToB, Impairment bToA, long seed, long startNanos, Telemetry telemetry) {
+                        ImpairmentConfig aToB, ImpairmentConfig bToA, long seed, long startNanos, Telemetry telemetry) {
         MemoryLink[] ends = MemoryLink.pair(link, codecs.create(configA), codecs.create(configB), aToB, bToA);
         linkA = ends[0];
         linkB = ends[1];

@@ -16,7 +16,7 @@ import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.LinkFraming;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.packet.RxPacket;
@@ -144,7 +144,7 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
         MemoryLink.Config lc = MemoryLink.Config.defaults().withSlots(RING);
         LinkFraming fa = new LinkFraming(kind, ca.mac(), ca.gid().toBytes());
         LinkFraming fb = new LinkFraming(kind, cb.mac(), cb.gid().toBytes());
-        MemoryLink[] ends = MemoryLink.pair(lc, fa, fb, Impairment.NONE, Impairment.NONE);
+        MemoryLink[] ends = MemoryLink.pair(lc, fa, fb, ImpairmentConfig.none(), ImpairmentConfig.none());
         linkA = ends[0];
         linkB = ends[1];
         slotSize = (Math.max(fa.maxFrameLength(lc.maxPayload()), fb.maxFrameLength(lc.maxPayload())) + 63) & ~63;

@@ -4,6 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.urdma.transport.impair.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.packet.Link;
 import org.urdma.transport.packet.PacketSink;
 import org.urdma.transport.packet.Route;
@@ -12,8 +14,9 @@ import org.urdma.transport.packet.TxPacket;
 
 /**
  * An in-JVM link: one end of a pair joining two devices. Packets are built in place into real frames with a
- * {@link LinkFraming}, pass through a one-way latency and an {@link Impairment} (applied on the sending
- * side with its own seeded generator), and are decoded on the other end. Each direction is a
+ * {@link LinkFraming}, pass through the netem {@link Impairment} of their direction (applied on the sending side
+ * with its own seeded generator; delayed copies wait in a {@link DelayLine} and leave in time order), then the
+ * link's serialization and one-way latency, and are decoded on the other end. Each direction is a
  * single-producer single-consumer {@link FrameRing}, so the two devices may run on two threads.
  */
 public final class MemoryLink implements Link {
@@ -55,32 +58,29 @@ public final class MemoryLink implements Link {
     private final Config config;
     /** Where a packet this link cannot carry is written and forgotten. */
     private final UnsafeBuffer scratch;
+    /** Most copies one direction holds back (a delay of ~70 ms at 10 Gbit/s of 4 KiB frames); beyond: lost. */
+    private static final int DELAY_LINE_FRAMES = 16_384;
     private int claimed = -1;
+    /** This direction's impairment, or null when it does nothing. */
     private Impairment impairment;
+    private boolean corrupts;
     private FrameTap tap;
     private MemoryLink peer;
     /** A frame came from outside (inject): it may be damaged, so the ICRC is always checked from then on. */
     private boolean foreignFrames;
-    private SplittableRandom random;
-    private long frameCount;
     private long serializerFreeAt;
-    // one held-back frame for reordering
-    private final UnsafeBuffer held;
-    private int heldLength = -1;
-    private boolean heldOffloaded;
-    private int heldGapLeft;
-    private long heldSince;
+    /** Copies the impairment releases later than offered; made at the first such copy. */
+    private DelayLine delayed;
 
     // counters
     private long sentFrames, sentBytes, receivedFrames, lostFrames, duplicatedFrames, reorderedFrames, corruptedFrames,
             malformedFrames, backPressured;
 
-    private MemoryLink(LinkFraming framing, FrameRing tx, FrameRing rx, Config config, Impairment impairment) {
+    private MemoryLink(LinkFraming framing, FrameRing tx, FrameRing rx, Config config, ImpairmentConfig impairment) {
         this.framing = framing;
         this.tx = tx;
         this.rx = rx;
         this.config = config;
-        this.held = new UnsafeBuffer(ByteBuffer.allocateDirect(tx.slotSize()));
         this.scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(tx.slotSize()));
         impairment(impairment);
     }
@@ -89,7 +89,8 @@ public final class MemoryLink implements Link {
      * Two joined ends: {@code [0]} sends to {@code [1]} with {@code aToB} impairment and vice versa. Each end
      * has its own framing (it keeps per-thread state; each end is used by its device's engine thread).
      */
-    public static MemoryLink[] pair(Config config, LinkFraming a, LinkFraming b, Impairment aToB, Impairment bToA) {
+    public static MemoryLink[] pair(Config config, LinkFraming a, LinkFraming b, ImpairmentConfig aToB,
+                                    ImpairmentConfig bToA) {
         int slotSize = (Math.max(a.maxFrameLength(config.maxPayload()), b.maxFrameLength(config.maxPayload())) + 63) & ~63;
         FrameRing ab = new FrameRing(config.slots(), slotSize);
         FrameRing ba = new FrameRing(config.slots(), slotSize);
@@ -108,7 +109,7 @@ public final class MemoryLink implements Link {
      */
     private void updateOffload() {
         if (peer == null) return; // still being paired
-        boolean on = impairment.corrupt() == 0 && peer.impairment.corrupt() == 0 && tap == null && peer.tap == null
+        boolean on = !corrupts && !peer.corrupts && tap == null && peer.tap == null
                 && !foreignFrames && !peer.foreignFrames;
         framing.txIcrcOffload(on);
         peer.framing.txIcrcOffload(on);
@@ -123,11 +124,14 @@ public final class MemoryLink implements Link {
         return framing;
     }
 
-    /** Changes this end's sending impairment (control path; not while another thread sends). */
-    public void impairment(Impairment imp) {
-        this.impairment = imp == null ? Impairment.NONE : imp;
-        this.random = new SplittableRandom(this.impairment.seed());
-        this.frameCount = 0;
+    /**
+     * Changes this end's sending impairment, drawing afresh from the config's seed (control path; not while another
+     * thread sends); null: none. Frames already held keep their release times.
+     */
+    public void impairment(ImpairmentConfig c) {
+        boolean none = c == null || c.isNone();
+        this.impairment = none ? null : new Impairment(c, new SplittableRandom(c.seed()));
+        this.corrupts = !none && c.corrupts();
         updateOffload();
     }
 
@@ -142,8 +146,9 @@ public final class MemoryLink implements Link {
             claimed = -1;
             return framing.begin(scratch, 0).discard(); // cannot be framed: dropped and counted, like a NIC would
         }
+        release(now);
         int off = tx.claim();
-        if (off < 0 || (heldLength >= 0 && tx.size() + 2 > tx.capacity())) {
+        if (off < 0) {
             backPressured++;
             return null;
         }
@@ -171,6 +176,7 @@ public final class MemoryLink implements Link {
             foreignFrames = true;
             updateOffload();
         }
+        release(now);
         int off = tx.claim();
         if (off < 0) return false;
         tx.buffer.putBytes(off, frame, offset, length);
@@ -188,51 +194,43 @@ public final class MemoryLink implements Link {
         if (tap != null) tap.onFrame(tx.buffer, off, len, now);
         sentFrames++;
         sentBytes += len;
-        long deliverAt = deliveryTime(now, len);
         Impairment imp = impairment;
-        if (imp.isNone()) {
-            tx.publish(len, deliverAt, offloaded);
+        if (imp == null) {
+            tx.publish(len, deliveryTime(now, len), offloaded);
             return;
         }
-        frameCount++;
-        if (imp.dropEveryNth() > 0 && frameCount % imp.dropEveryNth() == 0) {
-            lostFrames++;
-            releaseHeld(now, deliverAt, true);
-            return;
+        long lost = imp.lost(), duplicated = imp.duplicated(), reordered = imp.reordered();
+        Impairment.Result r = imp.offer(now, len);
+        lostFrames += imp.lost() - lost;
+        duplicatedFrames += imp.duplicated() - duplicated;
+        reorderedFrames += imp.reordered() - reordered;
+        // the last copy due now leaves from the slot it was built in; the others wait in the delay line
+        int inPlace = -1;
+        for (int i = 0; i < r.copies; i++) {
+            if (r.releaseAt[i] <= now) inPlace = i;
         }
-        if (imp.loss() > 0 && random.nextDouble() < imp.loss()) {
-            lostFrames++;
-            releaseHeld(now, deliverAt, true);
-            return;
+        for (int i = 0; i < r.copies; i++) {
+            int flip = bitFlipAt(r.corruptByte[i], len);
+            if (flip >= 0) corruptedFrames++;
+            if (i == inPlace) continue;
+            if (delayed == null) delayed = new DelayLine(tx.slotSize(), 64, DELAY_LINE_FRAMES);
+            if (!delayed.add(tx.buffer, off, len, r.releaseAt[i], flip, r.corruptMask[i], offloaded)) lostFrames++;
         }
-        if (imp.corrupt() > 0 && random.nextDouble() < imp.corrupt()) {
-            // past the 14-byte Ethernet header: a frame damaged there fails the receiving NIC's FCS and is
-            // simply lost; corruption after it (e.g. in a switch buffer) is what the ICRC exists to catch
-            int bit = random.nextInt((len - 14) * 8);
-            int at = off + 14 + (bit >>> 3);
-            tx.buffer.putByte(at, (byte) (tx.buffer.getByte(at) ^ (1 << (bit & 7))));
-            corruptedFrames++;
+        if (inPlace >= 0) {
+            int flip = bitFlipAt(r.corruptByte[inPlace], len);
+            if (flip >= 0) tx.buffer.putByte(off + flip, (byte) (tx.buffer.getByte(off + flip) ^ r.corruptMask[inPlace]));
+            tx.publish(len, deliveryTime(now, len), offloaded);
+            release(now); // a second copy due now follows the first
         }
-        if (heldLength < 0 && imp.reorder() > 0 && random.nextDouble() < imp.reorder()) {
-            held.putBytes(0, tx.buffer, off, len);
-            heldLength = len;
-            heldOffloaded = offloaded;
-            heldGapLeft = imp.reorderGap();
-            heldSince = now;
-            reorderedFrames++;
-            return;
-        }
-        boolean dup = imp.duplicate() > 0 && random.nextDouble() < imp.duplicate();
-        tx.publish(len, deliverAt, offloaded);
-        if (dup) {
-            int off2 = tx.claim();
-            if (off2 >= 0) {
-                tx.buffer.putBytes(off2, tx.buffer, off, len);
-                tx.publish(len, deliverAt, offloaded);
-                duplicatedFrames++;
-            }
-        }
-        releaseHeld(now, deliverAt, true);
+    }
+
+    /**
+     * The impairment's corrupted byte moved past the 14-byte Ethernet header, or -1: a frame damaged there fails the
+     * receiving NIC's FCS and is simply lost; corruption after it (e.g. in a switch buffer) is what the ICRC exists
+     * to catch.
+     */
+    private static int bitFlipAt(int corruptByte, int len) {
+        return corruptByte < 0 ? -1 : 14 + (int) ((long) corruptByte * (len - 14) / len);
     }
 
     private long deliveryTime(long now, int len) {
@@ -244,26 +242,26 @@ public final class MemoryLink implements Link {
         return now + config.latencyNanos();
     }
 
-    /** After a frame went by: count down the held frame's gap and publish it when due. */
-    private void releaseHeld(long now, long deliverAt, boolean frameWentBy) {
-        if (heldLength < 0) return;
-        if (frameWentBy) heldGapLeft--;
-        if (heldGapLeft <= 0 || now - heldSince >= impairment.reorderHoldNanos()) {
+    /** Moves held copies due by {@code now} into the ring, in time order, timed from their release; returns how many. */
+    private int release(long now) {
+        DelayLine d = delayed;
+        if (d == null) return 0;
+        int n = 0;
+        while (d.nextRelease() <= now) {
             int off = tx.claim();
-            if (off < 0) return;
-            tx.buffer.putBytes(off, held, 0, heldLength);
-            tx.publish(heldLength, Math.max(deliverAt, now + config.latencyNanos()), heldOffloaded);
-            heldLength = -1;
+            if (off < 0) break;
+            long at = d.nextRelease();
+            boolean offloaded = d.peekOffloaded();
+            int len = d.pollInto(tx.buffer, off);
+            tx.publish(len, deliveryTime(at, len), offloaded);
+            n++;
         }
+        return n;
     }
 
     @Override
     public int flush(long now) {
-        if (heldLength >= 0 && now - heldSince >= impairment.reorderHoldNanos()) {
-            releaseHeld(now, now + config.latencyNanos(), false);
-            return 1;
-        }
-        return 0;
+        return release(now);
     }
 
     @Override
@@ -271,7 +269,7 @@ public final class MemoryLink implements Link {
         long t = Long.MAX_VALUE;
         int i = rx.peek();
         if (i >= 0) t = rx.deliverAtOf(i);
-        if (heldLength >= 0) t = Math.min(t, heldSince + impairment.reorderHoldNanos());
+        if (delayed != null) t = Math.min(t, delayed.nextRelease());
         return t;
     }
 

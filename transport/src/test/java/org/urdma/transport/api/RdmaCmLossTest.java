@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.verbs.QpState;
 
@@ -25,8 +25,8 @@ class RdmaCmLossTest {
     private static AtomicInteger dropNth(UrdmaDevice d, int nth) {
         MemoryLink link = (MemoryLink) d.soft().link();
         AtomicInteger sent = new AtomicInteger();
-        Impairment all = new Impairment(1, 0, 0, 0, 1, 0, 0, 1);
-        link.tap((frame, offset, length, now) -> link.impairment(sent.incrementAndGet() == nth ? all : Impairment.NONE));
+        ImpairmentConfig all = ImpairmentConfig.none().lossRandom(1, 0);
+        link.tap((frame, offset, length, now) -> link.impairment(sent.incrementAndGet() == nth ? all : ImpairmentConfig.none()));
         return sent;
     }
 

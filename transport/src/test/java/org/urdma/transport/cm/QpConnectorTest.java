@@ -7,7 +7,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.DeviceConfig;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.verbs.CompletionQueue;
@@ -23,8 +23,8 @@ class QpConnectorTest {
     @EnumSource(QpType.class)
     void everyServiceTypeReachesRtsFromExchangedEndpoints(QpType type) {
         MemoryFabric f = new MemoryFabric(DeviceConfig.named("qc-a", 1), DeviceConfig.named("qc-b", 2),
-                MemoryLink.Config.defaults(), MemoryFabric.CodecFactory.wire(FramingKind.ROCE2), Impairment.NONE,
-                Impairment.NONE, 1, 0);
+                MemoryLink.Config.defaults(), MemoryFabric.CodecFactory.wire(FramingKind.ROCE2), ImpairmentConfig.none(),
+                ImpairmentConfig.none(), 1, 0);
         ProtectionDomain pd = f.a.allocPd();
         CompletionQueue cq = f.a.createCq(16, null);
         QueuePair qp = pd.createQp(MemoryFabric.init(type, cq, 8));

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftQp;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.transport.wire.OpcodeTable;
@@ -73,8 +73,8 @@ class WanNegotiationTest {
     @Test
     void theAgreedModeReachesTheQueuePair() {
         MemoryFabric f = new MemoryFabric(DeviceConfig.named("wn-a", 1), DeviceConfig.named("wn-b", 2),
-                MemoryLink.Config.defaults(), MemoryFabric.CodecFactory.wire(FramingKind.ROCE2), Impairment.NONE,
-                Impairment.NONE, 1, 0);
+                MemoryLink.Config.defaults(), MemoryFabric.CodecFactory.wire(FramingKind.ROCE2), ImpairmentConfig.none(),
+                ImpairmentConfig.none(), 1, 0);
         ProtectionDomain pd = f.a.allocPd();
         var cq = f.a.createCq(16, null);
         MemoryFabric.Connection c = MemoryFabric.Connection.defaults();

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftQp;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.transport.wire.Opcode;
@@ -32,10 +32,10 @@ import org.urdma.verbs.WrOpcode;
 
 /** Devices driven inline: the threads that poll their CQs run the engine passes; control calls run inside passes. */
 class InlineDriverTest {
-    static MemoryFabric fabric(Impairment aToB) {
+    static MemoryFabric fabric(ImpairmentConfig aToB) {
         return new MemoryFabric(DeviceConfig.named("in-a", 1), DeviceConfig.named("in-b", 2),
                 MemoryLink.Config.defaults().withLatency(0), MemoryFabric.CodecFactory.wire(FramingKind.ROCE2),
-                aToB, Impairment.NONE, 3, System.nanoTime());
+                aToB, ImpairmentConfig.none(), 3, System.nanoTime());
     }
 
     static WorkCompletion[] holders() {
@@ -59,7 +59,7 @@ class InlineDriverTest {
 
     @Test
     void aPingPongRunsOnTheTwoPollingThreadsAloneAndSurvivesLossThroughTheTimers() throws Exception {
-        MemoryFabric f = fabric(Impairment.random(0.02, 0, 0, 11));
+        MemoryFabric f = fabric(ImpairmentConfig.random(0.02, 0, 0, 11));
         try (Arena arena = Arena.ofShared(); InlineDriver da = new InlineDriver(f.a); InlineDriver db = new InlineDriver(f.b)) {
             assertTrue(f.a.drivenInline());
             assertFalse(f.a.hasEngineThread());
@@ -118,7 +118,7 @@ class InlineDriverTest {
         List<Integer> sentByB = new ArrayList<>();
         DeviceConfig ca = DeviceConfig.named("in-a", 1), cbConfig = DeviceConfig.named("in-b", 2);
         MemoryFabric f = new MemoryFabric(ca, cbConfig, MemoryLink.Config.defaults().withLatency(0),
-                MemoryFabric.CodecFactory.wire(FramingKind.ROCE2), Impairment.NONE, Impairment.NONE, 5, System.nanoTime());
+                MemoryFabric.CodecFactory.wire(FramingKind.ROCE2), ImpairmentConfig.none(), ImpairmentConfig.none(), 5, System.nanoTime());
         // B's frames as they leave: untagged RoCEv2 over IPv4, so the BTH opcode is byte 14 + 20 + 8
         f.linkB.tap((frame, offset, length, now) -> sentByB.add(frame.getByte(offset + 42) & 0xFF));
         try (Arena arena = Arena.ofConfined(); InlineDriver da = new InlineDriver(f.a); InlineDriver db = new InlineDriver(f.b)) {
@@ -162,7 +162,7 @@ class InlineDriverTest {
 
     @Test
     void aControlCallFromAnotherThreadRunsInThePollersPassAndPassesNeverOverlap() throws Exception {
-        MemoryFabric f = fabric(Impairment.NONE);
+        MemoryFabric f = fabric(ImpairmentConfig.none());
         try (InlineDriver d = new InlineDriver(f.a)) {
             CompletionQueue cq = f.a.createCq(16, null);
             AtomicBoolean stop = new AtomicBoolean();
@@ -193,7 +193,7 @@ class InlineDriverTest {
 
     @Test
     void aDeviceHasOneKindOfDriverAtATime() {
-        MemoryFabric f = fabric(Impairment.NONE);
+        MemoryFabric f = fabric(ImpairmentConfig.none());
         try (RealTimeDriver t = new RealTimeDriver(f.a, RealTimeDriver.Idle.BACKOFF)) {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> new InlineDriver(f.a));
             assertTrue(e.getMessage().contains("in-a"), e.getMessage());

@@ -6,7 +6,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.ValueLayout;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.engine.DeviceConfig;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.verbs.AccessFlags;
@@ -29,7 +29,7 @@ class RealTimeDriverTest {
     void writesAndSendsCompleteAcrossThreadsWithLossAndTheBlockingChannelWakes() throws Exception {
         MemoryFabric f = new MemoryFabric(DeviceConfig.named("rt-a", 1), DeviceConfig.named("rt-b", 2),
                 MemoryLink.Config.defaults().withLatency(0), MemoryFabric.CodecFactory.wire(FramingKind.ROCE2),
-                Impairment.random(0.001, 0, 0, 7), Impairment.NONE, 1, System.nanoTime());
+                ImpairmentConfig.random(0.001, 0, 0, 7), ImpairmentConfig.none(), 1, System.nanoTime());
         try (Arena arena = Arena.ofShared();
              RealTimeDriver da = new RealTimeDriver(f.a, RealTimeDriver.Idle.BACKOFF);
              RealTimeDriver db = new RealTimeDriver(f.b, RealTimeDriver.Idle.BACKOFF)) {

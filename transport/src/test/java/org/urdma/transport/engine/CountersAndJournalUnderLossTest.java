@@ -25,7 +25,7 @@ import org.urdma.transport.journal.Journal;
 import org.urdma.transport.journal.JournalEvent;
 import org.urdma.transport.journal.JournalReader;
 import org.urdma.transport.journal.RetransmitReason;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.wire.Aeth;
 import org.urdma.transport.wire.DecodeStatus;
@@ -86,7 +86,7 @@ class CountersAndJournalUnderLossTest {
         final Capture capA = new Capture(), capB = new Capture();
 
         Run(MemoryFabric.Telemetry telemetry) {
-            rig = new Rig(Impairment.random(0.01, 0, 0, 7), Impairment.NONE, telemetry);
+            rig = new Rig(ImpairmentConfig.random(0.01, 0, 0, 7), ImpairmentConfig.none(), telemetry);
             QueuePair[] qp = rig.connect(org.urdma.verbs.QpType.RC,
                     MemoryFabric.Connection.defaults().withTimeout(8), 1024);
             a = qp[0];
@@ -267,7 +267,7 @@ class CountersAndJournalUnderLossTest {
     void readsUnderLossBothWaysJournalEveryResentPacketWithItsReason() {
         Path q = dir.resolve("reads" + Journal.SUFFIX);
         try (Journal journal = Journal.open(q).start();
-             Rig r = new Rig(Impairment.random(0.01, 0, 0, 3), Impairment.random(0.01, 0, 0, 4), journalled(journal))) {
+             Rig r = new Rig(ImpairmentConfig.random(0.01, 0, 0, 3), ImpairmentConfig.random(0.01, 0, 0, 4), journalled(journal))) {
             QueuePair[] qp = r.connect(org.urdma.verbs.QpType.RC, MemoryFabric.Connection.defaults().withTimeout(8), 256);
             MemoryRegion src = r.mrB(SIZE, AccessFlags.ALL);
             MemoryRegion dst = r.mrA(SIZE, AccessFlags.LOCAL_WRITE);
@@ -295,7 +295,7 @@ class CountersAndJournalUnderLossTest {
     @Test
     void dropsAreCountedByReasonOnTheDeviceAndTheQpAndJournalled() {
         Path q = dir.resolve("drops" + Journal.SUFFIX);
-        try (Journal journal = Journal.open(q); Rig r = new Rig(Impairment.NONE, Impairment.NONE, journalled(journal))) {
+        try (Journal journal = Journal.open(q); Rig r = new Rig(ImpairmentConfig.none(), ImpairmentConfig.none(), journalled(journal))) {
             QueuePair[] qp = r.rc();
             Frames frames = new Frames(r.fabric);
             Packet p = frames.packet();

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
 import org.urdma.transport.link.Ecn;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.rate.RecordingRateControl;
 import org.urdma.transport.wire.FramingKind;
@@ -53,7 +53,7 @@ class EcnCnpTest {
         World(FramingKind kind, Ecn ecn, CnpConfig cnpA, CnpConfig cnpB) {
             fabric = new MemoryFabric(DeviceConfig.named("a", 1).withRateControl(rate.factory()).withCnp(cnpA),
                     DeviceConfig.named("b", 2).withCnp(cnpB), MemoryLink.Config.defaults().withGbps(10),
-                    MemoryFabric.CodecFactory.wire(kind, true, ecn), Impairment.NONE, Impairment.NONE, 7, START);
+                    MemoryFabric.CodecFactory.wire(kind, true, ecn), ImpairmentConfig.none(), ImpairmentConfig.none(), 7, START);
             sim = new SimulatedDriver(START, fabric.a, fabric.b);
             aToB = new CeMarker(kind);
             bToA = new CeMarker(kind);

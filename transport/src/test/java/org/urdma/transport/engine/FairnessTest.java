@@ -6,7 +6,7 @@ import java.util.Arrays;
 import org.agrona.collections.Int2IntHashMap;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.AccessFlags;
@@ -31,7 +31,7 @@ class FairnessTest {
     void twoHundredFiftySixBusyQpsEachGetWithinTenPercentOfTheFairShareOverFourSeconds() {
         // a 1 Gbit/s link is the bottleneck; 4 s of virtual time is ~120 000 WRITEs of one 4 KiB packet each
         MemoryLink.Config link = MemoryLink.Config.defaults().withGbps(1).withLatency(5_000);
-        try (Rig r = new Rig(Impairment.NONE, Impairment.NONE, LossRecovery.goBackN(), link, 512)) {
+        try (Rig r = new Rig(ImpairmentConfig.none(), ImpairmentConfig.none(), LossRecovery.goBackN(), link, 512)) {
             QueuePair[] senders = new QueuePair[QPS];
             Int2IntHashMap index = new Int2IntHashMap(-1);
             for (int i = 0; i < QPS; i++) {

@@ -7,7 +7,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.urdma.transport.driver.MemoryFabric;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.FramingKind;
@@ -34,7 +34,7 @@ class ForeignSourceTest {
     @ParameterizedTest(name = "{0} over {1}")
     @CsvSource({"RC, ROCE2", "RC, ROCE1", "RC, PAXI_STANDARD", "RC, PAXI_AFH1", "RC, PAXI_AFH2", "UC, ROCE2", "UC, ROCE1"})
     void foreignSourceWriteIsDroppedAndCountedNeverPlaced(QpType type, FramingKind kind) {
-        try (Rig r = new Rig(Impairment.NONE, Impairment.NONE, LossRecovery.goBackN(), MemoryLink.Config.defaults(), 512,
+        try (Rig r = new Rig(ImpairmentConfig.none(), ImpairmentConfig.none(), LossRecovery.goBackN(), MemoryLink.Config.defaults(), 512,
                 MemoryFabric.CodecFactory.wire(kind))) {
             QueuePair[] qp = r.connect(type, MemoryFabric.Connection.defaults());
             SoftQp b = (SoftQp) qp[1];

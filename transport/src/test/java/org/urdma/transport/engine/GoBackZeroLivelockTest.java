@@ -6,7 +6,7 @@ import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.urdma.transport.driver.MemoryFabric;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.AccessFlags;
@@ -38,10 +38,10 @@ class GoBackZeroLivelockTest {
     enum Verb { SEND, WRITE, READ }
 
     private static long run(LossRecovery.Factory rel, Verb verb, int[] completions) {
-        Impairment drop = Impairment.dropEvery(256);
+        ImpairmentConfig drop = ImpairmentConfig.dropEvery(256);
         // data flows A->B for SEND/WRITE, B->A (READ responses) for READ: the drop sits on the data direction
-        Impairment ab = verb == Verb.READ ? Impairment.NONE : drop;
-        Impairment ba = verb == Verb.READ ? drop : Impairment.NONE;
+        ImpairmentConfig ab = verb == Verb.READ ? ImpairmentConfig.none() : drop;
+        ImpairmentConfig ba = verb == Verb.READ ? drop : ImpairmentConfig.none();
         try (Rig r = new Rig(ab, ba, rel, MemoryLink.Config.defaults().withLatency(5_000).withGbps(100).withSlots(256), 100)) {
             QueuePair[] qp = r.connect(QpType.RC, MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_1024).withRetryCnt(7));
             MemoryRegion a = r.mrA(MSG, AccessFlags.LOCAL_WRITE);

@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.AccessFlags;
@@ -37,10 +37,15 @@ class LossRecoveryTest {
         return c.getValue();
     }
 
+    /** 1 % lost, 1 % duplicated, 1 % sent at once past the others (held 50 µs). */
+    static ImpairmentConfig rough(long seed) {
+        return ImpairmentConfig.none().lossRandom(0.01, 0).duplicate(0.01, 0).delay(50_000, 0, 0).reorder(0.01, 0, 1).seed(seed);
+    }
+
     @Test
     void thousandMixedMessagesSurviveLossReorderAndDuplication() {
-        Impairment ab = new Impairment(0.01, 0.01, 0, 0.01, 3, 50_000, 0, 11);
-        Impairment ba = new Impairment(0.01, 0.01, 0, 0.01, 3, 50_000, 0, 12);
+        ImpairmentConfig ab = rough(11);
+        ImpairmentConfig ba = rough(12);
         try (Rig r = new Rig(ab, ba, LossRecovery.goBackN(), MemoryLink.Config.defaults().withLatency(2_000), 64)) {
             QueuePair[] qp = r.connect(QpType.RC, MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_4096).withTimeout(8), 1024);
             SplittableRandom rnd = new SplittableRandom(2016);

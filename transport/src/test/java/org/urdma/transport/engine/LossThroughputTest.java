@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.AccessFlags;
@@ -30,16 +30,16 @@ class LossThroughputTest {
 
     @Test
     void onePercentLossKeepsAtLeastHalfTheLossFreeWriteRate() {
-        double clean = writeRate(Impairment.NONE);
-        double lossy = writeRate(Impairment.random(0.01, 0, 0, 17));
+        double clean = writeRate(ImpairmentConfig.none());
+        double lossy = writeRate(ImpairmentConfig.random(0.01, 0, 0, 17));
         System.out.printf("write-bw under 1%% loss: %.0f MB/s, loss-free %.0f MB/s (%.0f %%)%n", lossy, clean, 100 * lossy / clean);
         assertTrue(lossy >= 0.5 * clean, "1% loss: " + lossy + " MB/s, loss-free " + clean + " MB/s");
     }
 
     /** MB/s of virtual time for {@link #MESSAGES} WRITEs of 64 KiB, {@link #DEPTH} outstanding, on a 25 Gbit/s link of 64 slots. */
-    static double writeRate(Impairment dataLoss) {
+    static double writeRate(ImpairmentConfig dataLoss) {
         MemoryLink.Config link = MemoryLink.Config.defaults().withGbps(25).withLatency(2_000).withSlots(64); // as urdma perf
-        try (Rig r = new Rig(dataLoss, Impairment.NONE, LossRecovery.goBackN(), link, 512)) {
+        try (Rig r = new Rig(dataLoss, ImpairmentConfig.none(), LossRecovery.goBackN(), link, 512)) {
             QueuePair qp = r.connect(QpType.RC, MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_4096), DEPTH)[0];
             MemoryRegion src = r.mrA(SIZE, AccessFlags.LOCAL_WRITE);
             MemoryRegion dst = r.mrB(SIZE, AccessFlags.ALL);

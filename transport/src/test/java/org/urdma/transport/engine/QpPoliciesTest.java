@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.rate.RateControl;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.AccessFlags;
@@ -154,7 +154,7 @@ class QpPoliciesTest {
             }
         };
         // the 5th frame A sends is lost: PSN 4 of the first WRITE
-        try (Rig r = new Rig(Impairment.dropEvery(5), Impairment.NONE, LossRecovery.goBackN(),
+        try (Rig r = new Rig(ImpairmentConfig.dropEvery(5), ImpairmentConfig.none(), LossRecovery.goBackN(),
                 org.urdma.transport.link.MemoryLink.Config.defaults())) {
             MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_1024);
             QueuePair a = r.pdA.createQp(MemoryFabric.init(QpType.RC, r.cqA, 64));
@@ -183,8 +183,8 @@ class QpPoliciesTest {
     /** retry_cnt as the IB specification counts it: 7 is seven retries (rxe retries forever on 7). */
     @Test
     void retryCountSevenMeansSevenRetriesThenRetryExceeded() {
-        Impairment blackHole = new Impairment(1.0, 0, 0, 0, 1, 0, 0, 1);
-        try (Rig r = new Rig(blackHole, Impairment.NONE, LossRecovery.goBackN(), org.urdma.transport.link.MemoryLink.Config.defaults())) {
+        ImpairmentConfig blackHole = ImpairmentConfig.none().lossRandom(1.0, 0);
+        try (Rig r = new Rig(blackHole, ImpairmentConfig.none(), LossRecovery.goBackN(), org.urdma.transport.link.MemoryLink.Config.defaults())) {
             QueuePair[] qp = r.connect(QpType.RC, MemoryFabric.Connection.defaults().withTimeout(8).withRetryCnt(7));
             MemoryRegion src = r.mrA(64, AccessFlags.LOCAL_WRITE);
             qp[0].postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(src, 0, 64));

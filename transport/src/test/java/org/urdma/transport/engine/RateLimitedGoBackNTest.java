@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.rate.FixedRate;
 import org.urdma.transport.recovery.LossRecovery;
@@ -31,7 +31,7 @@ class RateLimitedGoBackNTest {
         long rate = 1_000_000_000L;
         int burst = 4096; // four 1 KiB packets
         long packetNs = 1024 * 8; // 8.192 us per 1 KiB packet at 1 Gbit/s
-        try (Rig r = new Rig(Impairment.dropEvery(200), Impairment.NONE, LossRecovery.goBackN(),
+        try (Rig r = new Rig(ImpairmentConfig.dropEvery(200), ImpairmentConfig.none(), LossRecovery.goBackN(),
                 MemoryLink.Config.defaults().withLatency(100_000).withSlots(4096))) {
             MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_1024);
             QueuePair a = r.pdA.createQp(MemoryFabric.init(QpType.RC, r.cqA, 256));

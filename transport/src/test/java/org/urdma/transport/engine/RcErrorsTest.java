@@ -10,7 +10,7 @@ import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.Packet;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.AccessFlags;
@@ -230,8 +230,8 @@ class RcErrorsTest {
 
     @Test
     void deadPeerGivesRetryExceededAfterRetryCntRetriesSpacedByTheAckTimeout() {
-        Impairment blackHole = new Impairment(1.0, 0, 0, 0, 1, 0, 0, 1);
-        try (Rig r = new Rig(blackHole, Impairment.NONE, LossRecovery.goBackN(), MemoryLink.Config.defaults())) {
+        ImpairmentConfig blackHole = ImpairmentConfig.none().lossRandom(1.0, 0);
+        try (Rig r = new Rig(blackHole, ImpairmentConfig.none(), LossRecovery.goBackN(), MemoryLink.Config.defaults())) {
             int timeoutCode = 14; // 4.096 us * 2^14 = 67.1 ms
             long timeout = 4096L << timeoutCode;
             QueuePair[] qp = r.connect(QpType.RC, MemoryFabric.Connection.defaults().withTimeout(timeoutCode).withRetryCnt(3));

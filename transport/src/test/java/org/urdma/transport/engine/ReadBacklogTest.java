@@ -7,7 +7,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.AccessFlags;
@@ -34,7 +34,7 @@ class ReadBacklogTest {
     void responsesToReadsAlreadyAskedForAgainHoldOffTheAckTimeout() {
         // 1 Gbit/s: 16 READs of 64 KiB are ~8.7 ms of responses; the ACK timeout is ~1 ms (timeout 8) with 3 retries
         MemoryLink.Config link = MemoryLink.Config.defaults().withLatency(2_000).withGbps(1);
-        try (Rig r = new Rig(Impairment.NONE, Impairment.dropEvery(300), LossRecovery.goBackN(), link)) {
+        try (Rig r = new Rig(ImpairmentConfig.none(), ImpairmentConfig.dropEvery(300), LossRecovery.goBackN(), link)) {
             MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withTimeout(8).withRetryCnt(3);
             QueuePair[] qp = r.connect(QpType.RC, c);
             MemoryRegion remote = r.mrB((long) SIZE * READS, AccessFlags.ALL);

@@ -6,7 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.AccessFlags;
@@ -24,7 +24,7 @@ class ResponderResourcesTest {
 
     @Test
     void everyRequestDuplicatedStillExecutesAtomicsOnceAndReadsCorrectly() {
-        Impairment allDup = new Impairment(0, 1.0, 0, 0, 1, 0, 0, 3);
+        ImpairmentConfig allDup = ImpairmentConfig.none().duplicate(1.0, 0).seed(3);
         try (Rig r = new Rig(allDup, allDup, LossRecovery.goBackN(), MemoryLink.Config.defaults())) {
             QueuePair[] qp = r.rc();
             MemoryRegion local = r.mrA(1 << 16, AccessFlags.LOCAL_WRITE);
@@ -139,7 +139,7 @@ class ResponderResourcesTest {
 
     @Test
     void aBigReadDoesNotHoldBackTheWritesBehindIt() {
-        try (Rig r = new Rig(org.urdma.transport.link.Impairment.NONE, org.urdma.transport.link.Impairment.NONE,
+        try (Rig r = new Rig(ImpairmentConfig.none(), ImpairmentConfig.none(),
                 LossRecovery.goBackN(), MemoryLink.Config.defaults().withLatency(50_000).withGbps(10), 64)) {
             QueuePair[] qp = r.rc();
             MemoryRegion local = r.mrA(4 << 20, AccessFlags.LOCAL_WRITE);

@@ -7,7 +7,7 @@ import java.util.List;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
 import org.urdma.transport.wire.FramingKind;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.CompletionQueue;
@@ -29,28 +29,28 @@ final class Rig implements AutoCloseable {
     private final WorkCompletion[] buf = new WorkCompletion[64];
 
     Rig() {
-        this(Impairment.NONE, Impairment.NONE, LossRecovery.goBackN(), MemoryLink.Config.defaults());
+        this(ImpairmentConfig.none(), ImpairmentConfig.none(), LossRecovery.goBackN(), MemoryLink.Config.defaults());
     }
 
-    Rig(Impairment aToB, Impairment bToA, LossRecovery.Factory rel, MemoryLink.Config link) {
+    Rig(ImpairmentConfig aToB, ImpairmentConfig bToA, LossRecovery.Factory rel, MemoryLink.Config link) {
         this(aToB, bToA, rel, link, 512);
     }
 
-    Rig(Impairment aToB, Impairment bToA, LossRecovery.Factory rel, MemoryLink.Config link, int window) {
+    Rig(ImpairmentConfig aToB, ImpairmentConfig bToA, LossRecovery.Factory rel, MemoryLink.Config link, int window) {
         this(aToB, bToA, rel, link, window, MemoryFabric.CodecFactory.wire(FramingKind.ROCE2));
     }
 
-    Rig(Impairment aToB, Impairment bToA, LossRecovery.Factory rel, MemoryLink.Config link, int window, MemoryFabric.CodecFactory codec) {
+    Rig(ImpairmentConfig aToB, ImpairmentConfig bToA, LossRecovery.Factory rel, MemoryLink.Config link, int window, MemoryFabric.CodecFactory codec) {
         this(aToB, bToA, rel, link, window, codec, MemoryFabric.Telemetry.IN_MEMORY);
     }
 
     /** Devices that count and journal where {@code telemetry} says. */
-    Rig(Impairment aToB, Impairment bToA, MemoryFabric.Telemetry telemetry) {
+    Rig(ImpairmentConfig aToB, ImpairmentConfig bToA, MemoryFabric.Telemetry telemetry) {
         this(aToB, bToA, LossRecovery.goBackN(), MemoryLink.Config.defaults(), 512, MemoryFabric.CodecFactory.wire(FramingKind.ROCE2),
                 telemetry);
     }
 
-    Rig(Impairment aToB, Impairment bToA, LossRecovery.Factory rel, MemoryLink.Config link, int window, MemoryFabric.CodecFactory codec,
+    Rig(ImpairmentConfig aToB, ImpairmentConfig bToA, LossRecovery.Factory rel, MemoryLink.Config link, int window, MemoryFabric.CodecFactory codec,
         MemoryFabric.Telemetry telemetry) {
         fabric = new MemoryFabric(DeviceConfig.named("a", 1).withLossRecovery(rel).withWindow(window),
                 DeviceConfig.named("b", 2).withLossRecovery(rel).withWindow(window), link, codec, aToB, bToA, 42, START, telemetry);

@@ -6,7 +6,7 @@ import java.lang.foreign.Arena;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.FramingKind;
@@ -46,7 +46,7 @@ class ScaleTest {
 
         World(int maxQp) {
             fabric = new MemoryFabric(config("a", 1, maxQp), config("b", 2, maxQp), MemoryLink.Config.defaults(),
-                    MemoryFabric.CodecFactory.wire(FramingKind.ROCE2), Impairment.NONE, Impairment.NONE, 7, START);
+                    MemoryFabric.CodecFactory.wire(FramingKind.ROCE2), ImpairmentConfig.none(), ImpairmentConfig.none(), 7, START);
             sim = new SimulatedDriver(START, fabric.a, fabric.b);
             pdA = fabric.a.allocPd();
             pdB = fabric.b.allocPd();

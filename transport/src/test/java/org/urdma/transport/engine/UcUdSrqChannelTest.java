@@ -6,7 +6,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.AccessFlags;
@@ -35,7 +35,7 @@ class UcUdSrqChannelTest {
     @Test
     void ucDropsAMessageWithALostPacketWholeAndDeliversTheOthers() {
         // drop every 5th frame A->B: 3-packet messages lose one packet in some messages
-        try (Rig r = new Rig(Impairment.dropEvery(5), Impairment.NONE, LossRecovery.goBackN(), MemoryLink.Config.defaults())) {
+        try (Rig r = new Rig(ImpairmentConfig.dropEvery(5), ImpairmentConfig.none(), LossRecovery.goBackN(), MemoryLink.Config.defaults())) {
             QueuePair[] qp = r.connect(QpType.UC, MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_1024));
             MemoryRegion src = r.mrA(3000, AccessFlags.LOCAL_WRITE);
             MemoryRegion dst = r.mrB(3000 * 10, AccessFlags.LOCAL_WRITE);

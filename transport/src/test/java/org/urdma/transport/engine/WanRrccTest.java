@@ -10,7 +10,7 @@ import org.urdma.transport.counters.EngineCounters;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
 import org.urdma.transport.journal.EventJournal;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.LinkFraming;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.rate.RateControl;
@@ -67,7 +67,7 @@ class WanRrccTest {
         MemoryLink[] ends = MemoryLink.pair(MemoryLink.Config.defaults().withLatency(oneWay).withGbps(GBPS).withSlots(4096),
                 new LinkFraming(FramingKind.ROCE2, ca.mac(), ca.gid().toBytes()),
                 new LinkFraming(FramingKind.ROCE2, cb.mac(), cb.gid().toBytes()),
-                loss > 0 ? Impairment.random(loss, 0, 0, 7) : Impairment.NONE, Impairment.NONE);
+                loss > 0 ? ImpairmentConfig.random(loss, 0, 0, 7) : ImpairmentConfig.none(), ImpairmentConfig.none());
         SoftDevice a = new SoftDevice(ca, ends[0], new SplittableRandom(1), START, EngineCounters.inMemory("a"), EventJournal.NONE);
         SoftDevice b = new SoftDevice(cb, ends[1], new SplittableRandom(2), START, EngineCounters.inMemory("b"), EventJournal.NONE);
         SimulatedDriver sim = new SimulatedDriver(START, a, b);

@@ -21,7 +21,7 @@ import org.urdma.transport.journal.Journal;
 import org.urdma.transport.journal.JournalEvent;
 import org.urdma.transport.journal.JournalReader;
 import org.urdma.transport.journal.RetransmitReason;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.LinkFraming;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.packet.Link;
@@ -184,7 +184,7 @@ class WanSackTest {
             DeviceConfig cb = DeviceConfig.named("b", 2).withLossRecovery(LossRecovery.sack());
             MemoryLink[] ends = MemoryLink.pair(MemoryLink.Config.defaults().withLatency(LATENCY),
                     new LinkFraming(FramingKind.ROCE2, ca.mac(), ca.gid().toBytes()),
-                    new LinkFraming(FramingKind.ROCE2, cb.mac(), cb.gid().toBytes()), Impairment.NONE, Impairment.NONE);
+                    new LinkFraming(FramingKind.ROCE2, cb.mac(), cb.gid().toBytes()), ImpairmentConfig.none(), ImpairmentConfig.none());
             linkA = ends[0];
             linkB = new DropFirst(ends[1], drop);
             linkA.tap(capA);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.packet.Route;
 import org.urdma.transport.packet.RxPacket;
 import org.urdma.transport.packet.TxPacket;
@@ -39,20 +40,20 @@ class LinkFramingTest {
 
     @Test
     void theMemoryLinkOffloadsTheIcrcOnlyWhileNothingCanDamageOrCaptureFrames() {
-        assertTrue(MemoryLinkTest.pair(Impairment.NONE)[0].icrcOffloaded());
-        assertTrue(MemoryLinkTest.pair(Impairment.random(0.1, 0.1, 0.1, 3))[1].icrcOffloaded(), "loss and reordering damage nothing");
-        assertFalse(MemoryLinkTest.pair(Impairment.NONE.withCorrupt(0.01))[1].icrcOffloaded(), "corruption: the ICRC must catch it");
-        MemoryLink[] l = MemoryLinkTest.pair(Impairment.NONE);
+        assertTrue(MemoryLinkTest.pair(ImpairmentConfig.none())[0].icrcOffloaded());
+        assertTrue(MemoryLinkTest.pair(ImpairmentConfig.random(0.1, 0.1, 0.1, 3))[1].icrcOffloaded(), "loss and reordering damage nothing");
+        assertFalse(MemoryLinkTest.pair(ImpairmentConfig.none().corrupt(0.01, 0))[1].icrcOffloaded(), "corruption: the ICRC must catch it");
+        MemoryLink[] l = MemoryLinkTest.pair(ImpairmentConfig.none());
         l[1].tap((frame, offset, length, now) -> { });
         assertFalse(l[0].icrcOffloaded(), "a capture must hold real frames");
-        MemoryLink[] m = MemoryLinkTest.pair(Impairment.NONE);
+        MemoryLink[] m = MemoryLinkTest.pair(ImpairmentConfig.none());
         assertTrue(m[0].inject(new UnsafeBuffer(new byte[60]), 0, 60, 0));
         assertFalse(m[1].icrcOffloaded(), "a foreign frame may be damaged");
     }
 
     @Test
     void framesSentWithTheIcrcOffloadedArriveWhenTheOffloadStopsWhileTheyAreInFlight() {
-        MemoryLink[] l = MemoryLinkTest.pair(Impairment.NONE);
+        MemoryLink[] l = MemoryLinkTest.pair(ImpairmentConfig.none());
         UnsafeBuffer payload = new UnsafeBuffer(new byte[256]);
         for (int i = 0; i < 4; i++) {
             assertTrue(TestPackets.send(l[0], TestPackets.routeTo(MemoryLinkTest.MAC_B), 0x04, 0x12, i, payload, 256, 0));

@@ -3,20 +3,28 @@ package org.urdma.transport.link;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.ByteBuffer;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.urdma.transport.impair.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
+import org.urdma.transport.packet.PacketSink;
+import org.urdma.transport.packet.Route;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.verbs.Gid;
 
 class MemoryLinkTest {
     static final byte[] MAC_A = {2, 0, 0, 0, 0, 1}, MAC_B = {2, 0, 0, 0, 0, 2};
 
-    static MemoryLink[] pair(Impairment ab) {
+    static MemoryLink[] pair(ImpairmentConfig ab) {
         return MemoryLink.pair(MemoryLink.Config.defaults().withLatency(100),
                 new LinkFraming(FramingKind.ROCE2, MAC_A, Gid.fromMac(MAC_A).toBytes()),
-                new LinkFraming(FramingKind.ROCE2, MAC_B, Gid.fromMac(MAC_B).toBytes()), ab, Impairment.NONE);
+                new LinkFraming(FramingKind.ROCE2, MAC_B, Gid.fromMac(MAC_B).toBytes()), ab, ImpairmentConfig.none());
     }
 
     static List<Integer> sendAndCollect(MemoryLink[] l, int n) {
@@ -44,18 +52,19 @@ class MemoryLinkTest {
 
     @Test
     void framesArriveInOrderAfterTheLatencyAndNotBefore() {
-        MemoryLink[] l = pair(Impairment.NONE);
+        MemoryLink[] l = pair(ImpairmentConfig.none());
         assertTrue(TestPackets.send(l[0], TestPackets.routeTo(MAC_B), 0x11, 5, 77, null, 0, 1000));
         int[] n = {0};
         assertEquals(0, l[1].receive(1099, (q, t) -> n[0]++, 10));
         assertEquals(1, l[1].receive(1100, (q, t) -> { n[0]++; assertEquals(77, q.psn()); }, 10));
         assertEquals(1, n[0]);
-        assertEquals(List.of(0, 1, 2, 3, 4), sendAndCollect(pair(Impairment.NONE), 5));
+        assertEquals(List.of(0, 1, 2, 3, 4), sendAndCollect(pair(ImpairmentConfig.none()), 5));
     }
 
     @Test
     void impairmentIsSeededAndDoesWhatItSays() {
-        Impairment imp = new Impairment(0.05, 0.05, 0, 0.05, 2, 1_000, 0, 99);
+        ImpairmentConfig imp = ImpairmentConfig.none().lossRandom(0.05, 0).duplicate(0.05, 0).delay(1_000, 0, 0)
+                .reorder(0.05, 0, 1).seed(99);
         List<Integer> a = sendAndCollect(pair(imp), 2000);
         List<Integer> b = sendAndCollect(pair(imp), 2000);
         assertEquals(a, b, "same seed, same outcome");
@@ -69,7 +78,7 @@ class MemoryLinkTest {
 
     @Test
     void corruptedFramesFailTheIcrcAndAreCountedNotDelivered() {
-        MemoryLink[] l = pair(Impairment.NONE.withCorrupt(0.2).withSeed(5));
+        MemoryLink[] l = pair(ImpairmentConfig.none().corrupt(0.2, 0).seed(5));
         List<Integer> got = sendAndCollect(l, 1000);
         assertTrue(l[0].corruptedFrames() > 150);
         // the ICRC and IP checksum catch everything but flips in the (unchecked, zero) UDP checksum field
@@ -79,14 +88,71 @@ class MemoryLinkTest {
 
     @Test
     void dropEveryNthIsDeterministic() {
-        MemoryLink[] l = pair(Impairment.dropEvery(4));
+        MemoryLink[] l = pair(ImpairmentConfig.dropEvery(4));
         List<Integer> got = sendAndCollect(l, 12);
         assertEquals(List.of(0, 1, 2, 4, 5, 6, 8, 9, 10), got);
     }
 
     @Test
     void badImpairmentNamesTheField() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Impairment.random(1.5, 0, 0, 1));
-        assertTrue(e.getMessage().startsWith("loss"), e.getMessage());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> pair(ImpairmentConfig.random(1.5, 0, 0, 1)));
+        assertTrue(e.getMessage().startsWith("impairment loss:"), e.getMessage());
+    }
+
+    @Test
+    void delayAndJitterReleaseFramesInTimeOrderEachAtItsOwnTime() {
+        // 20 µs ± 10 µs on frames 1 µs apart: netem's time-ordered queue overtakes by up to 20 frames
+        ImpairmentConfig c = ImpairmentConfig.none().delay(20_000, 10_000, 0).seed(42);
+        Impairment model = new Impairment(c, new SplittableRandom(42));
+        int n = 500;
+        long[] arrival = new long[n];
+        for (int i = 0; i < n; i++) arrival[i] = model.offer(i * 1_000L, 0).releaseAt[0] + 100; // + link latency
+        MemoryLink[] l = pair(c);
+        UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+        List<Integer> order = new ArrayList<>();
+        int sent = 0;
+        for (long now = 0; order.size() < n; now += 50) {
+            if (sent < n && now == sent * 1_000L) {
+                assertTrue(TestPackets.send(l[0], TestPackets.routeTo(MAC_B), 0x04, 0x12, sent++, payload, 64, now));
+            }
+            l[0].flush(now);
+            long t = now;
+            l[1].receive(now, (q, at) -> {
+                long due = arrival[q.psn()];
+                assertTrue(due <= t && t < due + 50, "frame " + q.psn() + " due at " + due + " arrived at " + t);
+                order.add(q.psn());
+            }, 100);
+            assertTrue(now < 10_000_000, "all frames arrive");
+        }
+        List<Integer> byTime = IntStream.range(0, n).boxed()
+                .sorted(Comparator.<Integer>comparingLong(i -> arrival[i]).thenComparingInt(i -> i)).toList();
+        assertEquals(byTime, order, "frames leave in release-time order");
+        assertNotEquals(IntStream.range(0, n).boxed().toList(), order, "jitter reorders");
+    }
+
+    @Test
+    void anImpairedLinkAllocatesNothingPerFrame() {
+        ImpairmentConfig c = ImpairmentConfig.none().delay(5_000, 2_000, 0.2).lossGilbertElliott(0.01, 0.3, 0.5, 0.001)
+                .duplicate(0.02, 0).reorder(0.02, 0, 3).corrupt(0.01, 0).seed(7);
+        MemoryLink[] l = pair(c);
+        UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(256));
+        Route route = TestPackets.routeTo(MAC_B);
+        PacketSink sink = (p, t) -> { };
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long tid = Thread.currentThread().threadId();
+        long now = 0;
+        long best = Long.MAX_VALUE;
+        for (int round = 0; round < 20; round++) {
+            long before = mx.getThreadAllocatedBytes(tid);
+            for (int i = 0; i < 5_000; i++) {
+                now += 500;
+                TestPackets.send(l[0], route, 0x04, 0x12, i, payload, 256, now);
+                l[0].flush(now);
+                l[1].receive(now, sink, 100);
+            }
+            best = Math.min(best, mx.getThreadAllocatedBytes(tid) - before);
+        }
+        assertTrue(l[0].lostFrames() > 0 && l[0].duplicatedFrames() > 0 && l[0].reorderedFrames() > 0, "exercised");
+        assertTrue(best < 1024, best + " bytes allocated for 5000 impaired frames");
     }
 }

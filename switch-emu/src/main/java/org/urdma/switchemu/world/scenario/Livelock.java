@@ -3,7 +3,7 @@ package org.urdma.switchemu.world.scenario;
 import java.util.Locale;
 import org.urdma.switchemu.core.PortConfig;
 import org.urdma.switchemu.core.SwitchConfig;
-import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.switchemu.world.DeviceHost;
 import org.urdma.switchemu.world.FlowResult;
 import org.urdma.switchemu.world.MessageWorkload;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import org.urdma.switchemu.core.PortConfig;
 import org.urdma.switchemu.core.SwitchConfig;
-import org.urdma.switchemu.impair.ImpairmentConfig;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.switchemu.world.DeviceHost;
 import org.urdma.switchemu.world.MessageWorkload;
 import org.urdma.switchemu.world.SwitchNode;

@@ -1,4 +1,4 @@
-package org.urdma.switchemu.impair;
+package org.urdma.transport.impair;
 
 import java.nio.ByteOrder;
 import org.agrona.DirectBuffer;

@@ -1,9 +1,12 @@
-package org.urdma.switchemu.impair;
+package org.urdma.transport.impair;
 
 /**
  * What netem would be told: delay with jitter and correlation, loss (random with correlation,
  * Gilbert-Elliott, 4-state), duplication, reordering with a gap, corruption, rate. Probabilities are
  * fractions (0.01 = 1 %), correlations fractions too, times in ns, rate in bit/s (0 = unlimited).
+ * One extra that netem lacks: {@link #dropEveryNth}, the deterministic drop of every n-th frame (the
+ * SIGCOMM 2016 switch rule that dropped packets whose IP ID ended in 0xff). The seed is what an in-JVM
+ * link draws from; switches derive theirs from their own seed.
  */
 public final class ImpairmentConfig {
     long delayNs;
@@ -22,9 +25,28 @@ public final class ImpairmentConfig {
     double corrupt;
     double corruptCorrelation;
     long rateBps;
+    int dropEveryNth;
+    long seed = 1;
 
     public static ImpairmentConfig none() {
         return new ImpairmentConfig();
+    }
+
+    /** Independent loss and duplication, and reordering (frames sent at once past others delayed 20 µs). */
+    public static ImpairmentConfig random(double loss, double duplicate, double reorder, long seed) {
+        ImpairmentConfig c = none().seed(seed);
+        if (loss > 0) {
+            c.lossRandom(loss, 0);
+        }
+        if (reorder > 0) {
+            c.delay(20_000, 0, 0).reorder(reorder, 0, 1);
+        }
+        return c.duplicate(duplicate, 0);
+    }
+
+    /** Only the deterministic drop of every n-th frame. */
+    public static ImpairmentConfig dropEvery(int n) {
+        return none().dropEveryNth(n);
     }
 
     public ImpairmentConfig delay(long delayNs, long jitterNs, double correlation) {
@@ -87,9 +109,37 @@ public final class ImpairmentConfig {
         return this;
     }
 
+    /** Drops frames n, 2n, 3n... (counting from 1) before any random decision; 0 = off. Not a netem option. */
+    public ImpairmentConfig dropEveryNth(int n) {
+        this.dropEveryNth = n;
+        return this;
+    }
+
+    public ImpairmentConfig seed(long seed) {
+        this.seed = seed;
+        return this;
+    }
+
+    public int dropEveryNth() {
+        return dropEveryNth;
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    /** Whether a frame may leave later than offered (so a link must hold it): delay, jitter, rate, reordering. */
+    public boolean delays() {
+        return delayNs > 0 || jitterNs > 0 || rateBps > 0 || reorder > 0;
+    }
+
+    public boolean corrupts() {
+        return corrupt > 0;
+    }
+
     public boolean isNone() {
         return delayNs == 0 && jitterNs == 0 && lossModel == LossModel.NONE && duplicate == 0 && reorder == 0
-            && corrupt == 0 && rateBps == 0;
+            && corrupt == 0 && rateBps == 0 && dropEveryNth == 0;
     }
 
     void validate() {
@@ -109,6 +159,7 @@ public final class ImpairmentConfig {
         check("gap", gap >= 0, "gap must be >= 0");
         check("reorder", reorder == 0 || delayNs > 0, "reordering needs a delay (as in tc netem)");
         check("rate", rateBps >= 0, "rate must be >= 0");
+        check("dropEveryNth", dropEveryNth == 0 || dropEveryNth >= 2, "must be 0 (off) or >= 2, was " + dropEveryNth);
     }
 
     private static void fraction(String field, double value) {

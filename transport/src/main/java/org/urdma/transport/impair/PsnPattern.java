@@ -1,4 +1,4 @@
-package org.urdma.switchemu.impair;
+package org.urdma.transport.impair;
 
 import java.util.Arrays;
 import java.util.TreeSet;

@@ -1,4 +1,4 @@
-package org.urdma.switchemu.impair;
+package org.urdma.transport.impair;
 
 import java.util.random.RandomGenerator;
 
@@ -8,7 +8,8 @@ import java.util.random.RandomGenerator;
  * copies until their release time (netem's tfifo: ordered by time, ties in offer order). Randomness is
  * netem's: uniform 32-bit draws, optionally correlated with the previous draw of the same kind
  * ({@code get_crandom}); jitter uniform in [delay − jitter, delay + jitter) (scaled from the draw rather
- * than netem's modulo, so that delay correlation has an effect).
+ * than netem's modulo, so that delay correlation has an effect). One rule netem lacks comes first:
+ * {@link ImpairmentConfig#dropEveryNth}. The only impairment model: switches and in-JVM links use it alike.
  */
 public final class Impairment {
     /** The outcome for one offered packet; reused, valid until the next {@link #offer}. */
@@ -39,6 +40,7 @@ public final class Impairment {
     private final long corrupt;
     private final int gap;
     private final long rateBps;
+    private final int dropEveryNth;
     private final long a1;
     private final long a2;
     private final long a3;
@@ -72,6 +74,7 @@ public final class Impairment {
         this.corrupt = u32(config.corrupt);
         this.gap = config.reorder > 0 && config.gap == 0 ? 1 : config.gap;
         this.rateBps = config.rateBps;
+        this.dropEveryNth = config.dropEveryNth;
         double[] lp = config.lossParams;
         if (lossModel == LossModel.GILBERT_ELLIOTT) {
             // tc: gemodel p r 1-h 1-k (all given explicitly here)
@@ -112,6 +115,11 @@ public final class Impairment {
         offered++;
         Result r = result;
         r.copies = 0;
+        if (dropEveryNth > 0 && offered % dropEveryNth == 0) {
+            // before any draw: the rule neither consumes randomness nor shifts the random decisions
+            lost++;
+            return r;
+        }
         int count = 1;
         if (duplicate != 0 && duplicate >= dupCor.next(random)) {
             count++;

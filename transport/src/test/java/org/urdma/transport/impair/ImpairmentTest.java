@@ -1,4 +1,4 @@
-package org.urdma.switchemu.impair;
+package org.urdma.transport.impair;
 
 import org.junit.jupiter.api.Test;
 
@@ -198,6 +198,28 @@ class ImpairmentTest {
     }
 
     @Test
+    void dropEveryNthDropsFramesNTwoNAndSoOnWithoutShiftingTheRandomDecisions() {
+        ImpairmentConfig random = ImpairmentConfig.none().delay(50_000, 10_000, 0).lossRandom(0.02, 0).duplicate(0.01, 0);
+        Impairment without = new Impairment(random, new SplittableRandom(7));
+        Impairment with = new Impairment(ImpairmentConfig.none().delay(50_000, 10_000, 0).lossRandom(0.02, 0)
+            .duplicate(0.01, 0).dropEveryNth(10), new SplittableRandom(7));
+        for (int i = 0; i < 10_000; i++) {
+            Impairment.Result r = with.offer(i * 1000L, 500);
+            if ((i + 1) % 10 == 0) {
+                assertEquals(0, r.copies, "frame " + (i + 1));
+                continue;
+            }
+            // the rule takes no draw: the frames it lets by meet the same decisions as on a path without it
+            Impairment.Result q = without.offer(i * 1000L, 500);
+            assertEquals(q.copies, r.copies, "frame " + (i + 1));
+            for (int c = 0; c < r.copies; c++) {
+                assertEquals(q.releaseAt[c], r.releaseAt[c]);
+            }
+        }
+        assertEquals(1000 + without.lost(), with.lost());
+    }
+
+    @Test
     void badConfigurationNamesTheField() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
             () -> new Impairment(ImpairmentConfig.none().lossRandom(1.5, 0), new SplittableRandom(1)));
@@ -205,5 +227,8 @@ class ImpairmentTest {
         e = assertThrows(IllegalArgumentException.class,
             () -> new Impairment(ImpairmentConfig.none().reorder(0.1, 0, 2), new SplittableRandom(1)));
         assertTrue(e.getMessage().contains("reorder"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+            () -> new Impairment(ImpairmentConfig.dropEvery(1), new SplittableRandom(1)));
+        assertTrue(e.getMessage().startsWith("impairment dropEveryNth:"), e.getMessage());
     }
 }

@@ -1,4 +1,4 @@
-package org.urdma.switchemu.impair;
+package org.urdma.transport.impair;
 
 /** netem's loss models. */
 public enum LossModel {

@@ -1,4 +1,4 @@
-package org.urdma.switchemu.impair;
+package org.urdma.transport.impair;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -16,6 +16,9 @@ public final class NetemArgs {
 
     /** The words after {@code netem} (empty for a config that does nothing). */
     public static List<String> of(ImpairmentConfig c) {
+        if (c.dropEveryNth > 0) {
+            throw new IllegalArgumentException("impairment dropEveryNth: tc netem has no deterministic drop of every n-th frame");
+        }
         List<String> a = new ArrayList<>();
         if (c.delayNs > 0 || c.jitterNs > 0) {
             a.add("delay");

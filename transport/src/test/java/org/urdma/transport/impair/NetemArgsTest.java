@@ -1,4 +1,4 @@
-package org.urdma.switchemu.impair;
+package org.urdma.transport.impair;
 
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +38,13 @@ class NetemArgsTest {
             .corrupt(0.001, 0).rateBps(1_000_000_000L);
         assertEquals(List.of("delay", "10000us", "duplicate", "1%", "50%", "reorder", "25%", "50%", "gap", "5", "corrupt",
             "0.1%", "rate", "1000000000bit"), NetemArgs.of(c));
+    }
+
+    @Test
+    void theEveryNthDropHasNoNetemFormAndSaysSo() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> NetemArgs.of(ImpairmentConfig.dropEvery(256)));
+        assertEquals("impairment dropEveryNth: tc netem has no deterministic drop of every n-th frame", e.getMessage());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package org.urdma.switchemu.impair;
+package org.urdma.transport.impair;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
