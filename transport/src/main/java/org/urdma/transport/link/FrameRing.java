@@ -17,6 +17,10 @@ final class FrameRing {
     private final long[] deliverAt;
     /** The frame was sent with its ICRC offloaded (left out): the receiver must not check it. */
     private final boolean[] icrcOffloaded;
+    /** Bytes before the frame in its slot (see {@link #claim(int)}). */
+    private final int[] lead;
+    /** The lead of the slot claimed last, stored with it on publish. Producer only. */
+    private int claimedLead;
     private final AtomicLong tail = new AtomicLong(); // next slot the producer publishes
     private final AtomicLong head = new AtomicLong(); // next slot the consumer reads
     private long cachedHead;
@@ -29,6 +33,7 @@ final class FrameRing {
         this.length = new int[slots];
         this.deliverAt = new long[slots];
         this.icrcOffloaded = new boolean[slots];
+        this.lead = new int[slots];
     }
 
     int slotSize() {
@@ -39,8 +44,17 @@ final class FrameRing {
         return mask + 1;
     }
 
-    /** Offset of the next free slot, or -1 when the ring is full. Producer only. */
+    /** Offset of the next free slot, or -1 when the ring is full; the frame starts at the slot's start. Producer only. */
     int claim() {
+        return claim(0);
+    }
+
+    /**
+     * As {@link #claim()}, but the frame will start {@code frameLead} bytes into the slot (the caller writes it at the
+     * returned offset plus the lead; the consumer finds it at {@link #offsetOf}).
+     */
+    int claim(int frameLead) {
+        claimedLead = frameLead;
         long t = tail.get();
         if (t - cachedHead > mask) {
             cachedHead = head.get();
@@ -56,6 +70,7 @@ final class FrameRing {
         length[i] = frameLength;
         deliverAt[i] = deliverTime;
         icrcOffloaded[i] = offloaded;
+        lead[i] = claimedLead;
         tail.lazySet(t + 1);
     }
 
@@ -65,8 +80,9 @@ final class FrameRing {
         return h == tail.get() ? -1 : (int) (h & mask);
     }
 
+    /** Where the frame in slot {@code index} starts. */
     int offsetOf(int index) {
-        return index * slotSize;
+        return index * slotSize + lead[index];
     }
 
     int lengthOf(int index) {

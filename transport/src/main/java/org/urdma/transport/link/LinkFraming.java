@@ -114,6 +114,11 @@ public final class LinkFraming {
                 - (rh ? 4 : 0) + icrcLength);
     }
 
+    /** Where the payload of a packet of {@code opcode} starts in its frame (static header layout; URDMA headers add to it). */
+    public int payloadOffset(int opcode) {
+        return transportOffset + TxPacket.sectionLength(opcode, 0) - (rh ? 4 : 0);
+    }
+
     /** Largest frame for a payload of {@code payloadLength} bytes, for sizing slots (every URDMA header counted). */
     public int maxFrameLength(int payloadLength) {
         return framing.maxFrameLength(payloadLength);

@@ -52,6 +52,13 @@ public final class MemoryLink implements Link {
         }
     }
 
+    /**
+     * A frame starts up to this many bytes into its slot so that its payload starts on a cache line: the two payload
+     * copies (MR to slot, slot to MR) then run as aligned 8-byte copies; at a 2-byte aligned payload (70 bytes of
+     * RoCEv2 headers) Unsafe.copyMemory moves 2-byte elements (jshort_disjoint_arraycopy), a third of write-bw's time.
+     */
+    static final int PAYLOAD_ALIGN = 64;
+
     private final LinkFraming framing;
     private final FrameRing tx;
     private final FrameRing rx;
@@ -91,7 +98,8 @@ public final class MemoryLink implements Link {
      */
     public static MemoryLink[] pair(Config config, LinkFraming a, LinkFraming b, ImpairmentConfig aToB,
                                     ImpairmentConfig bToA) {
-        int slotSize = (Math.max(a.maxFrameLength(config.maxPayload()), b.maxFrameLength(config.maxPayload())) + 63) & ~63;
+        int slotSize = ((Math.max(a.maxFrameLength(config.maxPayload()), b.maxFrameLength(config.maxPayload())) + 63) & ~63)
+                + PAYLOAD_ALIGN;
         FrameRing ab = new FrameRing(config.slots(), slotSize);
         FrameRing ba = new FrameRing(config.slots(), slotSize);
         MemoryLink x = new MemoryLink(a, ab, ba, config, aToB);
@@ -142,18 +150,20 @@ public final class MemoryLink implements Link {
 
     @Override
     public TxPacket claim(int opcode, int payloadLength, Route route, long now) {
-        if (!framing.canCarry(opcode) || framing.frameLength(opcode, payloadLength) > tx.slotSize()) {
+        if (!framing.canCarry(opcode) || framing.frameLength(opcode, payloadLength) > tx.slotSize() - PAYLOAD_ALIGN) {
             claimed = -1;
             return framing.begin(scratch, 0).discard(); // cannot be framed: dropped and counted, like a NIC would
         }
         release(now);
-        int off = tx.claim();
+        int lead = payloadLength == 0 ? 0
+                : (int) (-(tx.buffer.addressOffset() + framing.payloadOffset(opcode)) & (PAYLOAD_ALIGN - 1));
+        int off = tx.claim(lead);
         if (off < 0) {
             backPressured++;
             return null;
         }
-        claimed = off;
-        return framing.begin(tx.buffer, off);
+        claimed = off + lead;
+        return framing.begin(tx.buffer, claimed);
     }
 
     @Override
@@ -171,7 +181,8 @@ public final class MemoryLink implements Link {
      * false when the ring is full.
      */
     public boolean inject(DirectBuffer frame, int offset, int length, long now) {
-        if (length > tx.slotSize()) throw new IllegalArgumentException("length: " + length + " exceeds the slot size " + tx.slotSize());
+        int room = tx.slotSize() - PAYLOAD_ALIGN;
+        if (length > room) throw new IllegalArgumentException("length: " + length + " exceeds the slot size " + room);
         if (!foreignFrames) {
             foreignFrames = true;
             updateOffload();

@@ -55,9 +55,8 @@ final class IpUdpFraming extends AbstractFraming {
                 p.sgidHi, p.sgidLo, p.dgidHi, p.dgidLo);
             udp = net + Ipv6Header.LENGTH;
         } else {
-            Ipv4Header.put(b, net, p.tos, Ipv4Header.LENGTH + udpLen, p.ipId, p.ipFlagsFragment, p.ttl,
+            Ipv4Header.putWithChecksum(b, net, p.tos, Ipv4Header.LENGTH + udpLen, p.ipId, p.ipFlagsFragment, p.ttl,
                 Ipv4Header.PROTO_UDP, p.ipSrc, p.ipDst);
-            Ipv4Header.putChecksum(b, net);
             udp = net + Ipv4Header.LENGTH;
         }
         UdpHeader.put(b, udp, p.udpSrcPort, UdpHeader.ROCE_PORT, udpLen, udpChecksum);

@@ -62,6 +62,21 @@ class MemoryLinkTest {
     }
 
     @Test
+    void aPayloadStartsOnACacheLineInTheReceiversSlotSoBothCopiesRunAligned() {
+        MemoryLink[] l = pair(Impairment.NONE);
+        UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
+        List<Long> misalignment = new ArrayList<>();
+        for (int opcode : new int[] {0x04, 0x0A, 0x06, 0x07}) { // SEND_ONLY, WRITE_ONLY (RETH), WRITE_FIRST, WRITE_MIDDLE
+            assertTrue(TestPackets.send(l[0], TestPackets.routeTo(MAC_B), opcode, 0x12, opcode, payload, 4096, 0));
+        }
+        assertEquals(4, l[1].receive(1_000, (q, t) -> {
+            assertEquals(4096, q.payloadLength());
+            misalignment.add((q.payload().addressOffset() + q.payloadOffset()) & 63);
+        }, 10));
+        assertEquals(List.of(0L, 0L, 0L, 0L), misalignment);
+    }
+
+    @Test
     void impairmentIsSeededAndDoesWhatItSays() {
         ImpairmentConfig imp = ImpairmentConfig.none().lossRandom(0.05, 0).duplicate(0.05, 0).delay(1_000, 0, 0)
                 .reorder(0.05, 0, 1).seed(99);
