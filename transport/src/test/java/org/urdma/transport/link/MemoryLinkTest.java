@@ -63,7 +63,7 @@ class MemoryLinkTest {
 
     @Test
     void aPayloadStartsOnACacheLineInTheReceiversSlotSoBothCopiesRunAligned() {
-        MemoryLink[] l = pair(Impairment.NONE);
+        MemoryLink[] l = pair(ImpairmentConfig.none());
         UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(4096));
         List<Long> misalignment = new ArrayList<>();
         for (int opcode : new int[] {0x04, 0x0A, 0x06, 0x07}) { // SEND_ONLY, WRITE_ONLY (RETH), WRITE_FIRST, WRITE_MIDDLE
