@@ -91,6 +91,9 @@ public final class DeviceHost implements Link {
 
     @Override
     public TxPacket claim(int opcode, int payloadLength, Route route, long now) {
+        // a retry time already due is spent: kept, it would hide this refusal's later one, and the pass's flush would
+        // clear it, leaving a refused engine with no wake-up (it sent parity, so it reported work 0 and got no second pass)
+        if (retryAt <= now) retryAt = Long.MAX_VALUE;
         if (pausedUntil[priority] > now) {
             retryAt = Math.min(retryAt, pausedUntil[priority]);
             return null;

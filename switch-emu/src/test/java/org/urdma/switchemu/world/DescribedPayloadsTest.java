@@ -84,7 +84,7 @@ class DescribedPayloadsTest {
     }
 
     /** Time, opcode, PSN and destination QP of each RoCEv2 frame in a capture; returns the biggest frame. */
-    private static int frames(byte[] pcap, List<String> out) throws IOException {
+    static int frames(byte[] pcap, List<String> out) throws IOException {
         int biggest = 0;
         try (PcapReader r = new PcapReader(new ByteArrayInputStream(pcap))) {
             while (r.next()) {

@@ -40,7 +40,7 @@ final class FecReceiver {
         int end = Psn.add(p.fecBasePsn(), p.fecM());
         if (p.fecM() > 0 && Psn.after(end, settledEnd) && Psn.diff(end, settledEnd) < PsnWindow.SIZE) settledEnd = end;
         int res = decoder.onParity(p.fecBasePsn(), p.fecM(), p.fecR(), p.fecIndex(), p.fecLengthXor(),
-                p.payload(), p.payloadOffset(), p.payloadLength());
+                p.payload(), p.payloadOffset(), p.payloadBytes());
         return res == FecDecoder.RECOVERED ? rebuild(p) : null;
     }
 

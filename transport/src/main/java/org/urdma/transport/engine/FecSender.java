@@ -1,10 +1,12 @@
 package org.urdma.transport.engine;
 
+import java.util.Arrays;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.fec.FecEncoder;
 import org.urdma.transport.fec.FecSizing;
 import org.urdma.transport.packet.TxPacket;
 import org.urdma.transport.wire.Opcode;
+import org.urdma.transport.wire.Psn;
 
 /**
  * P-FEC on the requester (docs/WAN.md): every request packet sent for the first time is XORed into its group's stripe
@@ -24,6 +26,12 @@ final class FecSender {
     /** Next parity of the completed group to send, and how many it has (0: none waiting; the encoder's r may be the next group's). */
     private int nextParity;
     private int parityCount;
+    /**
+     * Per stripe of the group: its longest transport section as a real link carries it (what its parity takes on the
+     * wire). It is the encoder's parity length unless payloads are described (a simulated world), where a section holds
+     * a description of its bytes.
+     */
+    private final int[] wireLength;
 
     FecSender(SoftQp qp, int maxSection, int m, int r) {
         this.qp = qp;
@@ -31,6 +39,7 @@ final class FecSender {
         this.m = sizing != null ? sizing.m() : m;
         this.r = sizing != null ? sizing.r() : r;
         this.encoder = new FecEncoder(maxSection, sizing != null ? 32 : r);
+        this.wireLength = new int[sizing != null ? 32 : r];
     }
 
     /** The geometry the first group uses (the receiver expects it from its first PSN). */
@@ -48,8 +57,12 @@ final class FecSender {
         if (!encoder.open() || psn != encoder.nextPsn()) {
             parityCount = 0; // (the requester flushes parity before new packets; were any left, the new group overwrites them)
             encoder.start(psn, m, r);
+            Arrays.fill(wireLength, 0);
         }
-        if (encoder.add(psn, t.buffer(), t.transportOffset(), end - t.transportOffset())) {
+        int section = end - t.transportOffset();
+        int j = Psn.diff(psn, encoder.basePsn()) % encoder.r();
+        wireLength[j] = Math.max(wireLength[j], section + t.payloadLength() - t.payloadBytes());
+        if (encoder.add(psn, t.buffer(), t.transportOffset(), section)) {
             nextParity = 0;
             parityCount = encoder.r();
         }
@@ -64,10 +77,10 @@ final class FecSender {
             if (t == null) return false;
             t.start(Opcode.URDMA_FEC_PARITY, qp.destQpn, 0, false, false)
                     .fecEth(encoder.basePsn(), encoder.m(), encoder.r(), j, encoder.lengthXor(j))
-                    .payload(encoder.parity(j), 0, len);
+                    .payload(encoder.parity(j), 0, len).payloadStandsFor(wireLength[j]);
             qp.commit(t, qp.route, now);
             qp.counters.increment(Counter.FEC_PARITY_SENT);
-            qp.rate.onSent(len, now); // parity takes the bottleneck's bytes too
+            qp.rate.onSent(wireLength[j], now); // parity takes the bottleneck's bytes too
             nextParity++;
         }
         parityCount = 0;

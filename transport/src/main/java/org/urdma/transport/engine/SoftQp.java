@@ -221,9 +221,11 @@ public final class SoftQp implements QueuePair {
         return (uethFlags & OpcodeTable.UETH_PER_PACKET_RETH) != 0;
     }
 
-    /** Names of this QP's loss recovery and rate control. */
+    /** Names of this QP's loss recovery (with its P-FEC overlay when agreed) and rate control. */
     public String policyNames() {
-        return recovery.name() + ", " + rate.name();
+        String fec = (uethFlags & OpcodeTable.UETH_FEC) == 0 ? ""
+                : fecData == 0 ? "+fec auto" : "+fec " + fecData + "/" + fecParity;
+        return recovery.name() + fec + ", " + rate.name();
     }
 
     @Override

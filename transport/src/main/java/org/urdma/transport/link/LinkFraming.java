@@ -35,7 +35,6 @@ public final class LinkFraming {
     private final int icrcLength;
     private long decodeErrors;
     private DecodeStatus lastError = DecodeStatus.OK;
-    private Payloads payloads = Payloads.COPY;
 
     /** Untagged frames, ECT(0), PAXI with its optional ICRC. */
     public LinkFraming(FramingKind kind, byte[] localMac, byte[] localGid) {
@@ -93,7 +92,6 @@ public final class LinkFraming {
 
     /** How frames carry payload: {@link Payloads#COPY} (the bytes) on every real link; a simulation may describe them. */
     public void payloads(Payloads p) {
-        this.payloads = p;
         tx.payloads(p);
         rx.payloads(p);
     }
@@ -166,11 +164,7 @@ public final class LinkFraming {
             lastError = st;
             return null;
         }
-        if (payloads != Payloads.COPY) {
-            Packet f = rx.frame();
-            f.payloadLength = payloads.length(f.payloadBuffer, f.payloadOffset, f.payloadLength);
-        }
-        return rx.ready();
+        return rx.ready(); // a described payload's length comes from its description there
     }
 
     /** Why the last frame {@link #decode} refused was malformed. */

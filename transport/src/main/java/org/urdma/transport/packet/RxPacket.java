@@ -48,6 +48,8 @@ public final class RxPacket {
     private boolean rh;
     private int mask;
     private Payloads payloads = Payloads.COPY;
+    /** Frame bytes the payload takes: {@link #payloadLength()} unless the payloads are described, not copied. */
+    private int payloadBytes;
 
     public RxPacket() {
         frame.inPlace = true;
@@ -64,12 +66,17 @@ public final class RxPacket {
         return frame;
     }
 
-    /** Takes the positions the decode recorded. */
+    /**
+     * Takes the positions the decode recorded; a described payload's length is what its description says, while
+     * {@link #payloadBytes()} keeps what it takes in the frame.
+     */
     public RxPacket ready() {
         b = frame.payloadBuffer;
         th = frame.transportOffset;
         rh = !frame.framing.usesBth();
         mask = frame.headerMask;
+        payloadBytes = frame.payloadLength;
+        if (payloads != Payloads.COPY) frame.payloadLength = payloads.length(b, frame.payloadOffset, payloadBytes);
         return this;
     }
 
@@ -255,19 +262,21 @@ public final class RxPacket {
         return th;
     }
 
-    /** End of the transport section: payload plus pad (before the ICRC). */
+    /** End of the transport section as the frame holds it: payload (or its description) plus pad (before the ICRC). */
     public int sectionEnd() {
-        return frame.payloadOffset + frame.payloadLength + frame.padCnt;
+        return frame.payloadOffset + payloadBytes + frame.padCnt;
     }
 
     /**
      * Makes this a packet rebuilt from its transport section {@code section[0, length)} (P-FEC), as if it had arrived
      * from where {@code source} came from (same peer: link and network fields are copied). False when the section
-     * does not decode (then this packet must not be used).
+     * does not decode (then this packet must not be used). Its payload is read as the source's link reads payloads, so a
+     * section that carried a description is placed through the same seam as one that arrived.
      */
     public boolean rebuild(RxPacket source, DirectBuffer section, int length) {
         Packet s = source.frame;
         Packet f = frame;
+        payloads = source.payloads;
         f.resetForInPlace();
         f.framing = s.framing;
         f.dstMac = s.dstMac;
@@ -313,6 +322,11 @@ public final class RxPacket {
 
     public int payloadLength() {
         return frame.payloadLength;
+    }
+
+    /** Frame bytes the payload takes ({@link #payloadLength()} when the bytes are copied). */
+    public int payloadBytes() {
+        return payloadBytes;
     }
 
     /** How the payload is placed into memory: the engine copies it with {@link Payloads#get} of this, never by hand. */

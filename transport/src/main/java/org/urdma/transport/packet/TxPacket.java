@@ -240,6 +240,16 @@ public final class TxPacket {
         return this;
     }
 
+    /**
+     * The payload written stands for {@code length} payload bytes (at least what it holds): a P-FEC parity of described
+     * payloads XORs descriptions, but on a real link it is as long as its stripe's longest packet, and the wire counts
+     * that. With copied bytes the parity is that long already.
+     */
+    public TxPacket payloadStandsFor(int length) {
+        if (length > payloadLength) payloadLength = length;
+        return this;
+    }
+
     /** Writes the pad and PadCnt; returns the end of the section (link side, before framing). */
     public int finish() {
         int end = payloadAt + payloadBytes;

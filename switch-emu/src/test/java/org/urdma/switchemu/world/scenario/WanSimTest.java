@@ -41,6 +41,22 @@ class WanSimTest {
     }
 
     @Test
+    void fecRowsRebuildLossesAtNearlyTheBottleneck() {
+        List<WanSim.Cell> cells = WanSim.run(new WanSim.Options(G10, List.of(20.0), List.of(0.1, 1.0), 100_000_000L,
+                WanSim.rows("SACK,SACK+FEC,SACK+FEC+RRCC"), 1));
+        for (WanSim.Cell c : cells) {
+            WanSim.Cell sack = cell(cells, "SACK", c.lossPercent());
+            assertTrue(c.verified(), "memory verified: " + c);
+            assertTrue(c.drops() > 0, "the path lost packets: " + c);
+            if (c == sack) continue;
+            assertTrue(c.policies().startsWith("sack+fec auto, "), "the FEC offer reached the QP: " + c);
+            assertTrue(c.fraction() >= 0.6, "goodput: " + c);
+            assertTrue(c.fecRepaired() > 0, "losses rebuilt from parity: " + c);
+            assertTrue(c.fraction() >= 0.9 * sack.fraction(), "not worse than SACK: " + c + " vs " + sack);
+        }
+    }
+
+    @Test
     void rowsAndOptionsAreRefusedByName() {
         assertEquals("--rows: unknown row 'sack+tcp' (known: go-back-0, go-back-N, SACK, SACK+FEC, SACK+FEC+RRCC)",
                 assertThrows(IllegalArgumentException.class, () -> WanSim.rows("SACK,sack+tcp")).getMessage());
