@@ -1,44 +1,66 @@
-package org.urdma.switchemu.rt;
+package org.urdma.transport.impair;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
-import org.urdma.switchemu.core.CellStore;
+
+import java.util.Arrays;
 
 /**
- * Frames held until a release time (netem's tfifo): preallocated off-heap cells for the bytes and a
- * binary min-heap ordered by (release time, arrival order). The real-time driver keeps one per impaired
- * port direction. Nothing is allocated after construction; a frame that does not fit is refused.
+ * Frames an impairment holds until their release time (netem's tfifo): off-heap {@link CellStore} cells
+ * for the bytes and a binary min-heap ordered by (release time, offer order), so frames leave in time
+ * order and ties in the order they were offered. Used per impaired direction by the memory link and the
+ * real-time switch. Storage starts at {@code initialBytes} and doubles up to {@code maxBytes} (a frame
+ * that does not fit then is refused and counted); once grown, nothing is allocated.
  */
 public final class ReleaseHeap {
     private static final int NONE = CellStore.NONE;
 
     private final CellStore cells;
 
-    // heap entries, by heap position
-    private final long[] time;
-    private final long[] seq;
-    private final int[] handle;
-    private final int[] length;
-    private final int[] corruptByte;
-    private final int[] corruptMask;
+    // heap entries, by heap position; grown with the cells (a frame takes at least one)
+    private long[] time;
+    private long[] seq;
+    private int[] handle;
+    private int[] length;
+    private int[] corruptByte;
+    private int[] corruptMask;
+    private boolean[] flag;
     private int size;
     private long nextSeq;
     private long refused;
 
-    /** A delay line of {@code bytes} bytes of storage in cells of {@code cellBytes}. */
+    /** A delay line of {@code bytes} bytes of storage in cells of {@code cellBytes}, all made now. */
     public ReleaseHeap(long bytes, int cellBytes) {
-        if (cellBytes < 64 || bytes < cellBytes) {
-            throw new IllegalArgumentException("delay line needs cellBytes >= 64 and bytes >= cellBytes, was "
-                + bytes + " / " + cellBytes);
+        this(bytes, bytes, cellBytes);
+    }
+
+    /** A delay line that starts with {@code initialBytes} of cells of {@code cellBytes} and grows up to {@code maxBytes}. */
+    public ReleaseHeap(long initialBytes, long maxBytes, int cellBytes) {
+        if (cellBytes < 64) throw new IllegalArgumentException("cellBytes: must be >= 64, was " + cellBytes);
+        if (maxBytes < cellBytes) {
+            throw new IllegalArgumentException("maxBytes: must be >= cellBytes (" + cellBytes + "), was " + maxBytes);
         }
-        int cells = Math.toIntExact(bytes / cellBytes);
-        this.cells = new CellStore(cells, cellBytes);
-        this.time = new long[cells];
-        this.seq = new long[cells];
-        this.handle = new int[cells];
-        this.length = new int[cells];
-        this.corruptByte = new int[cells];
-        this.corruptMask = new int[cells];
+        if (initialBytes < cellBytes || initialBytes > maxBytes) {
+            throw new IllegalArgumentException("initialBytes: must be in " + cellBytes + ".." + maxBytes + ", was " + initialBytes);
+        }
+        int initial = Math.toIntExact(initialBytes / cellBytes);
+        this.cells = new CellStore(initial, Math.toIntExact(maxBytes / cellBytes), cellBytes);
+        entries(initial);
+    }
+
+    private void entries(int n) {
+        time = time == null ? new long[n] : Arrays.copyOf(time, n);
+        seq = seq == null ? new long[n] : Arrays.copyOf(seq, n);
+        handle = handle == null ? new int[n] : Arrays.copyOf(handle, n);
+        length = length == null ? new int[n] : Arrays.copyOf(length, n);
+        corruptByte = corruptByte == null ? new int[n] : Arrays.copyOf(corruptByte, n);
+        corruptMask = corruptMask == null ? new int[n] : Arrays.copyOf(corruptMask, n);
+        flag = flag == null ? new boolean[n] : Arrays.copyOf(flag, n);
+    }
+
+    /** Bytes of storage made so far (grows up to the limit). */
+    public long capacityBytes() {
+        return (long) cells.cells() * cells.cellBytes();
     }
 
     public int size() {
@@ -60,15 +82,29 @@ public final class ReleaseHeap {
         return length[0];
     }
 
+    /** The owner's flag of the earliest frame (only when not empty). */
+    public boolean peekFlag() {
+        return flag[0];
+    }
+
+    /** {@link #add(DirectBuffer, int, int, long, int, int, boolean)} with the flag clear. */
+    public boolean add(DirectBuffer src, int offset, int len, long releaseNs, int flipByte, int flipMask) {
+        return add(src, offset, len, releaseNs, flipByte, flipMask, false);
+    }
+
     /**
      * Holds a copy of a frame until {@code releaseNs}; {@code flipByte} (or -1) is XORed with
-     * {@code flipMask} when the frame leaves. Returns false (and counts) if there is no room.
+     * {@code flipMask} when the frame leaves; {@code flag} is the owner's, kept with the frame (the memory
+     * link: whether it was sent without an ICRC). Returns false (and counts) if there is no room.
      */
-    public boolean add(DirectBuffer src, int offset, int len, long releaseNs, int flipByte, int flipMask) {
+    public boolean add(DirectBuffer src, int offset, int len, long releaseNs, int flipByte, int flipMask, boolean flag) {
         int head = cells.store(src, offset, len);
         if (head == NONE) {
             refused++;
             return false;
+        }
+        if (size == time.length) {
+            entries(Math.min(cells.maxCells(), 2 * size));
         }
         int i = size++;
         time[i] = releaseNs;
@@ -77,6 +113,7 @@ public final class ReleaseHeap {
         length[i] = len;
         corruptByte[i] = flipByte;
         corruptMask[i] = flipMask;
+        this.flag[i] = flag;
         siftUp(i);
         return true;
     }
@@ -138,6 +175,7 @@ public final class ReleaseHeap {
         length[to] = length[from];
         corruptByte[to] = corruptByte[from];
         corruptMask[to] = corruptMask[from];
+        flag[to] = flag[from];
     }
 
     private void swap(int a, int b) {
@@ -159,5 +197,8 @@ public final class ReleaseHeap {
         int m = corruptMask[a];
         corruptMask[a] = corruptMask[b];
         corruptMask[b] = m;
+        boolean f = flag[a];
+        flag[a] = flag[b];
+        flag[b] = f;
     }
 }
