@@ -17,10 +17,11 @@ public final class ReleaseHeap {
 
     private final CellStore cells;
 
-    // heap entries, by heap position; grown with the cells (a frame takes at least one)
+    /** The heap: frame handles (first cells), earliest at 0. */
+    private int[] heap;
+    // per frame, by handle (as the switch's packet memory keeps them); grown with the cells
     private long[] time;
     private long[] seq;
-    private int[] handle;
     private int[] length;
     private int[] corruptByte;
     private int[] corruptMask;
@@ -43,15 +44,15 @@ public final class ReleaseHeap {
         if (initialBytes < cellBytes || initialBytes > maxBytes) {
             throw new IllegalArgumentException("initialBytes: must be in " + cellBytes + ".." + maxBytes + ", was " + initialBytes);
         }
-        int initial = Math.toIntExact(initialBytes / cellBytes);
-        this.cells = new CellStore(initial, Math.toIntExact(maxBytes / cellBytes), cellBytes);
-        entries(initial);
+        this.cells = new CellStore(Math.toIntExact(initialBytes / cellBytes), Math.toIntExact(maxBytes / cellBytes), cellBytes);
+        frames(cells.cells());
     }
 
-    private void entries(int n) {
+    /** Room for per-frame data of {@code n} handles. */
+    private void frames(int n) {
+        heap = heap == null ? new int[n] : Arrays.copyOf(heap, n);
         time = time == null ? new long[n] : Arrays.copyOf(time, n);
         seq = seq == null ? new long[n] : Arrays.copyOf(seq, n);
-        handle = handle == null ? new int[n] : Arrays.copyOf(handle, n);
         length = length == null ? new int[n] : Arrays.copyOf(length, n);
         corruptByte = corruptByte == null ? new int[n] : Arrays.copyOf(corruptByte, n);
         corruptMask = corruptMask == null ? new int[n] : Arrays.copyOf(corruptMask, n);
@@ -74,17 +75,17 @@ public final class ReleaseHeap {
 
     /** Release time of the earliest frame, or {@link Long#MAX_VALUE} if empty. */
     public long nextRelease() {
-        return size == 0 ? Long.MAX_VALUE : time[0];
+        return size == 0 ? Long.MAX_VALUE : time[heap[0]];
     }
 
     /** Length of the earliest frame (only when not empty). */
     public int peekLength() {
-        return length[0];
+        return length[heap[0]];
     }
 
     /** The owner's flag of the earliest frame (only when not empty). */
     public boolean peekFlag() {
-        return flag[0];
+        return flag[heap[0]];
     }
 
     /** {@link #add(DirectBuffer, int, int, long, int, int, boolean)} with the flag clear. */
@@ -98,23 +99,22 @@ public final class ReleaseHeap {
      * link: whether it was sent without an ICRC). Returns false (and counts) if there is no room.
      */
     public boolean add(DirectBuffer src, int offset, int len, long releaseNs, int flipByte, int flipMask, boolean flag) {
-        int head = cells.store(src, offset, len);
-        if (head == NONE) {
+        int h = cells.store(src, offset, len);
+        if (h == NONE) {
             refused++;
             return false;
         }
-        if (size == time.length) {
-            entries(Math.min(cells.maxCells(), 2 * size));
+        if (cells.cells() > time.length) {
+            frames(cells.cells());
         }
-        int i = size++;
-        time[i] = releaseNs;
-        seq[i] = nextSeq++;
-        handle[i] = head;
-        length[i] = len;
-        corruptByte[i] = flipByte;
-        corruptMask[i] = flipMask;
-        this.flag[i] = flag;
-        siftUp(i);
+        time[h] = releaseNs;
+        seq[h] = nextSeq++;
+        length[h] = len;
+        corruptByte[h] = flipByte;
+        corruptMask[h] = flipMask;
+        this.flag[h] = flag;
+        heap[size] = h;
+        siftUp(size++);
         return true;
     }
 
@@ -123,23 +123,26 @@ public final class ReleaseHeap {
         if (size == 0) {
             throw new IllegalStateException("delay line is empty");
         }
-        int len = length[0];
-        cells.copyOut(handle[0], len, dst, dstOffset);
-        cells.free(handle[0]);
-        int flip = corruptByte[0];
+        int h = heap[0];
+        int len = length[h];
+        cells.copyOut(h, len, dst, dstOffset);
+        cells.free(h);
+        int flip = corruptByte[h];
         if (flip >= 0 && flip < len) {
-            dst.putByte(dstOffset + flip, (byte) (dst.getByte(dstOffset + flip) ^ corruptMask[0]));
+            dst.putByte(dstOffset + flip, (byte) (dst.getByte(dstOffset + flip) ^ corruptMask[h]));
         }
         size--;
         if (size > 0) {
-            move(size, 0);
+            heap[0] = heap[size];
             siftDown(0);
         }
         return len;
     }
 
+    /** Whether the frame at heap position {@code a} leaves before the one at {@code b}. */
     private boolean before(int a, int b) {
-        return time[a] < time[b] || (time[a] == time[b] && seq[a] < seq[b]);
+        int x = heap[a], y = heap[b];
+        return time[x] < time[y] || (time[x] == time[y] && seq[x] < seq[y]);
     }
 
     private void siftUp(int i) {
@@ -168,37 +171,9 @@ public final class ReleaseHeap {
         }
     }
 
-    private void move(int from, int to) {
-        time[to] = time[from];
-        seq[to] = seq[from];
-        handle[to] = handle[from];
-        length[to] = length[from];
-        corruptByte[to] = corruptByte[from];
-        corruptMask[to] = corruptMask[from];
-        flag[to] = flag[from];
-    }
-
     private void swap(int a, int b) {
-        long t = time[a];
-        time[a] = time[b];
-        time[b] = t;
-        long s = seq[a];
-        seq[a] = seq[b];
-        seq[b] = s;
-        int h = handle[a];
-        handle[a] = handle[b];
-        handle[b] = h;
-        int l = length[a];
-        length[a] = length[b];
-        length[b] = l;
-        int c = corruptByte[a];
-        corruptByte[a] = corruptByte[b];
-        corruptByte[b] = c;
-        int m = corruptMask[a];
-        corruptMask[a] = corruptMask[b];
-        corruptMask[b] = m;
-        boolean f = flag[a];
-        flag[a] = flag[b];
-        flag[b] = f;
+        int h = heap[a];
+        heap[a] = heap[b];
+        heap[b] = h;
     }
 }
