@@ -2,6 +2,7 @@ package org.urdma.switchemu.core;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.urdma.transport.impair.CellStore;
 
 /**
  * Packet memory of the switch: one preallocated off-heap region cut into fixed cells, like a switch

@@ -2,6 +2,7 @@ package org.urdma.switchemu.rt;
 
 import org.urdma.transport.impair.Impairment;
 import org.urdma.transport.impair.PsnDropRule;
+import org.urdma.transport.impair.ReleaseHeap;
 
 /**
  * One port of the real-time driver: its {@link FramePort}, optional impairment per direction with the
@@ -35,6 +36,7 @@ public final class RtPort {
         this.io = io;
         this.ingress = ingress;
         this.egress = egress;
+        // the whole budget made now: growing would copy megabytes on the forwarding thread and make frames late
         this.ingressHeap = ingress == null ? null : new ReleaseHeap(heapBytes, 256);
         this.egressHeap = egress == null ? null : new ReleaseHeap(heapBytes, 256);
     }

@@ -14,6 +14,7 @@ import org.urdma.transport.impair.Impairment;
 import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.impair.PsnDropRule;
 import org.urdma.transport.impair.PsnPattern;
+import org.urdma.transport.impair.ReleaseHeap;
 import org.urdma.switchemu.topo.Topology;
 
 import java.io.IOException;

@@ -6,6 +6,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.transport.impair.Impairment;
 import org.urdma.transport.impair.ImpairmentConfig;
+import org.urdma.transport.impair.ReleaseHeap;
 import org.urdma.transport.packet.Link;
 import org.urdma.transport.packet.PacketSink;
 import org.urdma.transport.packet.Route;
@@ -15,7 +16,7 @@ import org.urdma.transport.packet.TxPacket;
 /**
  * An in-JVM link: one end of a pair joining two devices. Packets are built in place into real frames with a
  * {@link LinkFraming}, pass through the netem {@link Impairment} of their direction (applied on the sending side
- * with its own seeded generator; delayed copies wait in a {@link DelayLine} and leave in time order), then the
+ * with its own seeded generator; delayed copies wait in a {@link ReleaseHeap} and leave in time order), then the
  * link's serialization and one-way latency, and are decoded on the other end. Each direction is a
  * single-producer single-consumer {@link FrameRing}, so the two devices may run on two threads.
  */
@@ -65,8 +66,10 @@ public final class MemoryLink implements Link {
     private final Config config;
     /** Where a packet this link cannot carry is written and forgotten. */
     private final UnsafeBuffer scratch;
-    /** Most copies one direction holds back (a delay of ~70 ms at 10 Gbit/s of 4 KiB frames); beyond: lost. */
+    /** Most bytes one direction holds back (16 Ki frames of 4 KiB: a delay of ~70 ms at 10 Gbit/s); beyond: lost. */
     private static final int DELAY_LINE_FRAMES = 16_384;
+    /** The delay line's cell: a small frame (an ACK) takes one, a 4 KiB one a run of adjacent cells. */
+    private static final int DELAY_CELL = 256;
     private int claimed = -1;
     /** This direction's impairment, or null when it does nothing. */
     private Impairment impairment;
@@ -77,7 +80,7 @@ public final class MemoryLink implements Link {
     private boolean foreignFrames;
     private long serializerFreeAt;
     /** Copies the impairment releases later than offered; made at the first such copy. */
-    private DelayLine delayed;
+    private ReleaseHeap delayed;
 
     // counters
     private long sentFrames, sentBytes, receivedFrames, lostFrames, duplicatedFrames, reorderedFrames, corruptedFrames,
@@ -224,7 +227,9 @@ public final class MemoryLink implements Link {
             int flip = bitFlipAt(r.corruptByte[i], len);
             if (flip >= 0) corruptedFrames++;
             if (i == inPlace) continue;
-            if (delayed == null) delayed = new DelayLine(tx.slotSize(), 64, DELAY_LINE_FRAMES);
+            if (delayed == null) {
+                delayed = new ReleaseHeap(64L * tx.slotSize(), (long) DELAY_LINE_FRAMES * tx.slotSize(), DELAY_CELL);
+            }
             if (!delayed.add(tx.buffer, off, len, r.releaseAt[i], flip, r.corruptMask[i], offloaded)) lostFrames++;
         }
         if (inPlace >= 0) {
@@ -255,14 +260,14 @@ public final class MemoryLink implements Link {
 
     /** Moves held copies due by {@code now} into the ring, in time order, timed from their release; returns how many. */
     private int release(long now) {
-        DelayLine d = delayed;
+        ReleaseHeap d = delayed;
         if (d == null) return 0;
         int n = 0;
         while (d.nextRelease() <= now) {
             int off = tx.claim();
             if (off < 0) break;
             long at = d.nextRelease();
-            boolean offloaded = d.peekOffloaded();
+            boolean offloaded = d.peekFlag();
             int len = d.pollInto(tx.buffer, off);
             tx.publish(len, deliveryTime(at, len), offloaded);
             n++;

@@ -1,4 +1,4 @@
-package org.urdma.switchemu.core;
+package org.urdma.transport.impair;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -63,5 +63,28 @@ class CellStoreTest {
         store.free(h);
         // the same frame again gets the same run of cells back
         assertEquals(h, store.store(new UnsafeBuffer(f), 0, f.length));
+    }
+
+    @Test
+    void aGrowingStoreKeepsHandlesAndBytesAndStopsAtItsLimit() {
+        CellStore store = new CellStore(2, 40, 64);
+        SplittableRandom r = new SplittableRandom(11);
+        java.util.List<byte[]> data = new java.util.ArrayList<>();
+        java.util.List<Integer> handles = new java.util.ArrayList<>();
+        while (true) {
+            byte[] f = frame(r, 200); // 4 cells
+            int h = store.store(new UnsafeBuffer(f), 0, f.length);
+            if (h == CellStore.NONE) break;
+            data.add(f);
+            handles.add(h);
+        }
+        assertEquals(10, data.size(), "40 cells of 64 B hold ten 200 B frames");
+        assertEquals(40, store.cells());
+        assertEquals(0, store.freeCells());
+        for (int i = 0; i < data.size(); i++) {
+            byte[] out = new byte[200];
+            store.copyOut(handles.get(i), 200, new UnsafeBuffer(out), 0);
+            assertArrayEquals(data.get(i), out, "frame " + i + " stored before the store grew");
+        }
     }
 }
