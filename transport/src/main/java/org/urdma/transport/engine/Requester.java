@@ -89,7 +89,7 @@ final class Requester implements LossRecovery.Retransmitter {
     }
 
     boolean hasPendingWork() {
-        return !rnrWait && txIndex != sq.producer.get();
+        return !rnrWait && (txIndex != sq.producer.get() || qp.type == QpType.RC && qp.recovery.hasResends());
     }
 
     void onRnrTimer(long now) {
@@ -424,6 +424,14 @@ final class Requester implements LossRecovery.Retransmitter {
 
     @Override
     public boolean resend(int psn, long now) {
+        // resends take the rate control's turns like new packets: a timeout's resend of a lost tail (up to the window)
+        // left at line rate into the bottleneck, overran the switch's headroom and lost the next tail too
+        long at = qp.rate.nextSendTime(now);
+        if (at > now) {
+            qp.pacedUntil = at;
+            return false;
+        }
+        qp.pacedUntil = Long.MIN_VALUE;
         long index = txIndex;
         int offset = txOffset;
         int next = txPsn;

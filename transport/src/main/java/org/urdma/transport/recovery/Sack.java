@@ -141,6 +141,11 @@ public final class Sack implements LossRecovery {
     }
 
     @Override
+    public boolean hasResends() {
+        return scanFrom != scanTo;
+    }
+
+    @Override
     public void onAcknowledged(int psn, long now) {
         if (!started) start(psn);
         if (!Psn.after(psn, acked)) return;
