@@ -6,9 +6,10 @@ import org.urdma.transport.wire.Psn;
  * URDMA TC-SACK (WIRE.md §10): the receiver places packets in any order and ACKs every N packets or T µs with a
  * SACK-ETH listing the missing PSN ranges; this scoreboard marks exactly those PSNs and resends them one by one from
  * {@link #retransmit} (each requester pass, before new packets and apart from the rate control's pacing). A PSN resent
- * less than about one RTT ago is not resent again for a repeated SACK (the resend may still be in flight). The ACK
- * timeout stays as the backstop: it resends the oldest unacknowledged PSN and everything the receiver has not reported
- * on yet (the tail a SACK cannot list). No retry_cnt is spent per SACK; only timeouts count.
+ * less than about one RTT ago is not resent again for a repeated SACK (the resend may still be in flight). Resends take
+ * the rate control's turns like new packets. The ACK timeout stays as the backstop: it resends the oldest
+ * unacknowledged PSN and the newest sent one, a probe that makes the receiver list a lost tail in its next SACK. No
+ * retry_cnt is spent per SACK; only timeouts count.
  */
 public final class Sack implements LossRecovery {
     public static final int DEFAULT_ACK_EVERY = 16;
@@ -36,8 +37,6 @@ public final class Sack implements LossRecovery {
     private boolean started;
     /** Marked PSNs lie in [scanFrom, scanTo). */
     private int scanFrom, scanTo;
-    /** The receiver reported up to here (the PSN after its last missing range was received). */
-    private int reported;
     private long srtt;
     private long resent;
 
@@ -73,11 +72,14 @@ public final class Sack implements LossRecovery {
     public void onLoss(int psn, LossCause cause, Retransmitter requester, long now) {
         if (!started) start(psn);
         if (cause == LossCause.TIMEOUT) {
+            // the oldest PSN, and the newest sent as a probe: once it arrives the receiver's SACK lists every PSN of a
+            // lost tail, which is then resent exactly. Resending the whole unreported tail instead cost a window of
+            // packets per timeout when only ACKs were late (a switch or receiver stalled for longer than the timeout)
             mark(psn, cause, now, true);
             int end = requester.nextPsn();
             if (end < 0) return;
-            int from = Psn.after(reported, psn) ? reported : Psn.add(psn, 1);
-            for (int p = from; Psn.before(p, end) && Psn.diff(p, acked) < window; p = Psn.add(p, 1)) mark(p, cause, now, true);
+            int newest = Psn.add(end, -1);
+            if (Psn.after(newest, psn) && Psn.diff(newest, acked) < window) mark(newest, cause, now, true);
             return;
         }
         mark(psn, cause, now, false);
@@ -87,13 +89,11 @@ public final class Sack implements LossRecovery {
     public void onSack(int start, int length, Retransmitter requester, long now) {
         if (!started) start(start);
         for (int i = 0; i < length; i++) mark(Psn.add(start, i), LossCause.SACK, now, false);
-        int after = Psn.add(start, length);
-        if (Psn.after(after, reported)) reported = after;
     }
 
     private void start(int psn) {
         started = true;
-        acked = scanFrom = scanTo = reported = psn;
+        acked = scanFrom = scanTo = psn;
     }
 
     /** Marks {@code psn} for resending unless acknowledged, out of the window, or (unless forced) resent within ~1 RTT. */
@@ -157,7 +157,6 @@ public final class Sack implements LossRecovery {
         acked = psn;
         if (Psn.before(scanFrom, acked)) scanFrom = acked;
         if (Psn.before(scanTo, acked)) scanTo = acked;
-        if (Psn.before(reported, acked)) reported = acked;
     }
 
     @Override

@@ -51,13 +51,18 @@ class WanPacedResendTest {
 
     /** Sends {@code packets} 1 KiB packets of one WRITE from A (first PSN 1) with {@code lost} dropped once; A's request times. */
     private static List<long[]> writeAndCapture(int packets, Set<Integer> lost, long[] timeouts) {
+        return writeAndCapture(packets, lost, 0, timeouts);
+    }
+
+    /** As above, and A hears no response before {@code START + deafUntil} (ACKs lost, or a stalled switch on the way). */
+    private static List<long[]> writeAndCapture(int packets, Set<Integer> lost, long deafUntil, long[] timeouts) {
         DeviceConfig ca = DeviceConfig.named("a", 1).withLossRecovery(LossRecovery.sack());
         DeviceConfig cb = DeviceConfig.named("b", 2).withLossRecovery(LossRecovery.sack());
         MemoryLink[] ends = MemoryLink.pair(MemoryLink.Config.defaults().withLatency(50_000).withSlots(4096),
                 new LinkFraming(FramingKind.ROCE2, ca.mac(), ca.gid().toBytes()),
                 new LinkFraming(FramingKind.ROCE2, cb.mac(), cb.gid().toBytes()), Impairment.NONE, Impairment.NONE);
         WanSackTest.DropFirst linkB = new WanSackTest.DropFirst(ends[1], lost);
-        SoftDevice a = new SoftDevice(ca, ends[0], new SplittableRandom(1), START, EngineCounters.inMemory("a"), EventJournal.NONE);
+        SoftDevice a = new SoftDevice(ca, new Deaf(ends[0], START + deafUntil), new SplittableRandom(1), START, EngineCounters.inMemory("a"), EventJournal.NONE);
         SoftDevice b = new SoftDevice(cb, linkB, new SplittableRandom(2), START, EngineCounters.inMemory("b"), EventJournal.NONE);
         SimulatedDriver sim = new SimulatedDriver(START, a, b);
         ProtectionDomain pdA = a.allocPd(), pdB = b.allocPd();
@@ -102,6 +107,75 @@ class WanPacedResendTest {
         assertTrue(timeouts[0] >= 1, "the ACK timeout found the tail");
         assertEquals(300 + 200, sent.size(), "each lost PSN resent once");
         assertPaced(sent);
+    }
+
+    @Test
+    void aTimeoutWhileOnlyTheAcksAreLateResendsTheOldestAndAProbeNotTheWindow() {
+        // B gets all 300 packets; A hears nothing for 10 ms (two and a half ACK timeouts)
+        long[] timeouts = new long[1];
+        List<long[]> sent = writeAndCapture(300, Set.of(), 10_000_000L, timeouts);
+        assertTrue(timeouts[0] >= 2, "the ACK timer fired while A heard nothing: " + timeouts[0]);
+        int resent = sent.size() - 300;
+        assertTrue(resent <= 2 * timeouts[0], resent + " packets resent for " + timeouts[0] + " timeouts");
+        assertEquals(300, sent.get(299)[1], "first sends in order");
+        for (int i = 300; i < sent.size(); i++) {
+            long psn = sent.get(i)[1];
+            assertTrue(psn == 1 || psn == 300, "a timeout resends the oldest PSN and the newest (a probe), not PSN " + psn);
+        }
+    }
+
+    /** A's link end, deaf to responses before {@code until}. */
+    private static final class Deaf implements org.urdma.transport.packet.Link {
+        private final MemoryLink inner;
+        private final long until;
+        private org.urdma.transport.packet.PacketSink sink;
+        private final org.urdma.transport.packet.PacketSink filter = new org.urdma.transport.packet.PacketSink() {
+            @Override
+            public void onPacket(org.urdma.transport.packet.RxPacket p, long now) {
+                if (now >= until) sink.onPacket(p, now);
+            }
+
+            @Override
+            public void onMalformed(org.urdma.transport.wire.DecodeStatus why, long now) {
+                sink.onMalformed(why, now);
+            }
+        };
+
+        Deaf(MemoryLink inner, long until) {
+            this.inner = inner;
+            this.until = until;
+        }
+
+        @Override
+        public org.urdma.transport.packet.TxPacket claim(int opcode, int payloadLength, org.urdma.transport.packet.Route route, long now) {
+            return inner.claim(opcode, payloadLength, route, now);
+        }
+
+        @Override
+        public void commit(org.urdma.transport.packet.TxPacket packet, org.urdma.transport.packet.Route route, long now) {
+            inner.commit(packet, route, now);
+        }
+
+        @Override
+        public int receive(long now, org.urdma.transport.packet.PacketSink s, int limit) {
+            sink = s;
+            return inner.receive(now, filter, limit);
+        }
+
+        @Override
+        public int flush(long now) {
+            return inner.flush(now);
+        }
+
+        @Override
+        public long nextEventTime() {
+            return inner.nextEventTime();
+        }
+
+        @Override
+        public int maxPayload() {
+            return inner.maxPayload();
+        }
     }
 
     /** Any run of k request frames, first sends and resends alike, spans at least (k - burst) packet times. */
