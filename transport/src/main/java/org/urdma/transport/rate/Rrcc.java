@@ -25,7 +25,9 @@ import java.util.Arrays;
  *     {@code lossThreshold} the bottleneck estimate is cut by the average fraction, at most once per round and not in
  *     startup; at or under it (random loss, repaired by FEC/SACK) nothing changes.</li>
  * <li><b>Reference rate</b> ({@code ref}): the QP starts at it, skipping startup, in probe-bandwidth with the estimate
- *     at ref; the rate never falls below the floor {@code floor} × ref (the paper: max(measured bottleneck, ref)).</li>
+ *     at ref; the bottleneck estimate never falls below the floor {@code floor} × ref (the paper: max(measured
+ *     bottleneck, ref)), nor does the rate, except in probe-bandwidth's drain phase (0.75 × the estimate), which
+ *     drains what the probe queued so a cycle averages the estimate.</li>
  * </ul>
  * Pacing by next-available time ({@link Pacer}); rates are payload bit/s; no clock, no randomness, no allocation.
  */
@@ -250,7 +252,10 @@ public final class Rrcc implements RateControl {
         // startup doubles from init as soon as the first RTT sample starts the rounds
         long rate = state == State.STARTUP
                 ? Math.round(gain * Math.max(bw, c.initBps)) : Math.round(gain * bw);
-        pacer.rate(Math.max(Math.max(rate, floorBps), 1));
+        // the floor holds the estimate (bw), not probe-bandwidth's drain phase: clamping 0.75 x bw up to it made a
+        // cycle average 1.03 x the floor, so a reference rate at the bottleneck queued without end (PFC, drops)
+        long min = state == State.PROBE_BW ? 1 : floorBps;
+        pacer.rate(Math.max(rate, Math.max(min, 1)));
     }
 
     /** The bottleneck bandwidth estimate: the max delivery rate of the last 10 rounds, at least the floor. */

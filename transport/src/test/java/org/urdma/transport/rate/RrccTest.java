@@ -132,9 +132,28 @@ class RrccTest {
         for (int i = 0; i < 10; i++) {
             r.onLossRate(0.5, t);
             t = feed(r, t, t + rtt, 200_000_000L, rtt); // the path delivers 200 Mbit/s
-            assertTrue(r.rateBps() >= 800_000_000L, "rate " + r.rateBps());
+            // the drain phase of the probe-bandwidth cycle paces at 0.75 x the estimate, below the floor
+            long min = r.rateBps() == 600_000_000L ? 600_000_000L : 800_000_000L;
+            assertTrue(r.rateBps() >= min, "rate " + r.rateBps());
+            assertTrue(r.bottleneckBps() >= 800_000_000L, "estimate " + r.bottleneckBps());
         }
         assertEquals(800_000_000L, r.bottleneckBps());
+    }
+
+    @Test
+    void atTheFloorAProbeBandwidthCycleAveragesTheFloorSoAReferenceRateAtTheBottleneckBuildsNoQueue() {
+        Rrcc r = new Rrcc(Rrcc.Config.parse("ref=1g"));
+        long rtt = 1_000_000;
+        long t = feed(r, 0, 3 * rtt, 1_000_000_000L, rtt);
+        double sum = 0;
+        java.util.List<Long> rates = new java.util.ArrayList<>();
+        for (int round = 0; round < 16; round++) {
+            t = feed(r, t, t + rtt, 1_000_000_000L, rtt);
+            rates.add(r.rateBps() / 10_000_000);
+            sum += r.rateBps();
+        }
+        assertEquals(2, rates.stream().filter(v -> v == 75).count(), "the drain phase: " + rates);
+        assertEquals(1.0, sum / 16 / 1e9, 1e-9, "two cycles average the reference rate: " + rates);
     }
 
     @Test
