@@ -9,8 +9,9 @@ import java.util.Arrays;
  * <li><b>Feeding it.</b> The completer calls {@link #onAck(long, long, long)} once per ACK with the payload bytes it
  *     newly acknowledges and the RTT sample of the packet it answers (TS/AETH-EXT, WIRE.md §10; -1 when none), and
  *     {@link #onLossRate} with each loss-rate report of the receiver. The delivery rate is the ACK rate: bytes acked
- *     over at least a quarter of the min RTT and 4 ACKs; the bottleneck bandwidth is the largest such sample of the
- *     last 10 rounds (a round is one min RTT).</li>
+ *     over at least a quarter of the min RTT and 4 ACKs, at most what we sent per round in this round or the last
+ *     (a burst of late ACKs is not a faster path); the bottleneck bandwidth is the largest such sample of the last 10 rounds (a round is one min
+ *     RTT).</li>
  * <li><b>Startup</b>: from {@code init} (before any RTT sample) the rate is 2 × the bottleneck estimate, which doubles
  *     it every RTT; when the estimate has not grown by 25 % for 3 rounds, the bottleneck is found.</li>
  * <li><b>Drain</b>: 1/2.885 of the bottleneck until an RTT sample is within 1.25 × min RTT (the queue startup built
@@ -91,6 +92,8 @@ public final class Rrcc implements RateControl {
     private long rounds;
     private long sampleStart = Long.MIN_VALUE;
     private long sampleBytes;
+    /** Payload bytes sent in the round so far and in the last one. */
+    private long sentThisRound, sentLastRound;
     private int sampleAcks;
     private long fullBw;
     private int fullBwRounds;
@@ -129,6 +132,7 @@ public final class Rrcc implements RateControl {
     @Override
     public void onSent(int payloadBytes, long now) {
         pacer.sent(payloadBytes, now);
+        sentThisRound += payloadBytes;
     }
 
     @Override
@@ -184,7 +188,9 @@ public final class Rrcc implements RateControl {
         sampleAcks++;
         long elapsed = now - sampleStart;
         if (elapsed >= round() / 4 && sampleAcks >= MIN_SAMPLE_ACKS && elapsed > 0) {
-            long bps = (long) (sampleBytes * 8e9 / elapsed);
+            // no faster than we send: ACKs held up on the way (a switch or receiver that stalled) arrive in a burst,
+            // and their rate, taken for the bottleneck's, paced the QP far above it for the next 10 rounds
+            long bps = Math.min((long) (sampleBytes * 8e9 / elapsed), sendRateBps());
             if (bps > roundMax[slot]) roundMax[slot] = bps;
             sampleStart = now;
             sampleBytes = 0;
@@ -192,8 +198,15 @@ public final class Rrcc implements RateControl {
         }
     }
 
+    /** The most we sent per round in this round and the last, as a rate (what a round of ACKs can answer at most). */
+    private long sendRateBps() {
+        return (long) (Math.max(sentLastRound, sentThisRound) * 8e9 / round());
+    }
+
     private void roundEnd(long now) {
         rounds++;
+        sentLastRound = sentThisRound;
+        sentThisRound = 0;
         long bw = bottleneckBps();
         slot = (slot + 1) % BW_ROUNDS;
         roundMax[slot] = 0;

@@ -92,11 +92,14 @@ class RrccTest {
         assertTrue(m.goodputBps() >= 0.9 * c * 0.99 - 1, what);
     }
 
-    /** Steady ACKs for {@code bps} from {@code from} to {@code to}, one per MTU, with RTT {@code rtt}. */
+    /** Steady sends and ACKs for {@code bps} from {@code from} to {@code to}, one per MTU, with RTT {@code rtt}. */
     static long feed(Rrcc r, long from, long to, long bps, long rtt) {
         long gap = MTU * 8_000_000_000L / bps;
         long t = from;
-        for (; t < to; t += gap) r.onAck(MTU, rtt, t);
+        for (; t < to; t += gap) {
+            r.onSent(MTU, t);
+            r.onAck(MTU, rtt, t);
+        }
         return t;
     }
 
@@ -138,6 +141,18 @@ class RrccTest {
             assertTrue(r.bottleneckBps() >= 800_000_000L, "estimate " + r.bottleneckBps());
         }
         assertEquals(800_000_000L, r.bottleneckBps());
+    }
+
+    @Test
+    void aBurstOfLateAcksIsNotTakenForAFasterBottleneck() {
+        Rrcc r = new Rrcc(Rrcc.Config.parse("ref=1g"));
+        long rtt = 1_000_000;
+        long t = feed(r, 0, 3 * rtt, 1_000_000_000L, rtt);
+        long paced = r.rateBps();
+        // the ACKs of 2 ms of packets, held up by a stalled switch, arrive within half a round: 4 Gbit/s of ACKs
+        for (long end = t + rtt / 2; t < end; t += MTU * 2) r.onAck(MTU, rtt, t);
+        assertTrue(r.bottleneckBps() <= paced, "estimate " + r.bottleneckBps() + " after pacing at " + paced);
+        assertTrue(r.rateBps() <= 1_250_000_000L, "rate " + r.rateBps());
     }
 
     @Test
