@@ -107,7 +107,7 @@ final class Requester implements LossRecovery.Retransmitter {
     private int transmit(long now, boolean drained) {
         int work = 0;
         int burst = qp.device.config().txBurst();
-        int window = qp.device.config().window();
+        int window = qp.window();
         int sent = qp.type == QpType.RC ? qp.recovery.retransmit(this, now) : 0;
         if (qp.fecTx != null) qp.fecTx.flush(now);
         while (sent < burst) {
