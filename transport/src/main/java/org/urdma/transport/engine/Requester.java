@@ -417,9 +417,10 @@ final class Requester implements LossRecovery.Retransmitter {
         txOffset = 0;
     }
 
+    /** The first PSN never sent; not {@link #nextPsn} (never assigned), which lies past the unsent rest of the WQE in progress. */
     @Override
     public int nextPsn() {
-        return nextPsn;
+        return everSent ? highestSentPlusOne : txPsn;
     }
 
     @Override
