@@ -56,6 +56,12 @@ class WanPacedResendTest {
 
     /** As above, and A hears no response before {@code START + deafUntil} (ACKs lost, or a stalled switch on the way). */
     private static List<long[]> writeAndCapture(int packets, Set<Integer> lost, long deafUntil, long[] timeouts) {
+        return writeAndCapture(packets, lost, deafUntil, timeouts, new long[1], new long[1]);
+    }
+
+    /** As above; also counts A's resent packets and B's ACKs. */
+    private static List<long[]> writeAndCapture(int packets, Set<Integer> lost, long deafUntil, long[] timeouts, long[] resent,
+                                                long[] acks) {
         DeviceConfig ca = DeviceConfig.named("a", 1).withLossRecovery(LossRecovery.sack());
         DeviceConfig cb = DeviceConfig.named("b", 2).withLossRecovery(LossRecovery.sack());
         MemoryLink[] ends = MemoryLink.pair(MemoryLink.Config.defaults().withLatency(50_000).withSlots(4096),
@@ -83,6 +89,7 @@ class WanPacedResendTest {
             decode.framing.decode(f, off, len, p);
             if (OpcodeTable.has(p.opcode, OpcodeTable.REQ)) sent.add(new long[] {now, p.psn});
         });
+        ends[1].tap((f, off, len, now) -> acks[0]++);
         int length = packets * 1024;
         MemoryRegion src = pdA.registerMemory(Arena.ofAuto().allocate(length), AccessFlags.LOCAL_WRITE);
         MemoryRegion dst = pdB.registerMemory(Arena.ofAuto().allocate(length), AccessFlags.ALL);
@@ -94,6 +101,7 @@ class WanPacedResendTest {
         assertEquals(WcStatus.SUCCESS, wc[0].status);
         assertEquals(-1, src.segment().mismatch(dst.segment()), "every byte arrived");
         timeouts[0] = ((SoftQp) qa).timeouts();
+        resent[0] = ((SoftQp) qa).retransmittedPackets();
         return sent;
     }
 
@@ -122,6 +130,35 @@ class WanPacedResendTest {
             long psn = sent.get(i)[1];
             assertTrue(psn == 1 || psn == 300, "a timeout resends the oldest PSN and the newest (a probe), not PSN " + psn);
         }
+    }
+
+    @Test
+    void aTimeoutInTheMiddleOfAMessageProbesWithTheNewestPsnSentNotOneNotSentYet() {
+        // 2000 packets take 16 ms at 1 Gbit/s: the timeouts at 4 and 8 ms come while the WRITE is still being sent
+        long[] timeouts = new long[1], resent = new long[1];
+        List<long[]> sent = writeAndCapture(2000, Set.of(), 10_000_000L, timeouts, resent, new long[1]);
+        assertTrue(timeouts[0] >= 2, "timeouts " + timeouts[0]);
+        Set<Long> seen = new HashSet<>();
+        long highest = 0, repeats = 0;
+        for (long[] s : sent) {
+            if (!seen.add(s[1])) {
+                repeats++;
+                assertTrue(s[1] <= highest, "PSN " + s[1] + " resent before it was ever sent (highest sent " + highest + ")");
+            } else {
+                assertEquals(highest + 1, s[1], "first transmissions in PSN order");
+                highest = s[1];
+            }
+        }
+        assertEquals(repeats, resent[0], "retransmitted_pkts counts the packets sent again, not first transmissions");
+    }
+
+    @Test
+    void aPacedFlowGetsAnAckPerSixteenPacketsOrSoNotPerPacket() {
+        // 1 KiB packets at 1 Gbit/s arrive every 8 us: a 20 us ACK delay answered every second or third one, and at
+        // 4 KiB (33 us apart) every one; that flood of ACKs overran the sender's receive ring through the switch
+        long[] acks = new long[1];
+        writeAndCapture(2000, Set.of(), 0, new long[1], new long[1], acks);
+        assertTrue(acks[0] <= 2000 / 8, acks[0] + " ACKs for 2000 packets");
     }
 
     /** A's link end, deaf to responses before {@code until}. */
