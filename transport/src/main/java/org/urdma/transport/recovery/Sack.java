@@ -39,7 +39,7 @@ public final class Sack implements LossRecovery {
     private boolean started;
     /** Marked PSNs lie in [scanFrom, scanTo). */
     private int scanFrom, scanTo;
-    private long srtt;
+    private long srtt, rttvar;
     private long resent;
 
     private Sack(int ackEvery, long ackDelayNanos) {
@@ -108,8 +108,13 @@ public final class Sack implements LossRecovery {
         if (!Psn.before(psn, scanTo)) scanTo = Psn.add(psn, 1);
     }
 
+    /**
+     * How long a resent PSN is not resent again for a repeated SACK: about a round trip (SRTT + 4 x its variation, as
+     * TCP's RTO) plus the receiver's ACK delay, since a SACK may have been held that long before it left. Without the
+     * variation and the delay, repeats through a queue that grew resent most PSNs two to five times.
+     */
     private long holdoff() {
-        return Math.max(MIN_HOLDOFF_NANOS, srtt + (srtt >> 2));
+        return Math.max(MIN_HOLDOFF_NANOS, srtt + 4 * rttvar + ackDelayNanos);
     }
 
     @Override
@@ -164,7 +169,13 @@ public final class Sack implements LossRecovery {
     @Override
     public void onRtt(long rttNanos, long now) {
         if (rttNanos <= 0) return;
-        srtt = srtt == 0 ? rttNanos : srtt - (srtt >> 3) + (rttNanos >> 3);
+        if (srtt == 0) {
+            srtt = rttNanos;
+            rttvar = rttNanos / 2;
+            return;
+        }
+        rttvar = rttvar - (rttvar >> 2) + (Math.abs(srtt - rttNanos) >> 2);
+        srtt = srtt - (srtt >> 3) + (rttNanos >> 3);
     }
 
     /** PSNs this scoreboard sent again. */
