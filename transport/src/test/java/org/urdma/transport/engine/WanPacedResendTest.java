@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.urdma.transport.counters.EngineCounters;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.journal.EventJournal;
-import org.urdma.transport.link.Impairment;
 import org.urdma.transport.link.LinkFraming;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.rate.FixedRate;
@@ -66,7 +66,7 @@ class WanPacedResendTest {
         DeviceConfig cb = DeviceConfig.named("b", 2).withLossRecovery(LossRecovery.sack());
         MemoryLink[] ends = MemoryLink.pair(MemoryLink.Config.defaults().withLatency(50_000).withSlots(4096),
                 new LinkFraming(FramingKind.ROCE2, ca.mac(), ca.gid().toBytes()),
-                new LinkFraming(FramingKind.ROCE2, cb.mac(), cb.gid().toBytes()), Impairment.NONE, Impairment.NONE);
+                new LinkFraming(FramingKind.ROCE2, cb.mac(), cb.gid().toBytes()), ImpairmentConfig.none(), ImpairmentConfig.none());
         WanSackTest.DropFirst linkB = new WanSackTest.DropFirst(ends[1], lost);
         SoftDevice a = new SoftDevice(ca, new Deaf(ends[0], START + deafUntil), new SplittableRandom(1), START, EngineCounters.inMemory("a"), EventJournal.NONE);
         SoftDevice b = new SoftDevice(cb, linkB, new SplittableRandom(2), START, EngineCounters.inMemory("b"), EventJournal.NONE);

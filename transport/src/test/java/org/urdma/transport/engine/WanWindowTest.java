@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
-import org.urdma.transport.link.Impairment;
+import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.OpcodeTable;
@@ -30,7 +30,7 @@ class WanWindowTest {
     void aWanQpSendsMoreThanTheDeviceWindowInOneRoundTrip() {
         long latency = 10_000_000; // 20 ms round trip
         int packets = 4096;
-        try (Rig r = new Rig(Impairment.NONE, Impairment.NONE, LossRecovery.goBackN(),
+        try (Rig r = new Rig(ImpairmentConfig.none(), ImpairmentConfig.none(), LossRecovery.goBackN(),
                 MemoryLink.Config.defaults().withLatency(latency).withSlots(8192))) {
             int flags = OpcodeTable.UETH_TS | OpcodeTable.UETH_PER_PACKET_RETH | OpcodeTable.UETH_SACK;
             QueuePair[] qps = r.wan(flags, MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_1024), 64);
