@@ -52,18 +52,13 @@ public final class WanSim {
         }
     }
 
-    private static final String SIM_SACK = "sack:16/20";
-
     /** The paper's rows, in its order. */
     public static final List<Row> ROWS = List.of(
             new Row("go-back-0", "goback0", 0, 0, 0, "none"),
             new Row("go-back-N", "gobackn", 0, 0, 0, "none"),
-            // SACK every 16 packets or 20 us: at 10-100 Gbit/s a 4 KiB packet takes 0.3-3.3 us, and the engine's default
-            // delay (200 us, set for ~1 Gbit/s real links where 20 us meant an ACK per packet) held FEC's loss reports and
-            // the reports of what it could not rebuild back: SACK+FEC fell to 0.83 of SACK at 10G x 20 ms / 1 %
-            new Row("SACK", SIM_SACK, TS_RETH_SACK, 0, 0, "none"),
-            new Row("SACK+FEC", SIM_SACK, TS_RETH_SACK | OpcodeTable.UETH_FEC, 0, 0, "none"),
-            new Row("SACK+FEC+RRCC", SIM_SACK, TS_RETH_SACK | OpcodeTable.UETH_FEC, 0, 0, "rrcc:ref={rate}"));
+            new Row("SACK", "sack", TS_RETH_SACK, 0, 0, "none"),
+            new Row("SACK+FEC", "sack", TS_RETH_SACK | OpcodeTable.UETH_FEC, 0, 0, "none"),
+            new Row("SACK+FEC+RRCC", "sack", TS_RETH_SACK | OpcodeTable.UETH_FEC, 0, 0, "rrcc:ref={rate}"));
 
     /** The rows named in {@code names} (comma separated, case-insensitive), in table order; unknown names refused. */
     public static List<Row> rows(String names) {

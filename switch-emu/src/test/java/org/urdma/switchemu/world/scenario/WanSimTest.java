@@ -49,7 +49,7 @@ class WanSimTest {
             assertTrue(c.verified(), "memory verified: " + c);
             assertTrue(c.drops() > 0, "the path lost packets: " + c);
             if (c == sack) continue;
-            assertTrue(c.policies().startsWith("sack:16/20+fec auto, "), "the FEC offer reached the QP: " + c);
+            assertTrue(c.policies().startsWith("sack+fec auto, "), "the FEC offer reached the QP: " + c);
             assertTrue(c.fraction() >= 0.6, "goodput: " + c);
             assertTrue(c.fecRepaired() > 0, "losses rebuilt from parity: " + c);
             assertTrue(c.fraction() >= 0.9 * sack.fraction(), "not worse than SACK: " + c + " vs " + sack);
