@@ -1,13 +1,9 @@
 package org.urdma.cli.scenario;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.urdma.cli.UrdmaCli;
 
 class WanScenarioCommandTest {
     @ParameterizedTest
@@ -21,13 +17,7 @@ class WanScenarioCommandTest {
         "--duration;0;--duration: must be 1..3600",
         "--protocols;tcp-reno;--protocols: unknown protocol 'tcp-reno'"})
     void badValueIsRefusedInOneLineNamingTheOption(String option, String value, String message) {
-        StringWriter err = new StringWriter();
-        var cl = UrdmaCli.commandLine();
-        cl.setErr(new PrintWriter(err, true));
-        int rc = cl.execute("scenario", "wan", option, value, "--out", "/nonexistent/never-written");
-        assertEquals(2, rc, err.toString());
-        String line = err.toString().strip();
-        assertEquals(1, line.lines().count(), line);
+        String line = Refusal.of("scenario", "wan", option, value, "--out", "/nonexistent/never-written");
         assertTrue(line.startsWith("urdma scenario wan: " + message), line);
     }
 }

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,13 +34,7 @@ class WanSimCommandTest {
         "--sim-ms;0;--sim-ms",
         "--rows;SACK,tcp;--rows: unknown row 'tcp'"})
     void badValueIsRefusedInOneLineNamingTheOption(String option, String value, String message) {
-        StringWriter err = new StringWriter();
-        var cl = UrdmaCli.commandLine();
-        cl.setErr(new PrintWriter(err, true));
-        int rc = cl.execute("scenario", "wan-sim", option, value, "--out", "/nonexistent/never-written");
-        assertEquals(2, rc, err.toString());
-        String line = err.toString().strip();
-        assertEquals(1, line.lines().count(), line);
+        String line = Refusal.of("scenario", "wan-sim", option, value, "--out", "/nonexistent/never-written");
         assertTrue(line.startsWith("urdma scenario wan-sim: " + message), line);
     }
 

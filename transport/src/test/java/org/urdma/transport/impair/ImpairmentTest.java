@@ -32,15 +32,7 @@ class ImpairmentTest {
         double p = 0.01;
         double r = 0.25;
         Impairment imp = new Impairment(ImpairmentConfig.none().lossGilbertElliott(p, r, 1.0, 0.0), new SplittableRandom(2));
-        long bursts = 0;
-        boolean previousLost = false;
-        for (int i = 0; i < N; i++) {
-            boolean lostNow = imp.offer(i, 100).copies == 0;
-            if (lostNow && !previousLost) {
-                bursts++;
-            }
-            previousLost = lostNow;
-        }
+        long bursts = lossBursts(imp);
         double piBad = p / (p + r);
         double rate = imp.lost() / (double) N;
         assertEquals(piBad, rate, 0.15 * piBad, "stationary loss rate");
@@ -54,15 +46,7 @@ class ImpairmentTest {
         double p13 = 0.01;
         double p31 = 0.5;
         Impairment imp = new Impairment(ImpairmentConfig.none().lossFourState(p13, p31, 0, 0, 0), new SplittableRandom(3));
-        long bursts = 0;
-        boolean previousLost = false;
-        for (int i = 0; i < N; i++) {
-            boolean lostNow = imp.offer(i, 100).copies == 0;
-            if (lostNow && !previousLost) {
-                bursts++;
-            }
-            previousLost = lostNow;
-        }
+        long bursts = lossBursts(imp);
         double expected = p13 / (p13 + p31);
         assertEquals(expected, imp.lost() / (double) N, 0.1 * expected);
         assertEquals(1 / p31, imp.lost() / (double) bursts, 0.1 / p31);
@@ -230,5 +214,19 @@ class ImpairmentTest {
         e = assertThrows(IllegalArgumentException.class,
             () -> new Impairment(ImpairmentConfig.dropEvery(1), new SplittableRandom(1)));
         assertTrue(e.getMessage().startsWith("impairment dropEveryNth:"), e.getMessage());
+    }
+
+    /** Offers N frames and counts the runs of consecutive losses. */
+    private static long lossBursts(Impairment imp) {
+        long bursts = 0;
+        boolean previousLost = false;
+        for (int i = 0; i < N; i++) {
+            boolean lostNow = imp.offer(i, 100).copies == 0;
+            if (lostNow && !previousLost) {
+                bursts++;
+            }
+            previousLost = lostNow;
+        }
+        return bursts;
     }
 }
