@@ -544,7 +544,13 @@ final class Completer {
         }
         qp.counters.increment(Counter.ACK_TIMEOUTS);
         startRetry(compPsn, LossCause.TIMEOUT, now);
-        if (qp.state() != org.urdma.verbs.QpState.ERR) qp.armRetryTimer(now + qp.ackTimeoutNanos);
+        if (qp.state() == org.urdma.verbs.QpState.ERR) return;
+        long next = qp.ackTimeoutNanos;
+        // WAN (selective): each timeout in a row doubles the next (up to 64 x), as TCP's RTO, so retry_cnt outlasts a
+        // path that went silent for longer than retry_cnt timeouts (a real-time switch stalled for ~0.5 s under load
+        // ended runs in RETRY_EXC_ERR); a timeout only probes there, so waiting longer costs no resends
+        if (qp.recovery.selective()) next <<= Math.min(6, qp.retryCnt - retryLeft);
+        qp.armRetryTimer(now + next);
     }
 
     int retryLeft() {

@@ -751,7 +751,13 @@ final class Responder {
     }
 
     private void flushAck(long now) {
-        if (ackPending && sendAckOrNak(Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID, ackPsn, now)) ackPending = false;
+        if (ackPending && sendAckOrNak(Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID, ackPsn, now)) {
+            ackPending = false;
+            // a full SACK-ETH: the gaps past it follow at once in up to 3 more (not one ACK delay later each)
+            for (int i = 0; i < 3 && win != null && sackResume != ePsn; i++) {
+                if (!sendAckOrNak(Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID, ackPsn, now)) break;
+            }
+        }
     }
 
     private boolean sendAckOrNak(int syndrome, int psn, long now) {

@@ -68,6 +68,11 @@ public interface LossRecovery {
         return 0;
     }
 
+    /** Whether {@link #retransmit} has PSNs waiting to be resent (the QP stays scheduled for them). */
+    default boolean hasResends() {
+        return false;
+    }
+
     /** Every PSN before {@code psn} is acknowledged. */
     default void onAcknowledged(int psn, long now) {
     }

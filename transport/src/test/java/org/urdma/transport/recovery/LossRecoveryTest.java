@@ -41,6 +41,43 @@ class LossRecoveryTest {
     }
 
     @Test
+    void aRepeatedSackWithinAJitteryRoundTripDoesNotResendAgain() {
+        LossRecovery sack = LossRecovery.sack().create();
+        List<Integer> resent = new ArrayList<>();
+        LossRecovery.Retransmitter r = new LossRecovery.Retransmitter() {
+            @Override
+            public void rewind(int psn) {
+                throw new AssertionError("sack resends selectively");
+            }
+
+            @Override
+            public boolean resend(int psn, long now) {
+                resent.add(psn);
+                return true;
+            }
+
+            @Override
+            public int messageFirstPsn(int psn) {
+                return psn;
+            }
+        };
+        sack.onAcknowledged(100, 0);
+        long t = 0;
+        // a queue that fills and drains: RTT samples between 0.1 and 1 ms (mean 0.55 ms)
+        for (int i = 0; i < 64; i++) sack.onRtt(i % 2 == 0 ? 100_000 : 1_000_000, t += 10_000);
+        sack.onSack(105, 1, r, t);
+        sack.retransmit(r, t);
+        // the receiver's next SACK still lists 105: it left before the resend arrived, a round trip of 1 ms ago
+        sack.onSack(105, 1, r, t + 900_000);
+        sack.retransmit(r, t + 900_000);
+        assertEquals(List.of(105), resent, "one resend per round trip, even a slow one");
+        // a SACK that lists it after several round trips: the resend was lost too
+        sack.onSack(105, 1, r, t + 5_000_000);
+        sack.retransmit(r, t + 5_000_000);
+        assertEquals(List.of(105, 105), resent);
+    }
+
+    @Test
     void goBackZeroRestartsTheWholeMessage() {
         LossRecovery gb0 = LossRecovery.goBack0().create();
         Recorder r = new Recorder();
