@@ -543,6 +543,7 @@ final class Completer {
             return;
         }
         qp.counters.increment(Counter.ACK_TIMEOUTS);
+        if (readWin != null && qp.recovery.selective()) rerequestMissingReads(now);
         startRetry(compPsn, LossCause.TIMEOUT, now);
         if (qp.state() == org.urdma.verbs.QpState.ERR) return;
         long next = qp.ackTimeoutNanos;
@@ -551,6 +552,24 @@ final class Completer {
         // ended runs in RETRY_EXC_ERR); a timeout only probes there, so waiting longer costs no resends
         if (qp.recovery.selective()) next <<= Math.min(6, qp.retryCnt - retryLeft);
         qp.armRetryTimer(now + next);
+    }
+
+    /**
+     * WAN mode, at an ACK timeout: every READ response still missing is asked for again. The requester is the receiver
+     * of READ responses and knows exactly which are missing; a re-requested response that was lost again, or a lost
+     * tail, has no later response to reveal it, and the timeout's oldest-plus-probe resend fetched only two per timeout.
+     */
+    private void rerequestMissingReads(long now) {
+        for (long i = sq.retired.get(); i < req().startedIndex; i++) {
+            int s = sq.slot(i);
+            if (WrOpcode.of(sq.opcode[s]) != WrOpcode.RDMA_READ) continue;
+            int first = sq.firstPsn[s];
+            int n = sq.packets[s];
+            for (int k = i == sq.retired.get() ? readReceived : 0; k < n; k++) {
+                int q = Psn.add(first, k);
+                if (!readWin.has(q)) qp.recovery.onLoss(q, LossCause.READ_GAP, req(), now);
+            }
+        }
     }
 
     int retryLeft() {

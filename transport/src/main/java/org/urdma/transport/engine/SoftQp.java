@@ -349,7 +349,10 @@ public final class SoftQp implements QueuePair {
                 }
             }
             case RTS -> {
-                if (cur == QpState.RTR) requester.start(attrs.sqPsn());
+                if (cur == QpState.RTR) {
+                    recovery.start(attrs.sqPsn());
+                    requester.start(attrs.sqPsn());
+                }
             }
             case ERR -> {
                 moveToError(false);

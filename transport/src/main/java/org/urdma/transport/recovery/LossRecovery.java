@@ -82,6 +82,14 @@ public interface LossRecovery {
         onLoss(start, LossCause.SACK, requester, now);
     }
 
+    /**
+     * The first PSN the requester sends (the QP's SQ PSN at RTS), before any packet. A scoreboard that started from the
+     * first PSN it heard of instead could start past a loss: a SACK that lists later gaps of a full report can arrive
+     * before the one listing the first, and the PSNs before it were then never resent.
+     */
+    default void start(int firstPsn) {
+    }
+
     /** The most packets the requester may have unacknowledged (the device's window), told at RTR; before any packet. */
     default void window(int packets) {
     }

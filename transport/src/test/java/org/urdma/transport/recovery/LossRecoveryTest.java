@@ -78,6 +78,41 @@ class LossRecoveryTest {
     }
 
     @Test
+    void aSackThatListsLaterGapsFirstDoesNotHideTheEarlierOnes() {
+        LossRecovery sack = LossRecovery.sack().create();
+        List<Integer> resent = new ArrayList<>();
+        LossRecovery.Retransmitter r = selective(resent);
+        sack.start(16_777_204); // the QP's first PSN, just before the 24-bit wrap
+        // the full report listing PSNs 2..5 (its first 32 ranges) was lost; its continuation, listing PSN 474, came
+        sack.onSack(474, 1, r, 1_000);
+        sack.retransmit(r, 1_000);
+        // a timeout then resends the oldest unacknowledged PSN, which lies before the first one the scoreboard heard of
+        sack.onLoss(16_777_204, LossCause.TIMEOUT, r, 70_000_000);
+        sack.retransmit(r, 70_000_000);
+        assertEquals(List.of(474, 16_777_204), resent);
+    }
+
+    private static LossRecovery.Retransmitter selective(List<Integer> resent) {
+        return new LossRecovery.Retransmitter() {
+            @Override
+            public void rewind(int psn) {
+                throw new AssertionError("sack resends selectively");
+            }
+
+            @Override
+            public boolean resend(int psn, long now) {
+                resent.add(psn);
+                return true;
+            }
+
+            @Override
+            public int messageFirstPsn(int psn) {
+                return psn;
+            }
+        };
+    }
+
+    @Test
     void goBackZeroRestartsTheWholeMessage() {
         LossRecovery gb0 = LossRecovery.goBack0().create();
         Recorder r = new Recorder();
