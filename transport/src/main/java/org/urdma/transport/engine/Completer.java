@@ -369,6 +369,7 @@ final class Completer {
             retire(head, st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR, 0, now);
             return;
         }
+        qp.counters.add(Counter.PLACED_BYTES, len);
         readReceived++;
         compPsn = Psn.add(r, 1);
         if (lastPkt) retire(head, WcStatus.SUCCESS, total, now);
@@ -421,6 +422,7 @@ final class Completer {
             return;
         }
         readWin.set(r, 0, 0, 0);
+        qp.counters.add(Counter.PLACED_BYTES, len);
         if (idx != sq.retired.get() || k > readReceived) qp.counters.increment(Counter.OUT_OF_ORDER_PLACED);
         // a response well behind the newest is lost, not late; at the READ's last PSN everything still missing is
         if (k == n - 1) {

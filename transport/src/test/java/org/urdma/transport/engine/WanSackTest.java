@@ -294,6 +294,7 @@ class WanSackTest {
         // sender's holdoff keeps those repeats from resending anything twice
         assertTrue(qa.counters().get(Counter.SACK_RANGES_RCVD) >= 2);
         assertEquals(0, qa.timeouts(), "no timeout needed");
+        assertEquals(7 * 1024, ((SoftQp) w.qb).counters().get(Counter.PLACED_BYTES), "each byte placed once");
     }
 
     @Test
@@ -313,6 +314,7 @@ class WanSackTest {
         assertEquals(-1, src.segment().mismatch(dst.segment()), "every byte arrived");
         assertEquals(Set.of(150, 151), w.responsesA.dropped);
         assertEquals(1, ((SoftQp) w.qa).timeouts(), "one timeout asked for both missing responses");
+        assertEquals(length, ((SoftQp) w.qa).counters().get(Counter.PLACED_BYTES), "each response placed once");
     }
 
     @Test
