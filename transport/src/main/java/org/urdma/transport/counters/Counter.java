@@ -27,6 +27,7 @@ public enum Counter {
     // ours
     SENT_BYTES("sent_bytes", Scope.QP, "bytes of the packets in sent_pkts (transport headers and payload)"),
     RCVD_BYTES("rcvd_bytes", Scope.QP, "bytes of the packets in rcvd_pkts"),
+    PLACED_BYTES("placed_bytes", Scope.QP, "payload bytes placed in memory once each (WRITE, SEND at the responder, READ responses at the requester; no duplicates, no parity)"),
     RETRANSMITTED_PKTS("retransmitted_pkts", Scope.QP, "packets sent again (any reason)"),
     ACK_TIMEOUTS("ack_timeouts", Scope.QP, "retransmission timer expiries"),
     SACKS_SENT("sacks_sent", Scope.QP, "WAN responder: ACKs sent with a SACK-ETH listing missing PSNs"),

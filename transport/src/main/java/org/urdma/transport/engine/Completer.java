@@ -369,6 +369,7 @@ final class Completer {
             retire(head, st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR, 0, now);
             return;
         }
+        qp.counters.add(Counter.PLACED_BYTES, len);
         readReceived++;
         compPsn = Psn.add(r, 1);
         if (lastPkt) retire(head, WcStatus.SUCCESS, total, now);
@@ -421,6 +422,7 @@ final class Completer {
             return;
         }
         readWin.set(r, 0, 0, 0);
+        qp.counters.add(Counter.PLACED_BYTES, len);
         if (idx != sq.retired.get() || k > readReceived) qp.counters.increment(Counter.OUT_OF_ORDER_PLACED);
         // a response well behind the newest is lost, not late; at the READ's last PSN everything still missing is
         if (k == n - 1) {
@@ -543,8 +545,33 @@ final class Completer {
             return;
         }
         qp.counters.increment(Counter.ACK_TIMEOUTS);
+        if (readWin != null && qp.recovery.selective()) rerequestMissingReads(now);
         startRetry(compPsn, LossCause.TIMEOUT, now);
-        if (qp.state() != org.urdma.verbs.QpState.ERR) qp.armRetryTimer(now + qp.ackTimeoutNanos);
+        if (qp.state() == org.urdma.verbs.QpState.ERR) return;
+        long next = qp.ackTimeoutNanos;
+        // WAN (selective): each timeout in a row doubles the next (up to 64 x), as TCP's RTO, so retry_cnt outlasts a
+        // path that went silent for longer than retry_cnt timeouts (a real-time switch stalled for ~0.5 s under load
+        // ended runs in RETRY_EXC_ERR); a timeout only probes there, so waiting longer costs no resends
+        if (qp.recovery.selective()) next <<= Math.min(6, qp.retryCnt - retryLeft);
+        qp.armRetryTimer(now + next);
+    }
+
+    /**
+     * WAN mode, at an ACK timeout: every READ response still missing is asked for again. The requester is the receiver
+     * of READ responses and knows exactly which are missing; a re-requested response that was lost again, or a lost
+     * tail, has no later response to reveal it, and the timeout's oldest-plus-probe resend fetched only two per timeout.
+     */
+    private void rerequestMissingReads(long now) {
+        for (long i = sq.retired.get(); i < req().startedIndex; i++) {
+            int s = sq.slot(i);
+            if (WrOpcode.of(sq.opcode[s]) != WrOpcode.RDMA_READ) continue;
+            int first = sq.firstPsn[s];
+            int n = sq.packets[s];
+            for (int k = i == sq.retired.get() ? readReceived : 0; k < n; k++) {
+                int q = Psn.add(first, k);
+                if (!readWin.has(q)) qp.recovery.onLoss(q, LossCause.READ_GAP, req(), now);
+            }
+        }
     }
 
     int retryLeft() {

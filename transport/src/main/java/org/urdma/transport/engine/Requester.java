@@ -89,7 +89,7 @@ final class Requester implements LossRecovery.Retransmitter {
     }
 
     boolean hasPendingWork() {
-        return !rnrWait && txIndex != sq.producer.get();
+        return !rnrWait && (txIndex != sq.producer.get() || qp.type == QpType.RC && qp.recovery.hasResends());
     }
 
     void onRnrTimer(long now) {
@@ -107,7 +107,7 @@ final class Requester implements LossRecovery.Retransmitter {
     private int transmit(long now, boolean drained) {
         int work = 0;
         int burst = qp.device.config().txBurst();
-        int window = qp.device.config().window();
+        int window = qp.window();
         int sent = qp.type == QpType.RC ? qp.recovery.retransmit(this, now) : 0;
         if (qp.fecTx != null) qp.fecTx.flush(now);
         while (sent < burst) {
@@ -417,13 +417,22 @@ final class Requester implements LossRecovery.Retransmitter {
         txOffset = 0;
     }
 
+    /** The first PSN never sent; not {@link #nextPsn} (never assigned), which lies past the unsent rest of the WQE in progress. */
     @Override
     public int nextPsn() {
-        return nextPsn;
+        return everSent ? highestSentPlusOne : txPsn;
     }
 
     @Override
     public boolean resend(int psn, long now) {
+        // resends take the rate control's turns like new packets: a timeout's resend of a lost tail (up to the window)
+        // left at line rate into the bottleneck, overran the switch's headroom and lost the next tail too
+        long at = qp.rate.nextSendTime(now);
+        if (at > now) {
+            qp.pacedUntil = at;
+            return false;
+        }
+        qp.pacedUntil = Long.MIN_VALUE;
         long index = txIndex;
         int offset = txOffset;
         int next = txPsn;

@@ -327,6 +327,7 @@ final class Responder {
                 return false;
             }
             if (len > 0) p.payloadTo(0, mr.buffer(), mr.offsetOf(va), len);
+            qp.counters.add(Counter.PLACED_BYTES, len);
             win.set(psn, PsnWindow.WRITE | (end ? PsnWindow.END : 0) | (imm ? PsnWindow.IMM : 0) | se, p.immData(), (int) total);
             return true;
         }
@@ -353,6 +354,7 @@ final class Responder {
             classC(st == Dma.LENGTH ? Aeth.NAK_INVALID_REQUEST : Aeth.NAK_REMOTE_OPERATIONAL_ERROR, psn, null, now);
             return false;
         }
+        qp.counters.add(Counter.PLACED_BYTES, len);
         boolean inv = (f & OpcodeTable.INV) != 0;
         win.set(psn, PsnWindow.SEND | (end ? PsnWindow.END : 0) | (imm ? PsnWindow.IMM : 0) | (inv ? PsnWindow.INV : 0) | se,
                 inv ? p.invalidateRkey() : p.immData(), (int) total);
@@ -508,6 +510,7 @@ final class Responder {
             }
             return false;
         }
+        qp.counters.add(Counter.PLACED_BYTES, p.payloadLength());
         recvOffset += p.payloadLength();
         if (OpcodeTable.has(o, OpcodeTable.END)) {
             int flags = 0;
@@ -585,6 +588,7 @@ final class Responder {
             return false;
         }
         if (len > 0) p.payloadTo(0, writeMr.buffer(), writeMr.offsetOf(writeVa), len);
+        qp.counters.add(Counter.PLACED_BYTES, len);
         writeVa += len;
         writeRemaining -= len;
         if (end) {
@@ -751,7 +755,13 @@ final class Responder {
     }
 
     private void flushAck(long now) {
-        if (ackPending && sendAckOrNak(Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID, ackPsn, now)) ackPending = false;
+        if (ackPending && sendAckOrNak(Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID, ackPsn, now)) {
+            ackPending = false;
+            // a full SACK-ETH: the gaps past it follow at once in up to 3 more (not one ACK delay later each)
+            for (int i = 0; i < 3 && win != null && sackResume != ePsn; i++) {
+                if (!sendAckOrNak(Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID, ackPsn, now)) break;
+            }
+        }
     }
 
     private boolean sendAckOrNak(int syndrome, int psn, long now) {

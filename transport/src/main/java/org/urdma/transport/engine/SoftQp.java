@@ -217,6 +217,19 @@ public final class SoftQp implements QueuePair {
         return uethFlags != 0;
     }
 
+    /** Packets a WAN QP may have unacknowledged at least: half the receiver's PSN window (it places any of them). */
+    static final int WAN_WINDOW = PsnWindow.SIZE / 2;
+
+    /**
+     * Packets this QP may have unacknowledged: the device's window, or in WAN mode at least {@link #WAN_WINDOW}. The
+     * DC window (512) bounds what go-back-N resends; a WAN path's bandwidth-delay product is larger (1 Gbit/s x 80 ms:
+     * 2442 packets of 4 KiB), and a loss holds the cumulative ACK back one more round trip.
+     */
+    int window() {
+        int w = device.config().window();
+        return wan() ? Math.max(w, WAN_WINDOW) : w;
+    }
+
     boolean perPacketReth() {
         return (uethFlags & OpcodeTable.UETH_PER_PACKET_RETH) != 0;
     }
@@ -330,13 +343,16 @@ public final class SoftQp implements QueuePair {
             case RESET -> reset();
             case RTR -> {
                 if (cur == QpState.INIT) {
-                    recovery.window(device.config().window());
+                    recovery.window(window());
                     responder.start(attrs.rqPsn());
                     startFec(attrs.rqPsn());
                 }
             }
             case RTS -> {
-                if (cur == QpState.RTR) requester.start(attrs.sqPsn());
+                if (cur == QpState.RTR) {
+                    recovery.start(attrs.sqPsn());
+                    requester.start(attrs.sqPsn());
+                }
             }
             case ERR -> {
                 moveToError(false);

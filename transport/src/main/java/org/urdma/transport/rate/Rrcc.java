@@ -9,8 +9,9 @@ import java.util.Arrays;
  * <li><b>Feeding it.</b> The completer calls {@link #onAck(long, long, long)} once per ACK with the payload bytes it
  *     newly acknowledges and the RTT sample of the packet it answers (TS/AETH-EXT, WIRE.md §10; -1 when none), and
  *     {@link #onLossRate} with each loss-rate report of the receiver. The delivery rate is the ACK rate: bytes acked
- *     over at least a quarter of the min RTT and 4 ACKs; the bottleneck bandwidth is the largest such sample of the
- *     last 10 rounds (a round is one min RTT).</li>
+ *     over at least a quarter of the min RTT and 4 ACKs, at most what we sent per round in this round or the last
+ *     (a burst of late ACKs is not a faster path); the bottleneck bandwidth is the largest such sample of the last 10 rounds (a round is one min
+ *     RTT).</li>
  * <li><b>Startup</b>: from {@code init} (before any RTT sample) the rate is 2 × the bottleneck estimate, which doubles
  *     it every RTT; when the estimate has not grown by 25 % for 3 rounds, the bottleneck is found.</li>
  * <li><b>Drain</b>: 1/2.885 of the bottleneck until an RTT sample is within 1.25 × min RTT (the queue startup built
@@ -25,7 +26,9 @@ import java.util.Arrays;
  *     {@code lossThreshold} the bottleneck estimate is cut by the average fraction, at most once per round and not in
  *     startup; at or under it (random loss, repaired by FEC/SACK) nothing changes.</li>
  * <li><b>Reference rate</b> ({@code ref}): the QP starts at it, skipping startup, in probe-bandwidth with the estimate
- *     at ref; the rate never falls below the floor {@code floor} × ref (the paper: max(measured bottleneck, ref)).</li>
+ *     at ref; the bottleneck estimate never falls below the floor {@code floor} × ref (the paper: max(measured
+ *     bottleneck, ref)), nor does the rate, except in probe-bandwidth's drain phase (0.75 × the estimate), which
+ *     drains what the probe queued so a cycle averages the estimate.</li>
  * </ul>
  * Pacing by next-available time ({@link Pacer}); rates are payload bit/s; no clock, no randomness, no allocation.
  */
@@ -89,6 +92,8 @@ public final class Rrcc implements RateControl {
     private long rounds;
     private long sampleStart = Long.MIN_VALUE;
     private long sampleBytes;
+    /** Payload bytes sent in the round so far and in the last one. */
+    private long sentThisRound, sentLastRound;
     private int sampleAcks;
     private long fullBw;
     private int fullBwRounds;
@@ -127,6 +132,7 @@ public final class Rrcc implements RateControl {
     @Override
     public void onSent(int payloadBytes, long now) {
         pacer.sent(payloadBytes, now);
+        sentThisRound += payloadBytes;
     }
 
     @Override
@@ -182,7 +188,9 @@ public final class Rrcc implements RateControl {
         sampleAcks++;
         long elapsed = now - sampleStart;
         if (elapsed >= round() / 4 && sampleAcks >= MIN_SAMPLE_ACKS && elapsed > 0) {
-            long bps = (long) (sampleBytes * 8e9 / elapsed);
+            // no faster than we send: ACKs held up on the way (a switch or receiver that stalled) arrive in a burst,
+            // and their rate, taken for the bottleneck's, paced the QP far above it for the next 10 rounds
+            long bps = Math.min((long) (sampleBytes * 8e9 / elapsed), sendRateBps());
             if (bps > roundMax[slot]) roundMax[slot] = bps;
             sampleStart = now;
             sampleBytes = 0;
@@ -190,8 +198,15 @@ public final class Rrcc implements RateControl {
         }
     }
 
+    /** The most we sent per round in this round and the last, as a rate (what a round of ACKs can answer at most). */
+    private long sendRateBps() {
+        return (long) (Math.max(sentLastRound, sentThisRound) * 8e9 / round());
+    }
+
     private void roundEnd(long now) {
         rounds++;
+        sentLastRound = sentThisRound;
+        sentThisRound = 0;
         long bw = bottleneckBps();
         slot = (slot + 1) % BW_ROUNDS;
         roundMax[slot] = 0;
@@ -250,7 +265,10 @@ public final class Rrcc implements RateControl {
         // startup doubles from init as soon as the first RTT sample starts the rounds
         long rate = state == State.STARTUP
                 ? Math.round(gain * Math.max(bw, c.initBps)) : Math.round(gain * bw);
-        pacer.rate(Math.max(Math.max(rate, floorBps), 1));
+        // the floor holds the estimate (bw), not probe-bandwidth's drain phase: clamping 0.75 x bw up to it made a
+        // cycle average 1.03 x the floor, so a reference rate at the bottleneck queued without end (PFC, drops)
+        long min = state == State.PROBE_BW ? 1 : floorBps;
+        pacer.rate(Math.max(rate, Math.max(min, 1)));
     }
 
     /** The bottleneck bandwidth estimate: the max delivery rate of the last 10 rounds, at least the floor. */

@@ -68,6 +68,11 @@ public interface LossRecovery {
         return 0;
     }
 
+    /** Whether {@link #retransmit} has PSNs waiting to be resent (the QP stays scheduled for them). */
+    default boolean hasResends() {
+        return false;
+    }
+
     /** Every PSN before {@code psn} is acknowledged. */
     default void onAcknowledged(int psn, long now) {
     }
@@ -75,6 +80,14 @@ public interface LossRecovery {
     /** The receiver's SACK-ETH listed {@code length} PSNs from {@code start} as missing. */
     default void onSack(int start, int length, Retransmitter requester, long now) {
         onLoss(start, LossCause.SACK, requester, now);
+    }
+
+    /**
+     * The first PSN the requester sends (the QP's SQ PSN at RTS), before any packet. A scoreboard that started from the
+     * first PSN it heard of instead could start past a loss: a SACK that lists later gaps of a full report can arrive
+     * before the one listing the first, and the PSNs before it were then never resent.
+     */
+    default void start(int firstPsn) {
     }
 
     /** The most packets the requester may have unacknowledged (the device's window), told at RTR; before any packet. */

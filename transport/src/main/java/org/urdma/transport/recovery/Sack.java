@@ -6,13 +6,16 @@ import org.urdma.transport.wire.Psn;
  * URDMA TC-SACK (WIRE.md §10): the receiver places packets in any order and ACKs every N packets or T µs with a
  * SACK-ETH listing the missing PSN ranges; this scoreboard marks exactly those PSNs and resends them one by one from
  * {@link #retransmit} (each requester pass, before new packets and apart from the rate control's pacing). A PSN resent
- * less than about one RTT ago is not resent again for a repeated SACK (the resend may still be in flight). The ACK
- * timeout stays as the backstop: it resends the oldest unacknowledged PSN and everything the receiver has not reported
- * on yet (the tail a SACK cannot list). No retry_cnt is spent per SACK; only timeouts count.
+ * less than about one RTT ago is not resent again for a repeated SACK (the resend may still be in flight). Resends take
+ * the rate control's turns like new packets. The ACK timeout stays as the backstop: it resends the oldest
+ * unacknowledged PSN and the newest sent one, a probe that makes the receiver list a lost tail in its next SACK. No
+ * retry_cnt is spent per SACK; only timeouts count.
  */
 public final class Sack implements LossRecovery {
     public static final int DEFAULT_ACK_EVERY = 16;
-    public static final long DEFAULT_ACK_DELAY_NANOS = 20_000;
+    /** 200 us: at 20 us a 1 Gbit/s flow of 4 KiB packets (one per 33 us) got an ACK per packet; their flood overran
+     * the sender's receive ring (ACKs lost, SACK reports with them). Message ends (AckReq) are answered at once. */
+    public static final long DEFAULT_ACK_DELAY_NANOS = 200_000;
     /** PSNs the scoreboard tracks past the oldest unacknowledged one, at least (it grows to the QP's window). */
     public static final int WINDOW = 1 << 15;
     private static final int MAX_WINDOW = 1 << 22;
@@ -36,9 +39,7 @@ public final class Sack implements LossRecovery {
     private boolean started;
     /** Marked PSNs lie in [scanFrom, scanTo). */
     private int scanFrom, scanTo;
-    /** The receiver reported up to here (the PSN after its last missing range was received). */
-    private int reported;
-    private long srtt;
+    private long srtt, rttvar;
     private long resent;
 
     private Sack(int ackEvery, long ackDelayNanos) {
@@ -71,13 +72,16 @@ public final class Sack implements LossRecovery {
 
     @Override
     public void onLoss(int psn, LossCause cause, Retransmitter requester, long now) {
-        if (!started) start(psn);
+        if (!started) begin(psn);
         if (cause == LossCause.TIMEOUT) {
+            // the oldest PSN, and the newest sent as a probe: once it arrives the receiver's SACK lists every PSN of a
+            // lost tail, which is then resent exactly. Resending the whole unreported tail instead cost a window of
+            // packets per timeout when only ACKs were late (a switch or receiver stalled for longer than the timeout)
             mark(psn, cause, now, true);
             int end = requester.nextPsn();
             if (end < 0) return;
-            int from = Psn.after(reported, psn) ? reported : Psn.add(psn, 1);
-            for (int p = from; Psn.before(p, end) && Psn.diff(p, acked) < window; p = Psn.add(p, 1)) mark(p, cause, now, true);
+            int newest = Psn.add(end, -1);
+            if (Psn.after(newest, psn) && Psn.diff(newest, acked) < window) mark(newest, cause, now, true);
             return;
         }
         mark(psn, cause, now, false);
@@ -85,15 +89,18 @@ public final class Sack implements LossRecovery {
 
     @Override
     public void onSack(int start, int length, Retransmitter requester, long now) {
-        if (!started) start(start);
+        if (!started) begin(start);
         for (int i = 0; i < length; i++) mark(Psn.add(start, i), LossCause.SACK, now, false);
-        int after = Psn.add(start, length);
-        if (Psn.after(after, reported)) reported = after;
     }
 
-    private void start(int psn) {
+    @Override
+    public void start(int firstPsn) {
+        begin(firstPsn);
+    }
+
+    private void begin(int psn) {
         started = true;
-        acked = scanFrom = scanTo = reported = psn;
+        acked = scanFrom = scanTo = psn;
     }
 
     /** Marks {@code psn} for resending unless acknowledged, out of the window, or (unless forced) resent within ~1 RTT. */
@@ -106,8 +113,13 @@ public final class Sack implements LossRecovery {
         if (!Psn.before(psn, scanTo)) scanTo = Psn.add(psn, 1);
     }
 
+    /**
+     * How long a resent PSN is not resent again for a repeated SACK: about a round trip (SRTT + 4 x its variation, as
+     * TCP's RTO) plus the receiver's ACK delay, since a SACK may have been held that long before it left. Without the
+     * variation and the delay, repeats through a queue that grew resent most PSNs two to five times.
+     */
     private long holdoff() {
-        return Math.max(MIN_HOLDOFF_NANOS, srtt + (srtt >> 2));
+        return Math.max(MIN_HOLDOFF_NANOS, srtt + 4 * rttvar + ackDelayNanos);
     }
 
     @Override
@@ -141,8 +153,13 @@ public final class Sack implements LossRecovery {
     }
 
     @Override
+    public boolean hasResends() {
+        return scanFrom != scanTo;
+    }
+
+    @Override
     public void onAcknowledged(int psn, long now) {
-        if (!started) start(psn);
+        if (!started) begin(psn);
         if (!Psn.after(psn, acked)) return;
         // clear what the ACK covers so the slots are clean when the PSNs come round again
         for (int p = acked; Psn.before(p, psn) && Psn.diff(p, acked) < window; p = Psn.add(p, 1)) {
@@ -152,13 +169,23 @@ public final class Sack implements LossRecovery {
         acked = psn;
         if (Psn.before(scanFrom, acked)) scanFrom = acked;
         if (Psn.before(scanTo, acked)) scanTo = acked;
-        if (Psn.before(reported, acked)) reported = acked;
     }
 
     @Override
     public void onRtt(long rttNanos, long now) {
         if (rttNanos <= 0) return;
-        srtt = srtt == 0 ? rttNanos : srtt - (srtt >> 3) + (rttNanos >> 3);
+        if (srtt == 0) {
+            srtt = rttNanos;
+            rttvar = rttNanos / 2;
+            return;
+        }
+        rttvar = rttvar - (rttvar >> 2) + (Math.abs(srtt - rttNanos) >> 2);
+        srtt = srtt - (srtt >> 3) + (rttNanos >> 3);
+    }
+
+    @Override
+    public String toString() {
+        return "Sack[acked=" + acked + " scan=" + scanFrom + ".." + scanTo + " srtt=" + srtt + " rttvar=" + rttvar + " resent=" + resent + "]";
     }
 
     /** PSNs this scoreboard sent again. */

@@ -69,11 +69,19 @@ class WanSackTest {
         final MemoryLink inner;
         final Set<Integer> drop;
         final Set<Integer> dropped = new HashSet<>();
+        /** Which packets it drops (requests, or READ responses) and how many times each listed PSN. */
+        private final int kind;
+        private final int times;
+        private final java.util.Map<Integer, Integer> drops = new java.util.HashMap<>();
         private PacketSink sink;
         private final PacketSink filter = new PacketSink() {
             @Override
             public void onPacket(org.urdma.transport.packet.RxPacket p, long now) {
-                if (OpcodeTable.has(p.opcode(), OpcodeTable.REQ) && drop.contains(p.psn()) && dropped.add(p.psn())) return;
+                int psn = p.psn();
+                if ((OpcodeTable.flags(p.opcode()) & kind) == kind && drop.contains(psn) && drops.merge(psn, 1, Integer::sum) <= times) {
+                    dropped.add(psn);
+                    return;
+                }
                 sink.onPacket(p, now);
             }
 
@@ -84,8 +92,14 @@ class WanSackTest {
         };
 
         DropFirst(MemoryLink inner, Set<Integer> drop) {
+            this(inner, drop, OpcodeTable.REQ, 1);
+        }
+
+        DropFirst(MemoryLink inner, Set<Integer> drop, int kind, int times) {
             this.inner = inner;
             this.drop = drop;
+            this.kind = kind;
+            this.times = times;
         }
 
         @Override
@@ -173,6 +187,7 @@ class WanSackTest {
         final SoftDevice a, b;
         final MemoryLink linkA;
         final DropFirst linkB;
+        final DropFirst responsesA;
         final SimulatedDriver sim;
         final Capture capA = new Capture(), capB = new Capture();
         final QueuePair qa, qb;
@@ -180,6 +195,11 @@ class WanSackTest {
         final ProtectionDomain pdA, pdB;
 
         World(Set<Integer> drop, Journal journal, RateControl.Factory rate) {
+            this(drop, journal, rate, Set.of(), 0);
+        }
+
+        /** As above; A also loses READ responses with the PSNs {@code responsesLost}, each {@code times} times. */
+        World(Set<Integer> drop, Journal journal, RateControl.Factory rate, Set<Integer> responsesLost, int times) {
             DeviceConfig ca = DeviceConfig.named("a", 1).withLossRecovery(LossRecovery.sack());
             DeviceConfig cb = DeviceConfig.named("b", 2).withLossRecovery(LossRecovery.sack());
             MemoryLink[] ends = MemoryLink.pair(MemoryLink.Config.defaults().withLatency(LATENCY),
@@ -187,10 +207,11 @@ class WanSackTest {
                     new LinkFraming(FramingKind.ROCE2, cb.mac(), cb.gid().toBytes()), ImpairmentConfig.none(), ImpairmentConfig.none());
             linkA = ends[0];
             linkB = new DropFirst(ends[1], drop);
+            responsesA = new DropFirst(ends[0], responsesLost, OpcodeTable.READ_RESPONSE, times);
             linkA.tap(capA);
             ends[1].tap(capB);
             EngineCounters counters = EngineCounters.inMemory("a");
-            a = new SoftDevice(ca, linkA, new SplittableRandom(1), START, counters,
+            a = new SoftDevice(ca, responsesA, new SplittableRandom(1), START, counters,
                     journal == null ? org.urdma.transport.journal.EventJournal.NONE : journal.device("a", counters));
             b = new SoftDevice(cb, linkB, new SplittableRandom(2), START, EngineCounters.inMemory("b"),
                     org.urdma.transport.journal.EventJournal.NONE);
@@ -273,6 +294,27 @@ class WanSackTest {
         // sender's holdoff keeps those repeats from resending anything twice
         assertTrue(qa.counters().get(Counter.SACK_RANGES_RCVD) >= 2);
         assertEquals(0, qa.timeouts(), "no timeout needed");
+        assertEquals(7 * 1024, ((SoftQp) w.qb).counters().get(Counter.PLACED_BYTES), "each byte placed once");
+    }
+
+    @Test
+    void readResponsesLostAgainAfterTheirReRequestAreAllAskedForAtTheFirstTimeout() {
+        // a 200-packet READ (response PSNs 1..200); 150 and 151 are lost, then lost again after the READ's last response
+        // showed them missing: no later response can reveal them, only the ACK timeout, which must ask for both
+        World w = new World(Set.of(), null, null, Set.of(150, 151), 2);
+        int length = 200 * 1024;
+        MemoryRegion dst = w.pdA.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(length), AccessFlags.ALL);
+        MemoryRegion src = w.pdB.registerMemory(java.lang.foreign.Arena.ofAuto().allocate(length), AccessFlags.ALL);
+        for (int i = 0; i < length; i++) src.segment().set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) (i * 13));
+        w.qa.postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.RDMA_READ).flags(SendFlags.SIGNALED)
+                .addSge(dst, 0, length).remote(src.address(), src.rkey()));
+        WorkCompletion[] wc = {new WorkCompletion()};
+        assertTrue(w.sim.runUntil(() -> w.cqA.poll(wc) > 0, 2_000 * MS), "the READ completed");
+        assertEquals(WcStatus.SUCCESS, wc[0].status);
+        assertEquals(-1, src.segment().mismatch(dst.segment()), "every byte arrived");
+        assertEquals(Set.of(150, 151), w.responsesA.dropped);
+        assertEquals(1, ((SoftQp) w.qa).timeouts(), "one timeout asked for both missing responses");
+        assertEquals(length, ((SoftQp) w.qa).counters().get(Counter.PLACED_BYTES), "each response placed once");
     }
 
     @Test

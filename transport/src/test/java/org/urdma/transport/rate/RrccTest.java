@@ -92,11 +92,14 @@ class RrccTest {
         assertTrue(m.goodputBps() >= 0.9 * c * 0.99 - 1, what);
     }
 
-    /** Steady ACKs for {@code bps} from {@code from} to {@code to}, one per MTU, with RTT {@code rtt}. */
+    /** Steady sends and ACKs for {@code bps} from {@code from} to {@code to}, one per MTU, with RTT {@code rtt}. */
     static long feed(Rrcc r, long from, long to, long bps, long rtt) {
         long gap = MTU * 8_000_000_000L / bps;
         long t = from;
-        for (; t < to; t += gap) r.onAck(MTU, rtt, t);
+        for (; t < to; t += gap) {
+            r.onSent(MTU, t);
+            r.onAck(MTU, rtt, t);
+        }
         return t;
     }
 
@@ -132,9 +135,40 @@ class RrccTest {
         for (int i = 0; i < 10; i++) {
             r.onLossRate(0.5, t);
             t = feed(r, t, t + rtt, 200_000_000L, rtt); // the path delivers 200 Mbit/s
-            assertTrue(r.rateBps() >= 800_000_000L, "rate " + r.rateBps());
+            // the drain phase of the probe-bandwidth cycle paces at 0.75 x the estimate, below the floor
+            long min = r.rateBps() == 600_000_000L ? 600_000_000L : 800_000_000L;
+            assertTrue(r.rateBps() >= min, "rate " + r.rateBps());
+            assertTrue(r.bottleneckBps() >= 800_000_000L, "estimate " + r.bottleneckBps());
         }
         assertEquals(800_000_000L, r.bottleneckBps());
+    }
+
+    @Test
+    void aBurstOfLateAcksIsNotTakenForAFasterBottleneck() {
+        Rrcc r = new Rrcc(Rrcc.Config.parse("ref=1g"));
+        long rtt = 1_000_000;
+        long t = feed(r, 0, 3 * rtt, 1_000_000_000L, rtt);
+        long paced = r.rateBps();
+        // the ACKs of 2 ms of packets, held up by a stalled switch, arrive within half a round: 4 Gbit/s of ACKs
+        for (long end = t + rtt / 2; t < end; t += MTU * 2) r.onAck(MTU, rtt, t);
+        assertTrue(r.bottleneckBps() <= paced, "estimate " + r.bottleneckBps() + " after pacing at " + paced);
+        assertTrue(r.rateBps() <= 1_250_000_000L, "rate " + r.rateBps());
+    }
+
+    @Test
+    void atTheFloorAProbeBandwidthCycleAveragesTheFloorSoAReferenceRateAtTheBottleneckBuildsNoQueue() {
+        Rrcc r = new Rrcc(Rrcc.Config.parse("ref=1g"));
+        long rtt = 1_000_000;
+        long t = feed(r, 0, 3 * rtt, 1_000_000_000L, rtt);
+        double sum = 0;
+        java.util.List<Long> rates = new java.util.ArrayList<>();
+        for (int round = 0; round < 16; round++) {
+            t = feed(r, t, t + rtt, 1_000_000_000L, rtt);
+            rates.add(r.rateBps() / 10_000_000);
+            sum += r.rateBps();
+        }
+        assertEquals(2, rates.stream().filter(v -> v == 75).count(), "the drain phase: " + rates);
+        assertEquals(1.0, sum / 16 / 1e9, 1e-9, "two cycles average the reference rate: " + rates);
     }
 
     @Test

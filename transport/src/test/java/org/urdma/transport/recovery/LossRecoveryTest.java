@@ -41,6 +41,78 @@ class LossRecoveryTest {
     }
 
     @Test
+    void aRepeatedSackWithinAJitteryRoundTripDoesNotResendAgain() {
+        LossRecovery sack = LossRecovery.sack().create();
+        List<Integer> resent = new ArrayList<>();
+        LossRecovery.Retransmitter r = new LossRecovery.Retransmitter() {
+            @Override
+            public void rewind(int psn) {
+                throw new AssertionError("sack resends selectively");
+            }
+
+            @Override
+            public boolean resend(int psn, long now) {
+                resent.add(psn);
+                return true;
+            }
+
+            @Override
+            public int messageFirstPsn(int psn) {
+                return psn;
+            }
+        };
+        sack.onAcknowledged(100, 0);
+        long t = 0;
+        // a queue that fills and drains: RTT samples between 0.1 and 1 ms (mean 0.55 ms)
+        for (int i = 0; i < 64; i++) sack.onRtt(i % 2 == 0 ? 100_000 : 1_000_000, t += 10_000);
+        sack.onSack(105, 1, r, t);
+        sack.retransmit(r, t);
+        // the receiver's next SACK still lists 105: it left before the resend arrived, a round trip of 1 ms ago
+        sack.onSack(105, 1, r, t + 900_000);
+        sack.retransmit(r, t + 900_000);
+        assertEquals(List.of(105), resent, "one resend per round trip, even a slow one");
+        // a SACK that lists it after several round trips: the resend was lost too
+        sack.onSack(105, 1, r, t + 5_000_000);
+        sack.retransmit(r, t + 5_000_000);
+        assertEquals(List.of(105, 105), resent);
+    }
+
+    @Test
+    void aSackThatListsLaterGapsFirstDoesNotHideTheEarlierOnes() {
+        LossRecovery sack = LossRecovery.sack().create();
+        List<Integer> resent = new ArrayList<>();
+        LossRecovery.Retransmitter r = selective(resent);
+        sack.start(16_777_204); // the QP's first PSN, just before the 24-bit wrap
+        // the full report listing PSNs 2..5 (its first 32 ranges) was lost; its continuation, listing PSN 474, came
+        sack.onSack(474, 1, r, 1_000);
+        sack.retransmit(r, 1_000);
+        // a timeout then resends the oldest unacknowledged PSN, which lies before the first one the scoreboard heard of
+        sack.onLoss(16_777_204, LossCause.TIMEOUT, r, 70_000_000);
+        sack.retransmit(r, 70_000_000);
+        assertEquals(List.of(474, 16_777_204), resent);
+    }
+
+    private static LossRecovery.Retransmitter selective(List<Integer> resent) {
+        return new LossRecovery.Retransmitter() {
+            @Override
+            public void rewind(int psn) {
+                throw new AssertionError("sack resends selectively");
+            }
+
+            @Override
+            public boolean resend(int psn, long now) {
+                resent.add(psn);
+                return true;
+            }
+
+            @Override
+            public int messageFirstPsn(int psn) {
+                return psn;
+            }
+        };
+    }
+
+    @Test
     void goBackZeroRestartsTheWholeMessage() {
         LossRecovery gb0 = LossRecovery.goBack0().create();
         Recorder r = new Recorder();
