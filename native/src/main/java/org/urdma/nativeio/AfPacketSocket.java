@@ -88,6 +88,8 @@ public final class AfPacketSocket implements AutoCloseable {
     private long ringBacklog;
 
     private final MemorySegment pollFd;
+    /** ppoll's {@code struct timespec} (seconds, nanoseconds). */
+    private final MemorySegment pollTimeout;
     private final MemorySegment statsBuf;
     private final MemorySegment statsLen;
     private long statPackets, statDrops, statFreeze;
@@ -225,6 +227,7 @@ public final class AfPacketSocket implements AutoCloseable {
             }
             pollFd = arena.allocate(8, 4);
             pollFd.set(JAVA_INT, 0, fd);
+            pollTimeout = arena.allocate(16, 8);
             statsBuf = arena.allocate(12, 4);
             statsLen = arena.allocate(JAVA_INT);
             ok = true;
@@ -390,6 +393,29 @@ public final class AfPacketSocket implements AutoCloseable {
         return poll(POLLIN, timeoutMs);
     }
 
+    /**
+     * Waits up to {@code timeoutNanos} (ppoll(2): nanosecond resolution, unlike poll's milliseconds) for received frames,
+     * and with {@code orWritable} also for room to send (frames the kernel did not take yet).
+     *
+     * @return true if ready (or an error is pending), false on timeout or EINTR
+     */
+    public boolean pollNanos(boolean orWritable, long timeoutNanos) {
+        long t = Math.max(0, timeoutNanos);
+        pollTimeout.set(JAVA_LONG, 0, t / 1_000_000_000L);
+        pollTimeout.set(JAVA_LONG, 8, t % 1_000_000_000L);
+        pollFd.set(JAVA_SHORT, 4, orWritable ? (short) (POLLIN | POLLOUT) : POLLIN);
+        pollFd.set(JAVA_SHORT, 6, (short) 0);
+        int rc = Libc.ppoll(pollFd, 1, pollTimeout);
+        if (rc < 0) {
+            int errno = Libc.errno();
+            if (errno == Errno.EINTR) {
+                return false;
+            }
+            throw NativeException.of("ppoll", errno, "AF_PACKET on '" + interfaceName + "'");
+        }
+        return rc > 0;
+    }
+
     /** Waits up to {@code timeoutMs} until a TX slot is free (or send(2) would not block). */
     public boolean pollOut(int timeoutMs) {
         return poll(POLLOUT, timeoutMs);
@@ -518,6 +544,11 @@ public final class AfPacketSocket implements AutoCloseable {
         MemorySegment.copy(src, srcOffset, txRing, txDataOffset(slot), length);
         txCommit(slot, length);
         return true;
+    }
+
+    /** Whether committed frames wait for the kernel (ring slots it has not taken, copies not sent). */
+    public boolean txPending() {
+        return ringBacklog > 0 || copyPending > 0;
     }
 
     /** Frames committed since the last successful {@link #flush()}. */

@@ -45,6 +45,11 @@ public final class Libc {
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_LONG));
     private static final MethodHandle MUNMAP = errnoHandle("munmap", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG));
     private static final MethodHandle POLL = errnoHandle("poll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle PPOLL = errnoHandle("ppoll", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS));
+    // int prctl(int option, ...): the arguments after the option are variadic
+    private static final MethodHandle PRCTL = LINKER.downcallHandle(find("prctl"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG), Linker.Option.firstVariadicArg(1));
+    private static final int PR_SET_TIMERSLACK = 29;
     private static final MethodHandle SEND = errnoHandle("send",
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT));
     private static final MethodHandle SENDTO = errnoHandle("sendto",
@@ -204,6 +209,27 @@ public final class Libc {
     public static int poll(MemorySegment fds, long nfds, int timeoutMs) {
         try {
             return (int) POLL.invokeExact(CAPTURE.get(), fds, nfds, timeoutMs);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** ppoll(2) with a {@code struct timespec} timeout (nanosecond resolution) and no signal mask. */
+    public static int ppoll(MemorySegment fds, long nfds, MemorySegment timespec) {
+        try {
+            return (int) PPOLL.invokeExact(CAPTURE.get(), fds, nfds, timespec, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * Sets the calling thread's timer slack (prctl PR_SET_TIMERSLACK; the kernel's default is 50 us, by which it may
+     * defer a timed wake-up); false if refused.
+     */
+    public static boolean timerSlack(long nanos) {
+        try {
+            return (int) PRCTL.invokeExact(PR_SET_TIMERSLACK, nanos) == 0;
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -80,6 +80,9 @@ final class UrdmaPerfRun {
             synchronized (serverOut) {
                 so = serverOut.toString();
             }
+            if (Boolean.getBoolean("urdma.scenario.verbose")) {
+                System.err.println("--- client:\n" + co + "--- server:\n" + so);
+            }
             Matcher row = ROW.matcher(co);
             double gbps = row.find() ? Double.parseDouble(row.group(4)) : 0;
             Matcher resent = RESENT.matcher(co);

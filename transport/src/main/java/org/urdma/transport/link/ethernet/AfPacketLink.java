@@ -36,7 +36,6 @@ public final class AfPacketLink implements Link, AutoCloseable {
     private long rxBase;
     private int unflushed;
     /** Bytes committed to the TX ring that the kernel has not taken yet (a flush stops early when the send buffer is full). */
-    private long pendingBytes;
     // per receive() call
     private PacketSink sink;
     private long now;
@@ -148,7 +147,6 @@ public final class AfPacketLink implements Link, AutoCloseable {
         if (packet.discarded()) return;
         int len = datapath.end(packet, route, now);
         socket.txCommit(claimedSlot, len);
-        pendingBytes += len;
         if (++unflushed >= flushBatch) flushNow();
     }
 
@@ -161,7 +159,6 @@ public final class AfPacketLink implements Link, AutoCloseable {
         txView.putBytes(0, frame, offset, length);
         socket.txCommit(slot, length);
         datapath.sentRaw(txView, 0, length, now);
-        pendingBytes += length;
         unflushed++;
         flushNow();
         return true;
@@ -172,28 +169,29 @@ public final class AfPacketLink implements Link, AutoCloseable {
         this.now = now;
         int work = datapath.arp().poll(now);
         datapath.poll(now);
-        if (pendingBytes > 0) {
-            flushNow();
-            work++;
-        }
+        // a flush the kernel refused (socket buffer full) is no work: counted as work, it kept the engine from ever
+        // sleeping, and the idle strategy waits for room (POLLOUT) instead
+        if (socket.txPending() && flushNow()) work++;
         return work;
     }
 
-    private void flushNow() {
-        if (pendingBytes == 0) return;
+    /** Hands the queued frames to the kernel; true if it took any. */
+    private boolean flushNow() {
+        // the socket knows what waits: a count kept here drifted (a copy slot's acquire sends the ring's frames first)
+        // and, stuck above zero, made every pass a send(2) that had nothing to send
+        if (!socket.txPending()) return false;
         long rc = socket.flush();
         unflushed = 0;
         if (rc < 0) {
             counters.txErrors++; // e.g. ENETDOWN: the kernel dropped what it could not send
-            pendingBytes = 0;
         } else if (rc == 0) {
             counters.txFlushRetries++; // device or socket buffer busy: the slots stay queued, retried on the next pass
         } else {
             counters.txFlushes++;
             // the kernel stops at a full socket send buffer and returns what it took: the rest waits for the next pass
-            pendingBytes = Math.max(0, pendingBytes - rc);
-            if (pendingBytes > 0) counters.txFlushRetries++;
+            if (socket.txPending()) counters.txFlushRetries++;
         }
+        return rc > 0;
     }
 
     @Override
@@ -245,18 +243,30 @@ public final class AfPacketLink implements Link, AutoCloseable {
         return pollIdleStrategy(spins, timeoutMs, () -> Long.MAX_VALUE);
     }
 
+    /** An idle sleep shorter than this is spun instead (a wake-up costs a few microseconds of CPU). */
+    static final long MIN_SLEEP_NANOS = 10_000;
+    /** How long before the engine's next deadline an idle sleep ends (the wake-up's own latency). */
+    static final long WAKE_EARLY_NANOS = 5_000;
+    /** Timer slack of a thread that sleeps here: the kernel's 50 us default would defer every paced wake-up by that. */
+    static final long TIMER_SLACK_NANOS = 1_000;
+
     /**
-     * As {@link #pollIdleStrategy(int, int)}, but it never sleeps into the engine's next deadline: while
-     * {@code nextEventNanos} (System.nanoTime() of the device's next paced send, timer or pause end; called on the
-     * idle strategy's thread, which with an inline driver may not hold the engine: see
-     * {@code SoftDevice.nextEventTimeOr}) is less than {@code timeoutMs} away it keeps spinning. A sleep of a whole millisecond per paced
-     * packet held a 1 Gbit/s rate limit to ~40 Mbit/s.
+     * As {@link #pollIdleStrategy(int, int)}, but it never sleeps into the engine's next deadline: it sleeps in ppoll(2)
+     * (nanosecond timeout) until a frame arrives or {@link #WAKE_EARLY_NANOS} before {@code nextEventNanos}
+     * (System.nanoTime() of the device's next paced send, timer or pause end; called on the idle strategy's thread,
+     * which with an inline driver may not hold the engine: see {@code SoftDevice.nextEventTimeOr}), at most
+     * {@code timeoutMs}, and spins only when that is under {@link #MIN_SLEEP_NANOS}. A sleep of a whole millisecond per
+     * paced packet held a 1 Gbit/s rate limit to ~40 Mbit/s; spinning whenever a deadline was under 1 ms away (always,
+     * while a QP paces or a SACK timer runs) kept a 1 Gbit/s sender and receiver at a core each, and on two cores they
+     * and the real-time switch between them took turns to stall.
      */
     public org.agrona.concurrent.IdleStrategy pollIdleStrategy(int spins, int timeoutMs, java.util.function.LongSupplier nextEventNanos) {
         if (spins < 0 || timeoutMs < 0) throw new IllegalArgumentException("spins and timeoutMs: must be >= 0");
-        long sleepNanos = timeoutMs * 1_000_000L;
+        long maxSleepNanos = timeoutMs * 1_000_000L;
         return new org.agrona.concurrent.IdleStrategy() {
             private int idle;
+            /** The thread whose timer slack was lowered (set on the first sleep, from the sleeping thread). */
+            private Thread slackSet;
 
             @Override
             public void idle(int workCount) {
@@ -269,12 +279,22 @@ public final class AfPacketLink implements Link, AutoCloseable {
 
             @Override
             public void idle() {
-                if (idle++ < spins || nextEventNanos.getAsLong() - System.nanoTime() < sleepNanos) {
+                if (idle++ < spins) {
                     Thread.onSpinWait();
-                } else {
-                    socket.pollIn(timeoutMs);
-                    idle = 0;
+                    return;
                 }
+                long sleep = Math.min(maxSleepNanos, nextEventNanos.getAsLong() - System.nanoTime() - WAKE_EARLY_NANOS);
+                if (sleep < MIN_SLEEP_NANOS) {
+                    Thread.onSpinWait();
+                    return;
+                }
+                Thread t = Thread.currentThread();
+                if (slackSet != t) {
+                    org.urdma.nativeio.Libc.timerSlack(TIMER_SLACK_NANOS);
+                    slackSet = t;
+                }
+                socket.pollNanos(socket.txPending(), sleep);
+                idle = 0;
             }
 
             @Override
