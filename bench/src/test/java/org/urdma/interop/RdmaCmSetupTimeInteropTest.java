@@ -51,13 +51,14 @@ class RdmaCmSetupTimeInteropTest {
     }
 
     /**
-     * N stock clients in a row, one line "T nanos" each (or "FAIL i"), in busybox sh: its date has no %N, so the clock is
+     * N stock clients in a row, one line "T nanos" each (or "FAIL i" and the failed client's first output lines, "E ..."), in busybox sh: its date has no %N, so the clock is
      * the kernel's monotonic "now at ... nsecs" of /proc/timer_list, read with builtins only.
      */
     private static String loop(String addr, int port) {
         return "now() { while read a b c d; do if [ \"$a $b\" = \"now at\" ]; then echo $c; return; fi; done < /proc/timer_list; }; "
                 + "i=0; while [ $i -lt " + N + " ]; do s=$(now); rping -c -a " + addr + " -p " + port
-                + " -C 1 >/dev/null 2>&1 || echo FAIL $i; e=$(now); echo T $((e-s)); i=$((i+1)); done; echo loop-done";
+                + " -C 1 >/tmp/rping.out 2>&1 || { echo FAIL $i; head -5 /tmp/rping.out | sed 's/^/E /'; }; e=$(now); echo T $((e-s)); "
+                + "i=$((i+1)); done; echo loop-done";
     }
 
     @Test
@@ -95,7 +96,9 @@ class RdmaCmSetupTimeInteropTest {
                 + g.output().lines().limit(20).reduce("", (a, b) -> a + b + "\n") + "\nguest, rxe loopback (first lines):\n"
                 + r.output().lines().limit(20).reduce("", (a, b) -> a + b + "\n"));
         System.out.println(summary);
-        assertEquals(0, fails(g.output()), "stock clients that failed against urdma\n" + summary);
+        assertEquals(0, fails(g.output()), "stock clients that failed against urdma\n" + summary + "\n"
+                + g.output().lines().filter(l -> l.startsWith("FAIL") || l.startsWith("E ")).reduce("", (a, b) -> a + b + "\n")
+                + "urdma server:\n" + u.out());
         assertEquals(N, urdma.length, summary);
         assertTrue(u.out().contains("rping server: " + N + " clients served, " + N + " pings, 0 connections failed"), u.out());
         assertEquals(0, u.exit(), u.out());
