@@ -405,15 +405,7 @@ public final class AfPacketSocket implements AutoCloseable {
         pollTimeout.set(JAVA_LONG, 8, t % 1_000_000_000L);
         pollFd.set(JAVA_SHORT, 4, orWritable ? (short) (POLLIN | POLLOUT) : POLLIN);
         pollFd.set(JAVA_SHORT, 6, (short) 0);
-        int rc = Libc.ppoll(pollFd, 1, pollTimeout);
-        if (rc < 0) {
-            int errno = Libc.errno();
-            if (errno == Errno.EINTR) {
-                return false;
-            }
-            throw NativeException.of("ppoll", errno, "AF_PACKET on '" + interfaceName + "'");
-        }
-        return rc > 0;
+        return ready(Libc.ppoll(pollFd, 1, pollTimeout), "ppoll");
     }
 
     /** Waits up to {@code timeoutMs} until a TX slot is free (or send(2) would not block). */
@@ -424,13 +416,17 @@ public final class AfPacketSocket implements AutoCloseable {
     private boolean poll(short events, int timeoutMs) {
         pollFd.set(JAVA_SHORT, 4, events);
         pollFd.set(JAVA_SHORT, 6, (short) 0);
-        int rc = Libc.poll(pollFd, 1, timeoutMs);
+        return ready(Libc.poll(pollFd, 1, timeoutMs), "poll");
+    }
+
+    /** A poll call's result: ready, or not (timeout, EINTR); other errors throw naming the call. */
+    private boolean ready(int rc, String call) {
         if (rc < 0) {
             int errno = Libc.errno();
             if (errno == Errno.EINTR) {
                 return false;
             }
-            throw NativeException.of("poll", errno, "AF_PACKET on '" + interfaceName + "'");
+            throw NativeException.of(call, errno, "AF_PACKET on '" + interfaceName + "'");
         }
         return rc > 0;
     }
