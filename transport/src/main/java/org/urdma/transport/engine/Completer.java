@@ -562,12 +562,13 @@ final class Completer {
      * tail, has no later response to reveal it, and the timeout's oldest-plus-probe resend fetched only two per timeout.
      */
     private void rerequestMissingReads(long now) {
-        for (long i = sq.retired.get(); i < req().startedIndex; i++) {
+        long head = sq.retired.get();
+        for (long i = head; i < req().startedIndex; i++) {
             int s = sq.slot(i);
             if (WrOpcode.of(sq.opcode[s]) != WrOpcode.RDMA_READ) continue;
             int first = sq.firstPsn[s];
             int n = sq.packets[s];
-            for (int k = i == sq.retired.get() ? readReceived : 0; k < n; k++) {
+            for (int k = i == head ? readReceived : 0; k < n; k++) {
                 int q = Psn.add(first, k);
                 if (!readWin.has(q)) qp.recovery.onLoss(q, LossCause.READ_GAP, req(), now);
             }

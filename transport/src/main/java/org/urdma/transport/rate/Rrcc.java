@@ -10,8 +10,8 @@ import java.util.Arrays;
  *     newly acknowledges and the RTT sample of the packet it answers (TS/AETH-EXT, WIRE.md §10; -1 when none), and
  *     {@link #onLossRate} with each loss-rate report of the receiver. The delivery rate is the ACK rate: bytes acked
  *     over at least a quarter of the min RTT and 4 ACKs, at most what we sent per round in this round or the last
- *     (a burst of late ACKs is not a faster path); the bottleneck bandwidth is the largest such sample of the last 10 rounds (a round is one min
- *     RTT).</li>
+ *     (a burst of late ACKs is not a faster path); the bottleneck bandwidth is the largest such sample of the last 10
+ *     rounds (a round is one min RTT).</li>
  * <li><b>Startup</b>: from {@code init} (before any RTT sample) the rate is 2 × the bottleneck estimate, which doubles
  *     it every RTT; when the estimate has not grown by 25 % for 3 rounds, the bottleneck is found.</li>
  * <li><b>Drain</b>: 1/2.885 of the bottleneck until an RTT sample is within 1.25 × min RTT (the queue startup built

@@ -72,7 +72,7 @@ public final class Sack implements LossRecovery {
 
     @Override
     public void onLoss(int psn, LossCause cause, Retransmitter requester, long now) {
-        if (!started) begin(psn);
+        if (!started) start(psn);
         if (cause == LossCause.TIMEOUT) {
             // the oldest PSN, and the newest sent as a probe: once it arrives the receiver's SACK lists every PSN of a
             // lost tail, which is then resent exactly. Resending the whole unreported tail instead cost a window of
@@ -89,18 +89,15 @@ public final class Sack implements LossRecovery {
 
     @Override
     public void onSack(int start, int length, Retransmitter requester, long now) {
-        if (!started) begin(start);
+        if (!started) start(start);
         for (int i = 0; i < length; i++) mark(Psn.add(start, i), LossCause.SACK, now, false);
     }
 
+    /** Starts at the QP's first PSN (RTS); a scoreboard never told starts at the first PSN it hears of. */
     @Override
     public void start(int firstPsn) {
-        begin(firstPsn);
-    }
-
-    private void begin(int psn) {
         started = true;
-        acked = scanFrom = scanTo = psn;
+        acked = scanFrom = scanTo = firstPsn;
     }
 
     /** Marks {@code psn} for resending unless acknowledged, out of the window, or (unless forced) resent within ~1 RTT. */
@@ -159,7 +156,7 @@ public final class Sack implements LossRecovery {
 
     @Override
     public void onAcknowledged(int psn, long now) {
-        if (!started) begin(psn);
+        if (!started) start(psn);
         if (!Psn.after(psn, acked)) return;
         // clear what the ACK covers so the slots are clean when the PSNs come round again
         for (int p = acked; Psn.before(p, psn) && Psn.diff(p, acked) < window; p = Psn.add(p, 1)) {
@@ -181,11 +178,6 @@ public final class Sack implements LossRecovery {
         }
         rttvar = rttvar - (rttvar >> 2) + (Math.abs(srtt - rttNanos) >> 2);
         srtt = srtt - (srtt >> 3) + (rttNanos >> 3);
-    }
-
-    @Override
-    public String toString() {
-        return "Sack[acked=" + acked + " scan=" + scanFrom + ".." + scanTo + " srtt=" + srtt + " rttvar=" + rttvar + " resent=" + resent + "]";
     }
 
     /** PSNs this scoreboard sent again. */

@@ -35,7 +35,6 @@ public final class AfPacketLink implements Link, AutoCloseable {
     private int claimedSlot = -1;
     private long rxBase;
     private int unflushed;
-    /** Bytes committed to the TX ring that the kernel has not taken yet (a flush stops early when the send buffer is full). */
     // per receive() call
     private PacketSink sink;
     private long now;
@@ -171,7 +170,7 @@ public final class AfPacketLink implements Link, AutoCloseable {
         datapath.poll(now);
         // a flush the kernel refused (socket buffer full) is no work: counted as work, it kept the engine from ever
         // sleeping, and the idle strategy waits for room (POLLOUT) instead
-        if (socket.txPending() && flushNow()) work++;
+        if (flushNow()) work++;
         return work;
     }
 
