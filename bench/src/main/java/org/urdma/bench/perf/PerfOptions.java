@@ -154,4 +154,12 @@ public final class PerfOptions {
 
     @Option(names = "--no-copy-baseline", description = "write-bw: skip the MemorySegment.copy baseline")
     boolean noCopyBaseline;
+
+    /**
+     * perftest's -D margin: the warm-up and cool-down of a duration run (duration / 4, in whole seconds), whose
+     * completions are not sampled, so the report is the steady state, not a run's start-up and drain.
+     */
+    public static long marginNanos(long durationNanos) {
+        return durationNanos / 4 / 1_000_000_000L * 1_000_000_000L;
+    }
 }

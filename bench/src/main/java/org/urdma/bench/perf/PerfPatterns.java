@@ -38,7 +38,8 @@ final class PerfPatterns {
     /**
      * Client of a bandwidth test: keeps {@code depth} requests in flight on each QP until {@code iters} completed on
      * each, or, with {@code durationNanos} &gt; 0, until that time passed (the request posted then is each QP's last
-     * and is signaled). All QPs are one device's, advanced through the first side.
+     * and is signaled); then, as perftest's -D reports, the average is the completions between the margins
+     * ({@link PerfOptions#marginNanos}) over that time. All QPs are one device's, advanced through the first side.
      */
     static Bw window(PerfSide[] ss, WrOpcode op, int size, long iters, long durationNanos, int depth, int phase) {
         int q = ss.length;
@@ -50,6 +51,7 @@ final class PerfPatterns {
         }
         int moderation = moderation(depth);
         long start = System.nanoTime(), end = start + durationNanos, last = start;
+        long sampleFrom = start + PerfOptions.marginNanos(durationNanos), sampleTo = end - PerfOptions.marginNanos(durationNanos), sampled = 0;
         long done = 0, peakStart = start, peakDone = 0;
         double peak = 0;
         int running = q;
@@ -79,6 +81,10 @@ final class PerfPatterns {
                     }
                     long upTo = wc.wrId + 1;
                     done += upTo - completed[i];
+                    if (durationNanos > 0) {
+                        long now = System.nanoTime();
+                        if (now - sampleFrom >= 0 && now - sampleTo < 0) sampled += upTo - completed[i];
+                    }
                     completed[i] = upTo;
                     if (completed[i] == limit[i]) running--;
                 }
@@ -111,6 +117,11 @@ final class PerfPatterns {
             }
         }
         if (op != WrOpcode.SEND) received = done;
+        if (durationNanos > 0) {
+            double sampledNanos = Math.max(1, sampleTo - sampleFrom);
+            double avg = sampled * (double) size * 1e9 / sampledNanos;
+            return new Bw(avg, Math.max(peak, avg), sampled * 1e9 / sampledNanos, done / q, done, received);
+        }
         double avg = (double) done * size * 1e9 / el;
         return new Bw(avg, Math.max(peak, avg), done * 1e9 / el, done / q, done, received);
     }

@@ -140,7 +140,7 @@ final class PerftestBw {
         this.buffer = o.all ? Layout.sweep(op, size, txDepth, iters) : Layout.of(op, size, txDepth, iters);
         this.layout = buffer;
         this.durationNanos = o.duration * 1_000_000_000L;
-        this.marginNanos = (o.duration / 4) * 1_000_000_000L;
+        this.marginNanos = PerfOptions.marginNanos(durationNanos);
     }
 
     long bufferBytes() {

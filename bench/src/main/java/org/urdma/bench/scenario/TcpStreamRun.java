@@ -13,6 +13,7 @@ import java.nio.channels.SocketChannel;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.urdma.bench.perf.PerfOptions;
 import org.urdma.nativeio.netns.Netns;
 
 /**
@@ -20,7 +21,7 @@ import org.urdma.nativeio.netns.Netns;
  * namespace with the row's congestion control set on it (TCP_CONGESTION: a namespace's default may only be one of the
  * host's tcp_allowed_congestion_control, a socket's may be any available one for root), the receiver's in h2's. The sender writes a
  * pseudo-random pattern for the run's duration; the receiver checks every byte against it and counts what arrived
- * within the duration. Retransmissions: RetransSegs of h1's /proc/net/snmp (per namespace) before and after. CPU:
+ * between the duration's margins (perftest's -D margins, as the urdma rows sample: start-up and drain excluded on both). Retransmissions: RetransSegs of h1's /proc/net/snmp (per namespace) before and after. CPU:
  * the receiving thread's CPU time (ThreadMXBean: user + system, the kernel's copy to user space included).
  */
 final class TcpStreamRun {
@@ -58,6 +59,9 @@ final class TcpStreamRun {
                 return c;
             });
             long start = System.nanoTime();
+            long margin = PerfOptions.marginNanos(durationNs);
+            receiver.sampleFrom = start + margin;
+            receiver.sampleTo = start + durationNs - margin;
             receiver.deadline = start + durationNs;
             try (s) {
                 String used = CongestionControl.get(s);
@@ -83,7 +87,9 @@ final class TcpStreamRun {
             note = "receiver: " + receiver.error;
         }
         double cpu = receiver.bytesTotal == 0 ? Double.NaN : receiver.cpuNs / (double) receiver.bytesTotal;
-        return new WanCell(p.key(), path.rttMs(), path.lossPercent(), path.rateGbps(), receiver.bytesInTime, seconds, retrans, -1,
+        double sampledSeconds = (receiver.sampleTo - receiver.sampleFrom) / 1e9;
+        return new WanCell(p.key(), path.rttMs(), path.lossPercent(), path.rateGbps(), receiver.bytesAtTo - receiver.bytesAtFrom,
+            sampledSeconds, retrans, -1,
             receiver.mismatchAt < 0 && receiver.bytesTotal > 0, cpu,
             receiver.mismatchAt < 0 ? note : "data mismatch at byte " + receiver.mismatchAt);
     }
@@ -96,7 +102,11 @@ final class TcpStreamRun {
         private final ServerSocket server;
         private final byte[] pattern;
         volatile long deadline = Long.MAX_VALUE;
-        long bytesInTime;
+        /** What arrived by these times: the goodput is sampled between them, as urdma perf's -D samples (perftest's margins). */
+        volatile long sampleFrom = Long.MAX_VALUE;
+        volatile long sampleTo = Long.MAX_VALUE;
+        long bytesAtFrom;
+        long bytesAtTo;
         long bytesTotal;
         long mismatchAt = -1;
         long cpuNs;
@@ -133,8 +143,12 @@ final class TcpStreamRun {
                         }
                     }
                     bytesTotal += n;
-                    if (System.nanoTime() <= deadline) {
-                        bytesInTime = bytesTotal;
+                    long now = System.nanoTime();
+                    if (now - sampleFrom < 0) {
+                        bytesAtFrom = bytesTotal;
+                    }
+                    if (now - sampleTo < 0) {
+                        bytesAtTo = bytesTotal;
                     }
                 }
                 s.setSoLinger(true, 0);

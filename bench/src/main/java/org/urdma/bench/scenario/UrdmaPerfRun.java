@@ -19,7 +19,8 @@ import org.urdma.cli.UrdmaCli;
 /**
  * A urdma row: {@code urdma perf TEST} as users run it, one JVM per side ({@code ip netns exec}), the server (the
  * receiver: write-bw's target) in h2, the client in h1, over AF_PACKET on the hosts' veths with their own port MACs and
- * addresses, urdma's exchange and {@code -D SECONDS}; then the row's own arguments. Goodput: the client's BW average;
+ * addresses, urdma's exchange and {@code -D SECONDS}; then the row's own arguments. Goodput: the client's message rate
+ * times the size (its BW average, sampled between perftest's -D margins);
  * retransmitted: the client's count; verified: the server's memory check. CPU of the receiver: utime + stime of the
  * server JVM's /proc/PID/stat, from when it waits for the client (start-up excluded) to its last sample before exit.
  */
@@ -84,7 +85,8 @@ final class UrdmaPerfRun {
                 System.err.println("--- client:\n" + co + "--- server:\n" + so);
             }
             Matcher row = ROW.matcher(co);
-            double gbps = row.find() ? Double.parseDouble(row.group(4)) : 0;
+            // the message rate (6 decimals of Mpps) x size, not the BW column's 2 decimals of Gbit/s (1 % of 1 Gbit/s)
+            double gbps = row.find() ? Double.parseDouble(row.group(5)) * 1e6 * Long.parseLong(row.group(1)) * 8 / 1e9 : 0;
             Matcher resent = RESENT.matcher(co);
             Matcher fec = FEC.matcher(so + co); // the receiver (server) counts what it rebuilt
             boolean verified = VERIFIED.matcher(so).find();

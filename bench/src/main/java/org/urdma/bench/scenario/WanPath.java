@@ -4,8 +4,9 @@ import java.util.Locale;
 
 /**
  * One cell's path: h1 -(10G)- s1 -(rate R)- h2. The bottleneck is s1's port to h2 (the switch core serializes at R and
- * queues in its shared buffer); the impairment stage adds half the RTT at s1's egress each way and the random loss on
- * the data direction (s1 to h2), after serialization, as netem on the bottleneck's egress would.
+ * queues in its shared buffer), the WAN link: its impairment adds half the RTT each way (at s1's egress to h2 and at its
+ * ingress from h2) and the random loss on the data direction (s1 to h2), after serialization, as netem on the
+ * bottleneck's egress would. h1's link is the data-centre hop where PFC runs, without delay, as PFC is hop by hop.
  */
 public record WanPath(double rateGbps, double rttMs, double lossPercent) {
     public static final int MTU = 4200;
@@ -44,15 +45,17 @@ public record WanPath(double rateGbps, double rttMs, double lossPercent) {
         // priority 3 lossless (PFC), as RoCE runs in a data centre; TCP's untagged frames are lossy priority 0
         y.append("  - {name: s1, buffer: ").append(bufferBytes()).append(", classify: pcp, pfc: [3], headroom: 256KB}\n");
         y.append("links:\n");
+        // h1's link is the sender's data-centre hop: PFC runs there, so it carries no WAN delay (with the return half of
+        // the RTT on it, XOFF and XON reached h1 10 ms late at 20 ms: h1 stayed paused while the queue ran dry)
         y.append("  - endpoints: [h1, s1]\n    rate: 10G\n    mtu: ").append(MTU).append('\n');
-        if (rttMs > 0) {
-            y.append("    impairBtoA: {delay: ").append(oneWay).append("}\n");
-        }
         y.append("  - endpoints: [s1, h2]\n    rate: ").append(String.format(Locale.ROOT, "%.0f", rateGbps * 1e9))
             .append("\n    mtu: ").append(MTU).append('\n');
         if (rttMs > 0 || lossPercent > 0) {
             y.append("    impairAtoB: {delay: ").append(oneWay).append(", loss: ")
                 .append(String.format(Locale.ROOT, "%s%%", WanResults.num(lossPercent))).append("}\n");
+        }
+        if (rttMs > 0) {
+            y.append("    impairBtoA: {delay: ").append(oneWay).append("}\n");
         }
         return y.toString();
     }

@@ -79,4 +79,17 @@ class WanResultsTest {
         assertTrue(fast.delayLineBytes() >= oneWay * 256 * 6 / 1514, "cells of 256 B for 1514 B frames: " + fast.delayLineBytes());
         assertTrue(fast.topologyYaml().contains("impairAtoB: {delay: 40.000ms, loss: 0%}"), fast.topologyYaml());
     }
+
+    @Test
+    void theWanDelayIsOnTheBottleneckLinkBothWaysNotOnThePfcHop() {
+        org.urdma.switchemu.topo.Topology t = org.urdma.switchemu.topo.TopologyParser.parse(new WanPath(1, 20, 1).topologyYaml(), "test");
+        for (org.urdma.switchemu.topo.Topology.Link l : t.links()) {
+            boolean pfcHop = l.a().equals("h1") || l.b().equals("h1");
+            boolean aToB = l.aToB() != null && l.aToB().delays();
+            boolean bToA = l.bToA() != null && l.bToA().delays();
+            // PFC is hop by hop: a delayed XOFF/XON on h1's link held h1 paused while the bottleneck queue ran dry
+            assertEquals(!pfcHop, aToB, l.a() + "-" + l.b() + " forward delay");
+            assertEquals(!pfcHop, bToA, l.a() + "-" + l.b() + " return delay");
+        }
+    }
 }
