@@ -7,14 +7,21 @@ package org.urdma.transport.rate;
  * the next, so n packets take exactly n × B × 8 / rate, never rounded per packet. A rate change re-times the last
  * packet at the new rate, so a cut takes effect at once. Payload bytes of at most 1 MiB per packet.
  * <p>A packet that leaves late (the QP was served after its next-available time) keeps up to {@link #CREDIT_PACKETS}
- * packet times of that lateness: a real-time engine wakes some microseconds after the deadline, and starting each
+ * packet times or {@link #CREDIT_BYTES} of that lateness, whichever is more: a real-time engine wakes some microseconds after the deadline, and starting each
  * packet's time from when it left lost that every packet (a 1 Gbit/s pace of 4 KiB packets, one per 33 us, ran at
- * 0.65 of it on a two-core machine). A QP idle for longer keeps no more, so a burst is never more than that.
+ * 0.65 of it on a two-core machine). A QP idle for longer keeps no more, so a burst is never more than that (and
+ * at least {@link #CREDIT_BYTES}).
  */
 final class Pacer {
     private static final long NANOS = 1_000_000_000L;
     /** Lateness a packet keeps, in times of the last packet. */
     static final int CREDIT_PACKETS = 4;
+    /**
+     * Lateness a packet keeps at least, in bytes at the current rate: an engine thread that shares a core is preempted
+     * for a scheduler slice (milliseconds), and at 1 Gbit/s through the WAN scenario's switch on two cores, 4 packet
+     * times (133 us) of credit lost a tenth of the rate to it (0.90 of the bottleneck at 20 ms, 0.94 with this).
+     */
+    static final int CREDIT_BYTES = 256 * 1024;
     private long rateBps;
     private long nextAvail = Long.MIN_VALUE;
     /** Numerator remainder (bit·ns units, < rateBps) left over by the last division. */
@@ -42,7 +49,7 @@ final class Pacer {
             carry = 0;
         } else if (now > nextAvail) {
             // late: keep the lateness up to a few packet times (of the last packet at the current rate)
-            long credit = CREDIT_PACKETS * (lastBits * NANOS / rateBps);
+            long credit = Math.max(CREDIT_PACKETS * lastBits, CREDIT_BYTES * 8L) * NANOS / rateBps;
             start = Math.max(nextAvail, now - credit);
             if (start != nextAvail) carry = 0;
         } else {

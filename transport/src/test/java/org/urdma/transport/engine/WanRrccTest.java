@@ -152,9 +152,9 @@ class WanRrccTest {
         String say = "group " + r.qa.fecTx.m() + "," + r.qa.fecTx.r() + ", goodput " + r.goodputBps / 1e6 + " Mbit/s, resent "
                 + r.qa.retransmittedPackets() + " (SACK " + r.qa.counters().get(org.urdma.transport.counters.Counter.SACK_RESENT_PKTS) + ", timeouts " + r.qa.timeouts() + "), FEC repaired " + repaired + ", packets received " + r.qb.counters().get(org.urdma.transport.counters.Counter.RCVD_PKTS);
         System.out.println("FEC auto " + say);
-        // 1 % loss: FecSizing's stripe of about 10 (m 70, r 7; the smoothed reports wander) instead of the clean path's 64,1
+        // 1 % loss: FecSizing's stripe of about 50 (m 150, r 3; the smoothed reports wander) instead of the clean path's 128,1
         int stripe = r.qa.fecTx.m() / r.qa.fecTx.r();
-        assertTrue(r.qa.fecTx.r() >= 4 && stripe >= 6 && stripe <= 16, say);
+        assertTrue(r.qa.fecTx.r() >= 2 && stripe >= 30 && stripe <= 80, say);
         assertTrue(repaired > r.qa.retransmittedPackets(), "FEC repairs most losses; " + say);
         assertTrue(r.goodputBps >= 0.8 * CAPACITY_BPS, say);
     }
