@@ -7,19 +7,20 @@ package org.urdma.transport.rate;
  * the next, so n packets take exactly n × B × 8 / rate, never rounded per packet. A rate change re-times the last
  * packet at the new rate, so a cut takes effect at once. Payload bytes of at most 1 MiB per packet.
  * <p>A packet that leaves late (the QP was served after its next-available time) keeps up to {@link #CREDIT_PACKETS}
- * packet times or {@link #CREDIT_BYTES} of that lateness, whichever is more: a real-time engine wakes some microseconds after the deadline, and starting each
- * packet's time from when it left lost that every packet (a 1 Gbit/s pace of 4 KiB packets, one per 33 us, ran at
- * 0.65 of it on a two-core machine). A QP idle for longer keeps no more, so a burst is never more than that (and
- * at least {@link #CREDIT_BYTES}).
+ * packet times of that lateness, or with RRCC's pacer up to {@link #CREDIT_BYTES} if that is more: a real-time engine
+ * wakes some microseconds after the deadline, and starting each packet's time from when it left lost that every
+ * packet (a 1 Gbit/s pace of 4 KiB packets, one per 33 us, ran at 0.65 of it on a two-core machine). A QP idle for
+ * longer keeps no more, so a burst is never more than that.
  */
 final class Pacer {
     private static final long NANOS = 1_000_000_000L;
     /** Lateness a packet keeps, in times of the last packet. */
     static final int CREDIT_PACKETS = 4;
     /**
-     * Lateness a packet keeps at least, in bytes at the current rate: an engine thread that shares a core is preempted
-     * for a scheduler slice (milliseconds), and at 1 Gbit/s through the WAN scenario's switch on two cores, 4 packet
-     * times (133 us) of credit lost a tenth of the rate to it (0.90 of the bottleneck at 20 ms, 0.94 with this).
+     * Lateness an RRCC packet keeps at least, in bytes at the current rate: an engine thread that shares a core is
+     * preempted for a scheduler slice (milliseconds), and at 1 Gbit/s through the WAN scenario's switch on two cores,
+     * 4 packet times (133 us) of credit lost a tenth of the rate to it (0.90 of the bottleneck at 20 ms, 0.94 with
+     * this). DCQCN keeps a NIC's 4 packets: its simulated fabrics' fairness depends on them.
      */
     static final int CREDIT_BYTES = 256 * 1024;
     private long rateBps;
@@ -29,8 +30,18 @@ final class Pacer {
     private long lastStart;
     private long lastBits;
 
+    /** Lateness a packet keeps at least, in bytes ({@link #CREDIT_BYTES} or 0: only {@link #CREDIT_PACKETS}). */
+    private final long creditBits;
+
+    /** A pacer that keeps up to {@link #CREDIT_PACKETS} packet times of lateness (a NIC's per-packet pacing: DCQCN). */
     Pacer(long rateBps) {
+        this(rateBps, 0);
+    }
+
+    /** A pacer that keeps at least {@code creditBytes} of lateness ({@link #CREDIT_BYTES} for a real-time WAN sender). */
+    Pacer(long rateBps, int creditBytes) {
         this.rateBps = rateBps;
+        this.creditBits = creditBytes * 8L;
     }
 
     long rate() {
@@ -49,7 +60,7 @@ final class Pacer {
             carry = 0;
         } else if (now > nextAvail) {
             // late: keep the lateness up to a few packet times (of the last packet at the current rate)
-            long credit = Math.max(CREDIT_PACKETS * lastBits, CREDIT_BYTES * 8L) * NANOS / rateBps;
+            long credit = Math.max(CREDIT_PACKETS * lastBits, creditBits) * NANOS / rateBps;
             start = Math.max(nextAvail, now - credit);
             if (start != nextAvail) carry = 0;
         } else {

@@ -113,10 +113,10 @@ public final class Rrcc implements RateControl {
             state = State.PROBE_BW;
             phase = 2; // cruise at ref first; probe on the next cycle
             roundMax[0] = config.refBps;
-            pacer = new Pacer(config.refBps);
+            pacer = new Pacer(config.refBps, Pacer.CREDIT_BYTES);
         } else {
             state = State.STARTUP;
-            pacer = new Pacer(config.initBps);
+            pacer = new Pacer(config.initBps, Pacer.CREDIT_BYTES);
         }
     }
 

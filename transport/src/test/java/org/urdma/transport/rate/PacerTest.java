@@ -12,7 +12,7 @@ class PacerTest {
 
     @Test
     void anEngineThatWakesLateEveryPacketStillSendsAtTheRate() {
-        Pacer p = new Pacer(GBIT);
+        Pacer p = new Pacer(GBIT, Pacer.CREDIT_BYTES);
         long now = 0;
         long sent = 0;
         while (now < 1_000_000_000L) {
@@ -27,7 +27,7 @@ class PacerTest {
 
     @Test
     void aQpIdleForLongBurstsOnlyItsCreditThenKeepsTheRate() {
-        Pacer p = new Pacer(GBIT);
+        Pacer p = new Pacer(GBIT, Pacer.CREDIT_BYTES);
         p.sent(PACKET, 0);
         long resume = 50_000_000;
         int burst = 0;
@@ -43,7 +43,7 @@ class PacerTest {
     @Test
     void anEngineDescheduledForAMillisecondLosesNoRate() {
         // a thread sharing a core loses it for a scheduler slice now and then: 1 ms every 10 ms here
-        Pacer p = new Pacer(GBIT);
+        Pacer p = new Pacer(GBIT, Pacer.CREDIT_BYTES);
         long now = 0;
         long sent = 0;
         while (now < 1_000_000_000L) {
@@ -54,5 +54,17 @@ class PacerTest {
         }
         double expected = GBIT / (PACKET * 8.0);
         assertEquals(expected, sent, expected * 0.01, "the slice's lateness is made up afterwards");
+    }
+
+    @Test
+    void aNicLikePacerBurstsOnlyItsFewPacketsAfterAnIdleSpell() {
+        Pacer p = new Pacer(GBIT);
+        p.sent(PACKET, 0);
+        int burst = 0;
+        while (p.nextAvail() <= 50_000_000) {
+            p.sent(PACKET, 50_000_000);
+            burst++;
+        }
+        assertEquals(1 + Pacer.CREDIT_PACKETS, burst, "DCQCN's pacer: the packet due now and 4 packet times of credit");
     }
 }
