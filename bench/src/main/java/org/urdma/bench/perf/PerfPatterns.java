@@ -51,7 +51,7 @@ final class PerfPatterns {
         }
         int moderation = moderation(depth);
         long start = System.nanoTime(), end = start + durationNanos, last = start;
-        long sampleFrom = start + PerfOptions.marginNanos(durationNanos), sampleTo = end - PerfOptions.marginNanos(durationNanos), sampled = 0;
+        long margin = PerfOptions.marginNanos(durationNanos), sampleFrom = start + margin, sampleTo = end - margin, sampled = 0;
         long done = 0, peakStart = start, peakDone = 0;
         double peak = 0;
         int running = q;

@@ -21,7 +21,8 @@ import org.urdma.nativeio.netns.Netns;
  * namespace with the row's congestion control set on it (TCP_CONGESTION: a namespace's default may only be one of the
  * host's tcp_allowed_congestion_control, a socket's may be any available one for root), the receiver's in h2's. The sender writes a
  * pseudo-random pattern for the run's duration; the receiver checks every byte against it and counts what arrived
- * between the duration's margins (perftest's -D margins, as the urdma rows sample: start-up and drain excluded on both). Retransmissions: RetransSegs of h1's /proc/net/snmp (per namespace) before and after. CPU:
+ * between the duration's margins (perftest's -D margins, as the urdma rows sample: start-up and drain excluded on
+ * both). Retransmissions: RetransSegs of h1's /proc/net/snmp (per namespace) before and after. CPU:
  * the receiving thread's CPU time (ThreadMXBean: user + system, the kernel's copy to user space included).
  */
 final class TcpStreamRun {

@@ -63,8 +63,8 @@ final class WanBed implements AutoCloseable {
     /** Starts the switch of {@code path} in the switch namespace; close the runner to stop it. */
     RtSwitchRunner startSwitch(WanPath path, long seed) throws Exception {
         org.urdma.switchemu.topo.Topology t = TopologyParser.parse(path.topologyYaml(), "wan scenario");
-        RtOptions options = RtOptions.defaults().spinWindowNs(SWITCH_SPIN_NS).seed(seed).delayLineBytes(path.delayLineBytes()).rxRingBytes(32 << 20)
-            .nice(SWITCH_NICE);
+        RtOptions options = RtOptions.defaults().spinWindowNs(SWITCH_SPIN_NS).seed(seed).delayLineBytes(path.delayLineBytes())
+            .rxRingBytes(32 << 20).nice(SWITCH_NICE);
         RtSwitch sw = Netns.call(network.namespace("s1"), () -> RtSwitch.fromTopology(t, "s1", options));
         return RtSwitchRunner.start(sw);
     }

@@ -171,56 +171,17 @@ class WanPacedResendTest {
     }
 
     /** A's link end, deaf to responses before {@code until}. */
-    private static final class Deaf implements org.urdma.transport.packet.Link {
-        private final MemoryLink inner;
+    private static final class Deaf extends FilteredLink {
         private final long until;
-        private org.urdma.transport.packet.PacketSink sink;
-        private final org.urdma.transport.packet.PacketSink filter = new org.urdma.transport.packet.PacketSink() {
-            @Override
-            public void onPacket(org.urdma.transport.packet.RxPacket p, long now) {
-                if (now >= until) sink.onPacket(p, now);
-            }
-
-            @Override
-            public void onMalformed(org.urdma.transport.wire.DecodeStatus why, long now) {
-                sink.onMalformed(why, now);
-            }
-        };
 
         Deaf(MemoryLink inner, long until) {
-            this.inner = inner;
+            super(inner);
             this.until = until;
         }
 
         @Override
-        public org.urdma.transport.packet.TxPacket claim(int opcode, int payloadLength, org.urdma.transport.packet.Route route, long now) {
-            return inner.claim(opcode, payloadLength, route, now);
-        }
-
-        @Override
-        public void commit(org.urdma.transport.packet.TxPacket packet, org.urdma.transport.packet.Route route, long now) {
-            inner.commit(packet, route, now);
-        }
-
-        @Override
-        public int receive(long now, org.urdma.transport.packet.PacketSink s, int limit) {
-            sink = s;
-            return inner.receive(now, filter, limit);
-        }
-
-        @Override
-        public int flush(long now) {
-            return inner.flush(now);
-        }
-
-        @Override
-        public long nextEventTime() {
-            return inner.nextEventTime();
-        }
-
-        @Override
-        public int maxPayload() {
-            return inner.maxPayload();
+        boolean accept(org.urdma.transport.packet.RxPacket p, long now) {
+            return now >= until;
         }
     }
 

@@ -24,10 +24,6 @@ import org.urdma.transport.journal.RetransmitReason;
 import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.LinkFraming;
 import org.urdma.transport.link.MemoryLink;
-import org.urdma.transport.packet.Link;
-import org.urdma.transport.packet.PacketSink;
-import org.urdma.transport.packet.Route;
-import org.urdma.transport.packet.TxPacket;
 import org.urdma.transport.rate.RateControl;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.DecodeStatus;
@@ -65,76 +61,36 @@ class WanSackTest {
     Path dir;
 
     /** B's link end, dropping the first arrival of chosen request PSNs (a loss decided in advance). */
-    static final class DropFirst implements Link {
-        final MemoryLink inner;
+    static final class DropFirst extends FilteredLink {
         final Set<Integer> drop;
         final Set<Integer> dropped = new HashSet<>();
         /** Which packets it drops (requests, or READ responses) and how many times each listed PSN. */
         private final int kind;
         private final int times;
         private final java.util.Map<Integer, Integer> drops = new java.util.HashMap<>();
-        private PacketSink sink;
-        private final PacketSink filter = new PacketSink() {
-            @Override
-            public void onPacket(org.urdma.transport.packet.RxPacket p, long now) {
-                int psn = p.psn();
-                if ((OpcodeTable.flags(p.opcode()) & kind) == kind && drop.contains(psn) && drops.merge(psn, 1, Integer::sum) <= times) {
-                    dropped.add(psn);
-                    return;
-                }
-                sink.onPacket(p, now);
-            }
-
-            @Override
-            public void onMalformed(DecodeStatus why, long now) {
-                sink.onMalformed(why, now);
-            }
-        };
 
         DropFirst(MemoryLink inner, Set<Integer> drop) {
             this(inner, drop, OpcodeTable.REQ, 1);
         }
 
         DropFirst(MemoryLink inner, Set<Integer> drop, int kind, int times) {
-            this.inner = inner;
+            super(inner);
             this.drop = drop;
             this.kind = kind;
             this.times = times;
         }
 
         @Override
-        public TxPacket claim(int opcode, int payloadLength, Route route, long now) {
-            return inner.claim(opcode, payloadLength, route, now);
-        }
-
-        @Override
-        public void commit(TxPacket packet, Route route, long now) {
-            inner.commit(packet, route, now);
-        }
-
-        @Override
-        public int receive(long now, PacketSink s, int limit) {
-            sink = s;
-            return inner.receive(now, filter, limit);
-        }
-
-        @Override
-        public int flush(long now) {
-            return inner.flush(now);
-        }
-
-        @Override
-        public long nextEventTime() {
-            return inner.nextEventTime();
-        }
-
-        @Override
-        public int maxPayload() {
-            return inner.maxPayload();
+        boolean accept(org.urdma.transport.packet.RxPacket p, long now) {
+            int psn = p.psn();
+            if ((OpcodeTable.flags(p.opcode()) & kind) == kind && drop.contains(psn) && drops.merge(psn, 1, Integer::sum) <= times) {
+                dropped.add(psn);
+                return false;
+            }
+            return true;
         }
     }
 
-    /** Every frame one side sends, decoded. */
     static final class Capture implements MemoryLink.FrameTap {
         final Framing framing = Framings.of(FramingKind.ROCE2);
         final List<Packet> packets = new ArrayList<>();

@@ -12,59 +12,54 @@ class PacerTest {
 
     @Test
     void anEngineThatWakesLateEveryPacketStillSendsAtTheRate() {
-        Pacer p = new Pacer(GBIT, Pacer.CREDIT_BYTES);
-        long now = 0;
-        long sent = 0;
-        while (now < 1_000_000_000L) {
-            p.sent(PACKET, now);
-            sent++;
-            long due = p.nextAvail();
-            now = due + 15_000; // ppoll's wake-up lands 15 us after the deadline
-        }
-        double expected = GBIT / (PACKET * 8.0);
-        assertEquals(expected, sent, expected * 0.01, "the lateness is not lost per packet");
+        // ppoll's wake-up lands 15 us after the deadline
+        assertEquals(PER_SECOND, packetsInASecond((sent, due) -> due + 15_000), PER_SECOND * 0.01, "the lateness is not lost per packet");
     }
 
     @Test
     void aQpIdleForLongBurstsOnlyItsCreditThenKeepsTheRate() {
         Pacer p = new Pacer(GBIT, Pacer.CREDIT_BYTES);
-        p.sent(PACKET, 0);
-        long resume = 50_000_000;
-        int burst = 0;
-        while (p.nextAvail() <= resume) {
-            p.sent(PACKET, resume);
-            burst++;
-        }
-        assertEquals(1 + Pacer.CREDIT_BYTES / PACKET, burst, "the packet due now and 256 KiB of credit (2 ms here), not 50 ms of it");
-        assertEquals(resume + 32_768, p.nextAvail(), "then one packet per 32.768 us");
-        assertTrue(p.nextAvail() > resume);
+        assertEquals(1 + Pacer.CREDIT_BYTES / PACKET, burstAfterIdle(p), "the packet due now and 256 KiB of credit (2 ms here), not 50 ms of it");
+        assertEquals(RESUME + 32_768, p.nextAvail(), "then one packet per 32.768 us");
+        assertTrue(p.nextAvail() > RESUME);
     }
 
     @Test
     void anEngineDescheduledForAMillisecondLosesNoRate() {
         // a thread sharing a core loses it for a scheduler slice now and then: 1 ms every 10 ms here
+        assertEquals(PER_SECOND, packetsInASecond((sent, due) -> sent % 300 == 0 ? due + 1_000_000 : due), PER_SECOND * 0.01,
+            "the slice's lateness is made up afterwards");
+    }
+
+    @Test
+    void aNicLikePacerBurstsOnlyItsFewPacketsAfterAnIdleSpell() {
+        assertEquals(1 + Pacer.CREDIT_PACKETS, burstAfterIdle(new Pacer(GBIT)), "DCQCN's pacer: the packet due now and 4 packet times of credit");
+    }
+
+    private static final double PER_SECOND = GBIT / (PACKET * 8.0);
+    private static final long RESUME = 50_000_000;
+
+    /** Packets an RRCC pacer lets out in a second when the engine next runs at {@code wake(sent, due)}. */
+    private static long packetsInASecond(java.util.function.LongBinaryOperator wake) {
         Pacer p = new Pacer(GBIT, Pacer.CREDIT_BYTES);
         long now = 0;
         long sent = 0;
         while (now < 1_000_000_000L) {
             p.sent(PACKET, now);
             sent++;
-            long due = p.nextAvail();
-            now = sent % 300 == 0 ? due + 1_000_000 : Math.max(now, due);
+            now = Math.max(now, wake.applyAsLong(sent, p.nextAvail()));
         }
-        double expected = GBIT / (PACKET * 8.0);
-        assertEquals(expected, sent, expected * 0.01, "the slice's lateness is made up afterwards");
+        return sent;
     }
 
-    @Test
-    void aNicLikePacerBurstsOnlyItsFewPacketsAfterAnIdleSpell() {
-        Pacer p = new Pacer(GBIT);
+    /** Packets {@code p} lets out at once after one packet at 0 and nothing until {@link #RESUME}. */
+    private static int burstAfterIdle(Pacer p) {
         p.sent(PACKET, 0);
         int burst = 0;
-        while (p.nextAvail() <= 50_000_000) {
-            p.sent(PACKET, 50_000_000);
+        while (p.nextAvail() <= RESUME) {
+            p.sent(PACKET, RESUME);
             burst++;
         }
-        assertEquals(1 + Pacer.CREDIT_PACKETS, burst, "DCQCN's pacer: the packet due now and 4 packet times of credit");
+        return burst;
     }
 }
