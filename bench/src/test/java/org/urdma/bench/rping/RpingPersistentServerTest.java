@@ -32,7 +32,8 @@ class RpingPersistentServerTest {
                     assertEquals(1, new Rping(pair.second(), 64, 1, false, true, t, quiet).client("10.0.0.1", 7174), "client " + i);
                 } catch (RuntimeException e) {
                     Thread.sleep(500);
-                    throw new AssertionError("client " + i + ": " + e.getMessage() + "; server: " + serverOut, e);
+                    String server = served.isCompletedExceptionally() ? "failed: " + served.exceptionNow() : serverOut.toString();
+                    throw new AssertionError("client " + i + ": " + e.getMessage() + "; server " + server, e);
                 }
             }
             assertEquals(CLIENTS, (int) served.get());
