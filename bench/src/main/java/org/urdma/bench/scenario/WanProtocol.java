@@ -35,7 +35,12 @@ public record WanProtocol(String key, String label, Kind kind, String congestion
         urdma("urdma-gbn", "urdma RC go-back-N", "write-bw", "--reliability", "go-back-n", "--vlan", "0", "--pcp", "3",
             "--flow-control", "pfc", "--rate_limit", "{rate}", "--rate_units", "g"),
         urdma("urdma-wan", "urdma WAN", "write-bw", "--wan", "--cc", "rrcc,ref={rate}g", "--vlan", "0", "--pcp", "3",
-            "--flow-control", "pfc"));
+            "--flow-control", "pfc"),
+        urdma("urdma-sack", "urdma WAN without FEC", "write-bw", "--reliability", "sack", "--cc", "rrcc,ref={rate}g",
+            "--vlan", "0", "--pcp", "3", "--flow-control", "pfc"));
+
+    /** The rows a scenario runs unless --protocols names others (urdma-sack shows what FEC adds; it is not the paper's). */
+    public static final List<WanProtocol> DEFAULT = ALL.subList(0, 4);
 
     /** The rows named in {@code keys} (comma separated), in table order; an unknown name is refused naming the option. */
     public static List<WanProtocol> select(String keys) {

@@ -74,7 +74,10 @@ final class FecSender {
             int j = nextParity;
             int len = encoder.parityLength(j);
             TxPacket t = qp.device.claim(Opcode.URDMA_FEC_PARITY, len, qp.route, now);
-            if (t == null) return false;
+            if (t == null) {
+                qp.rate.onLinkHeld(now); // the QP waits behind this parity: a pause must not turn into pacing credit
+                return false;
+            }
             t.start(Opcode.URDMA_FEC_PARITY, qp.destQpn, 0, false, false)
                     .fecEth(encoder.basePsn(), encoder.m(), encoder.r(), j, encoder.lengthXor(j))
                     .payload(encoder.parity(j), 0, len).payloadStandsFor(wireLength[j]);

@@ -547,7 +547,10 @@ public final class SoftQp implements QueuePair {
     /** A frame slot from the device's link, or null on back-pressure (try again on a later pass). */
     TxPacket claim(int opcode, int payloadLength, Route to, long now) {
         TxPacket t = device.claim(opcode, payloadLength + TxPacket.wanExtra(opcode, uethFlags, 0), to, now);
-        if (t == null) counters.increment(Counter.TX_BLOCKED);
+        if (t == null) {
+            counters.increment(Counter.TX_BLOCKED);
+            rate.onLinkHeld(now);
+        }
         return t;
     }
 

@@ -73,6 +73,21 @@ final class Pacer {
         carry = num % rateBps;
     }
 
+    /**
+     * The link refused a packet at {@code now} (a PFC/PAUSE pause, no CBFC credit, a full ring): lateness gathered while
+     * the link held the QP is not the engine's, so at most {@link #CREDIT_PACKETS} packet times of it are kept. With the
+     * whole pause kept as credit, the QP burst up to {@link #CREDIT_BYTES} at line rate the moment XON came, into the
+     * switch queue that had just paused it (0 ms RTT through the WAN scenario's switch: 2533 headroom drops in 8 s).
+     */
+    void held(long now) {
+        if (nextAvail == Long.MIN_VALUE || rateBps <= 0) return;
+        long floor = now - CREDIT_PACKETS * lastBits * NANOS / rateBps;
+        if (nextAvail < floor) {
+            nextAvail = floor;
+            carry = 0;
+        }
+    }
+
     /** From now on pace at {@code newRateBps}; the last packet is re-timed at it. */
     void rate(long newRateBps) {
         if (newRateBps == rateBps) return;

@@ -66,6 +66,10 @@ public interface RateControl {
     }
 
     /** A congestion signal for this QP. */
+    /** The link refused this QP a packet at {@code now} (paused, no credit, ring full): the QP waits, not the engine. */
+    default void onLinkHeld(long now) {
+    }
+
     default void onCongestion(CongestionSignal signal, long now) {
     }
 

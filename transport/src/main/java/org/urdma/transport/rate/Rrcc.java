@@ -136,6 +136,11 @@ public final class Rrcc implements RateControl {
     }
 
     @Override
+    public void onLinkHeld(long now) {
+        pacer.held(now);
+    }
+
+    @Override
     public void onAck(long rttNanos, long now) {
         onAck(0, rttNanos, now);
     }

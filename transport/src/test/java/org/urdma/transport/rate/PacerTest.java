@@ -36,6 +36,23 @@ class PacerTest {
         assertEquals(1 + Pacer.CREDIT_PACKETS, burstAfterIdle(new Pacer(GBIT)), "DCQCN's pacer: the packet due now and 4 packet times of credit");
     }
 
+    @Test
+    void aQpTheLinkHeldThroughAPauseBurstsOnlyAFewPacketsAtXon() {
+        // PFC paused the priority 1 ms after the last packet; the engine tried each pass and the link refused it
+        Pacer p = new Pacer(GBIT, Pacer.CREDIT_BYTES);
+        p.sent(PACKET, 0);
+        for (long t = 40_000; t < RESUME; t += 1_000_000) p.held(t);
+        p.held(RESUME - 1);
+        int burst = 0;
+        while (p.nextAvail() <= RESUME) {
+            p.sent(PACKET, RESUME);
+            burst++;
+        }
+        assertTrue(burst <= 1 + Pacer.CREDIT_PACKETS, "the pause is not kept as 256 KiB of credit: " + burst + " packets at XON");
+        assertEquals(PER_SECOND, packetsInASecond((sent, due) -> sent % 300 == 0 ? due + 1_000_000 : due), PER_SECOND * 0.01,
+            "an engine's own lateness is still made up");
+    }
+
     private static final double PER_SECOND = GBIT / (PACKET * 8.0);
     private static final long RESUME = 50_000_000;
 
