@@ -15,6 +15,8 @@ import org.urdma.verbs.WrOpcode;
 final class PerfPatterns {
     /** perftest's CQ moderation: every 100th request is signaled. */
     static final int CQ_MODERATION = 100;
+    /** perftest's MSG_SIZE_CQ_MOD_LIMIT: larger messages are each signaled (cq_mod 1) unless on UD. */
+    static final int CQ_MOD_SIZE_LIMIT = 8192;
     /** Receives the SEND side keeps posted (perftest's default rx-depth). */
     static final int RX_DEPTH = 512;
     /** Immediate data of the message that ends a send-bw phase (low bits: the phase). */
@@ -34,7 +36,7 @@ final class PerfPatterns {
      * counts in steps of 25 messages a second (1.3 % of 1 Gbit/s).
      */
     static int moderation(int depth, int size) {
-        return size > PerftestBw.CQ_MOD_SIZE_LIMIT ? 1 : moderation(depth);
+        return size > CQ_MOD_SIZE_LIMIT ? 1 : moderation(depth);
     }
 
     /** Bandwidth result: average and peak in bytes/s, messages per second, how many completed (duration mode). */

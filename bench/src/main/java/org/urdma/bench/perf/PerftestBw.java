@@ -46,8 +46,6 @@ final class PerftestBw {
     static final int QKEY = PerfSide.QKEY;
     static final int RX_DEPTH = PerfPatterns.RX_DEPTH;
     static final int GUARD = 64;
-    /** perftest's MSG_SIZE_CQ_MOD_LIMIT: larger messages are each signaled (cq_mod 1) unless on UD. */
-    static final int CQ_MOD_SIZE_LIMIT = 8192;
     /** What a WRITE target holds before the run, so a write shows (a byte of a random fill matches it 1 time in 256). */
     static final byte CANARY = (byte) 0xA5;
 
@@ -427,7 +425,7 @@ final class PerftestBw {
             // force_dependecies: every 100th (at most the tx depth) signaled; above 8 KiB every request, except on UD;
             // -l: the last of each post list (cq_mod = post_list)
             int postList = o.postList;
-            int moderation = postList > 1 ? postList : size > CQ_MOD_SIZE_LIMIT && ah[0] == null ? 1 : PerfPatterns.moderation(txDepth);
+            int moderation = postList > 1 ? postList : ah[0] == null ? PerfPatterns.moderation(txDepth, size) : PerfPatterns.moderation(txDepth);
             PerftestPeak peakTimes = timed() ? null : PerftestPeak.forRun(iters * q, postList, moderation);
             long stall = Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
             double gap = gapNanos(); // --rate_limit: the n-th request (all QPs together) waits until start + n * gap

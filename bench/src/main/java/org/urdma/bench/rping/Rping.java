@@ -13,6 +13,7 @@ import org.urdma.transport.api.RdmaCmListener;
 import org.urdma.transport.api.RdmaConnection;
 import org.urdma.transport.api.UrdmaDevice;
 import org.urdma.verbs.AccessFlags;
+import org.urdma.verbs.CompletionQueue;
 import org.urdma.verbs.MemoryRegion;
 import org.urdma.verbs.ReceiveWorkRequest;
 import org.urdma.verbs.SendFlags;
@@ -181,15 +182,7 @@ public final class Rping {
         send.segment().set(BE32, 8, advertised.rkey());
         send.segment().set(BE32, 12, size);
         c.qp().postSend(new SendWorkRequest().wrId(4).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(send, 0, INFO));
-        WorkCompletion[] wc = {new WorkCompletion()};
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (c.sendCq().poll(wc, 1) == 0) {
-            if (System.nanoTime() - deadline > 0) throw new IllegalStateException("send: nothing within " + timeout.toSeconds() + " s");
-            java.util.concurrent.locks.LockSupport.parkNanos(20_000);
-        }
-        if (wc[0].status() == WcStatus.WR_FLUSH_ERR) return false;
-        if (wc[0].status() != WcStatus.SUCCESS) throw new IllegalStateException("send: " + wc[0].status());
-        return true;
+        return completedUnlessFlushed(c.sendCq(), "send");
     }
 
     private void await(RdmaConnection c, boolean sendSide, String what) {
@@ -199,9 +192,14 @@ public final class Rping {
 
     /** A receive, or false when the client went away (its DREQ flushed the receive). */
     private boolean awaitOrGone(RdmaConnection c, String what) {
+        return completedUnlessFlushed(c.recvCq(), what);
+    }
+
+    /** Waits for {@code cq}'s next completion: true on success, false if flushed (the client disconnected). */
+    private boolean completedUnlessFlushed(CompletionQueue cq, String what) {
         WorkCompletion[] wc = {new WorkCompletion()};
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (c.recvCq().poll(wc, 1) == 0) {
+        while (cq.poll(wc, 1) == 0) {
             if (System.nanoTime() - deadline > 0) throw new IllegalStateException(what + ": nothing within " + timeout.toSeconds() + " s");
             java.util.concurrent.locks.LockSupport.parkNanos(20_000);
         }

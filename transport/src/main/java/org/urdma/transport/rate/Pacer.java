@@ -60,7 +60,7 @@ final class Pacer {
             carry = 0;
         } else if (now > nextAvail) {
             // late: keep the lateness up to a few packet times (of the last packet at the current rate)
-            long credit = Math.max(CREDIT_PACKETS * lastBits, creditBits) * NANOS / rateBps;
+            long credit = nanosOf(Math.max(CREDIT_PACKETS * lastBits, creditBits));
             start = Math.max(nextAvail, now - credit);
             if (start != nextAvail) carry = 0;
         } else {
@@ -81,11 +81,16 @@ final class Pacer {
      */
     void held(long now) {
         if (nextAvail == Long.MIN_VALUE || rateBps <= 0) return;
-        long floor = now - CREDIT_PACKETS * lastBits * NANOS / rateBps;
+        long floor = now - nanosOf(CREDIT_PACKETS * lastBits);
         if (nextAvail < floor) {
             nextAvail = floor;
             carry = 0;
         }
+    }
+
+    /** How long {@code bits} take at the current rate. */
+    private long nanosOf(long bits) {
+        return bits * NANOS / rateBps;
     }
 
     /** From now on pace at {@code newRateBps}; the last packet is re-timed at it. */
