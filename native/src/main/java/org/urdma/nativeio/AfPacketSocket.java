@@ -380,8 +380,12 @@ public final class AfPacketSocket implements AutoCloseable {
         if (rxBlockCount != 0) {
             throw new IllegalStateException("socket on '" + interfaceName + "' has an RX ring: use receive(FrameHandler)");
         }
-        long n = Libc.recv(fd, buffer, maxLen, MSG_DONTWAIT | MSG_TRUNC);
-        return n < 0 ? -Libc.errno() : (int) n;
+        if (!buffer.isNative()) {
+            long n = Libc.recv(fd, buffer, maxLen, MSG_DONTWAIT | MSG_TRUNC);
+            return n < 0 ? -Libc.errno() : (int) n;
+        }
+        java.util.Objects.checkFromIndexSize(0, maxLen, buffer.byteSize());
+        return (int) Libc.recvNonBlocking(fd, buffer.address(), maxLen, MSG_DONTWAIT | MSG_TRUNC);
     }
 
     /**
@@ -405,6 +409,9 @@ public final class AfPacketSocket implements AutoCloseable {
         pollTimeout.set(JAVA_LONG, 8, t % 1_000_000_000L);
         pollFd.set(JAVA_SHORT, 4, orWritable ? (short) (POLLIN | POLLOUT) : POLLIN);
         pollFd.set(JAVA_SHORT, 6, (short) 0);
+        if (t == 0) {
+            return readyNow();
+        }
         return ready(Libc.ppoll(pollFd, 1, pollTimeout), "ppoll");
     }
 
@@ -416,7 +423,22 @@ public final class AfPacketSocket implements AutoCloseable {
     private boolean poll(short events, int timeoutMs) {
         pollFd.set(JAVA_SHORT, 4, events);
         pollFd.set(JAVA_SHORT, 6, (short) 0);
+        if (timeoutMs == 0) {
+            return readyNow();
+        }
         return ready(Libc.poll(pollFd, 1, timeoutMs), "poll");
+    }
+
+    /** A check that does not wait: a critical downcall, allocation-free whatever the JIT inlines. */
+    private boolean readyNow() {
+        int rc = Libc.pollNow(pollFd.address(), 1);
+        if (rc < 0) {
+            if (rc == -Errno.EINTR) {
+                return false;
+            }
+            throw NativeException.of("poll", -rc, "AF_PACKET on '" + interfaceName + "'");
+        }
+        return rc > 0;
     }
 
     /** A poll call's result: ready, or not (timeout, EINTR); other errors throw naming the call. */
@@ -574,11 +596,11 @@ public final class AfPacketSocket implements AutoCloseable {
 
     /** send(fd, NULL, 0): the kernel walks the ring and sends every SEND_REQUEST slot. */
     private long kickRing(boolean wait) {
-        // kept small, the rare parts out of line: C2 then inlines the downcall and drops the errno-capture slice it
-        // would otherwise allocate per call (DataPathAllocationTest)
-        long rc = Libc.send(fd, MemorySegment.NULL, 0, wait ? 0 : MSG_DONTWAIT);
+        // the non-waiting kick is a critical downcall: errno capture slices its state segment per call, an allocation
+        // only C2's escape analysis removes, when it inlines the whole call (not on every machine: DataPathAllocationTest)
+        long rc = wait ? sendWaiting() : Libc.sendNonBlocking(fd, 0, 0, MSG_DONTWAIT);
         if (rc < 0) {
-            return kickFailed();
+            return kickFailed((int) -rc);
         }
         if (ringBacklog > 0) {
             settleBacklog(rc);
@@ -586,8 +608,12 @@ public final class AfPacketSocket implements AutoCloseable {
         return rc;
     }
 
-    private long kickFailed() {
-        int errno = Libc.errno();
+    private long sendWaiting() {
+        long rc = Libc.send(fd, MemorySegment.NULL, 0, 0);
+        return rc < 0 ? -Libc.errno() : rc;
+    }
+
+    private long kickFailed(int errno) {
         if (errno == Errno.EAGAIN || errno == Errno.ENOBUFS) {
             return 0;
         }
@@ -614,9 +640,10 @@ public final class AfPacketSocket implements AutoCloseable {
         long sent = 0;
         while (copyPending > 0) {
             int n = Math.min(copyPending, COPY_SLOTS - copyFirst);
-            int rc = Libc.sendmmsg(copyFd, copyMsgs + MMSGHDR_SIZE * (long) copyFirst, n, wait ? 0 : MSG_DONTWAIT);
+            long vec = copyMsgs + MMSGHDR_SIZE * (long) copyFirst;
+            int rc = wait ? Libc.sendmmsg(copyFd, vec, n, 0) : Libc.sendmmsgNonBlocking(copyFd, vec, n, MSG_DONTWAIT);
             if (rc < 0) {
-                int errno = Libc.errno();
+                int errno = wait ? Libc.errno() : -rc;
                 if (errno == Errno.EAGAIN || errno == Errno.ENOBUFS) {
                     return sent;
                 }
@@ -678,6 +705,9 @@ public final class AfPacketSocket implements AutoCloseable {
             }
             long rc = flush();
             return rc < 0 ? rc : length;
+        }
+        if (frame.isNative()) {
+            return Libc.sendNonBlocking(fd, frame.address(), length, MSG_DONTWAIT);
         }
         long rc = Libc.send(fd, frame, length, MSG_DONTWAIT);
         return rc < 0 ? -Libc.errno() : rc;

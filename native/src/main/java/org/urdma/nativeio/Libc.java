@@ -12,6 +12,7 @@ import java.lang.invoke.VarHandle;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static org.urdma.nativeio.LinuxConstants.MSG_DONTWAIT;
 
 /**
  * Thin libc bindings through FFM. Every downcall handle is created once. Calls return the raw libc
@@ -72,6 +73,17 @@ public final class Libc {
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
     private static final MethodHandle WRITE_AT = LINKER.downcallHandle(find("write"),
             FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG), Linker.Option.critical(false));
+    // The same for the other calls the data path makes without waiting: the ring kick and sendmmsg with MSG_DONTWAIT,
+    // recv with MSG_DONTWAIT, and poll with a zero timeout. Calls that may block keep errno capture: a critical call
+    // holds off safepoints while it runs.
+    private static final MethodHandle SEND_AT = LINKER.downcallHandle(find("send"),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT), Linker.Option.critical(false));
+    private static final MethodHandle SENDMMSG_AT = LINKER.downcallHandle(find("sendmmsg"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_INT, JAVA_INT), Linker.Option.critical(false));
+    private static final MethodHandle RECV_AT = LINKER.downcallHandle(find("recv"),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT), Linker.Option.critical(false));
+    private static final MethodHandle POLL_AT = LINKER.downcallHandle(find("poll"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_INT), Linker.Option.critical(false));
     private static final MethodHandle ERRNO_LOCATION = LINKER.downcallHandle(find("__errno_location"),
             FunctionDescriptor.of(JAVA_LONG), Linker.Option.critical(false));
     private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
@@ -310,6 +322,59 @@ public final class Libc {
             return n >= 0 ? n : -errnoNow();
         } catch (Throwable t) {
             throw rethrow(t);
+        }
+    }
+
+    /**
+     * send(2) from native memory at {@code address} (0 with length 0 kicks a PACKET_TX_RING) that must not wait:
+     * {@code flags} include MSG_DONTWAIT. The byte count, or -errno. Allocation-free (see SEND_AT).
+     */
+    public static long sendNonBlocking(int fd, long address, long len, int flags) {
+        requireDontWait(flags);
+        try {
+            long n = (long) SEND_AT.invokeExact(fd, address, len, flags);
+            return n >= 0 ? n : -errnoNow();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** sendmmsg(2) that must not wait ({@code flags} include MSG_DONTWAIT): messages sent, or -errno. Allocation-free. */
+    public static int sendmmsgNonBlocking(int fd, long msgvecAddress, int vlen, int flags) {
+        requireDontWait(flags);
+        try {
+            int n = (int) SENDMMSG_AT.invokeExact(fd, msgvecAddress, vlen, flags);
+            return n >= 0 ? n : -errnoNow();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** recv(2) into native memory that must not wait ({@code flags} include MSG_DONTWAIT): length, or -errno. */
+    public static long recvNonBlocking(int fd, long address, long len, int flags) {
+        requireDontWait(flags);
+        try {
+            long n = (long) RECV_AT.invokeExact(fd, address, len, flags);
+            return n >= 0 ? n : -errnoNow();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** poll(2) with a zero timeout of the pollfd array at {@code fdsAddress}: ready count, or -errno. Allocation-free. */
+    public static int pollNow(long fdsAddress, long nfds) {
+        try {
+            int n = (int) POLL_AT.invokeExact(fdsAddress, nfds, 0);
+            return n >= 0 ? n : -errnoNow();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private static void requireDontWait(int flags) {
+        if ((flags & MSG_DONTWAIT) == 0) {
+            throw new IllegalArgumentException("flags must include MSG_DONTWAIT (a critical downcall must not block), got "
+                    + flags);
         }
     }
 

@@ -118,9 +118,9 @@ public final class TapDevice implements AutoCloseable {
     public boolean pollIn(int timeoutMs) {
         pollFd.set(JAVA_SHORT, 4, POLLIN);
         pollFd.set(JAVA_SHORT, 6, (short) 0);
-        int rc = Libc.poll(pollFd, 1, timeoutMs);
+        int rc = timeoutMs == 0 ? Libc.pollNow(pollFd.address(), 1) : Libc.poll(pollFd, 1, timeoutMs);
         if (rc < 0) {
-            int errno = Libc.errno();
+            int errno = timeoutMs == 0 ? -rc : Libc.errno();
             if (errno == Errno.EINTR) {
                 return false;
             }
