@@ -39,9 +39,9 @@ public final class LatVsTcpCommand implements Callable<Integer> {
     int size = 8;
 
     @Range(min = 5, max = 100_000_000)
-    @Option(names = {"-n", "--iters"}, description = "measured ping-pongs per run, after a warm-up of half as many for TCP and raw "
-            + "(urdma's perftest loop has none, as ib_send_lat: at 20000 the JIT still compiles during much of the run) "
-            + "(default: ${DEFAULT-VALUE})")
+    @Option(names = {"-n", "--iters"}, description = "measured ping-pongs per run, after a warm-up of half as many for each of TCP, "
+            + "raw and urdma (send-lat --warmup-iters on both sides; all three are Java, and at 20000 the JIT still compiles "
+            + "during much of a run) (default: ${DEFAULT-VALUE})")
     int iters = 100_000;
 
     @Range(min = 1)
@@ -168,7 +168,9 @@ public final class LatVsTcpCommand implements Callable<Integer> {
     }
 
     private double urdma(String a, String b) throws Exception {
-        List<String> common = List.of("-s", String.valueOf(size), "-n", String.valueOf(iters), "-c", connection, "--framing", framing, "--driver", driver,
+        // the same warm-up as TCP's and the raw floor's: all three are Java on the JIT, measured in steady state
+        List<String> common = List.of("-s", String.valueOf(size), "-n", String.valueOf(iters), "--warmup-iters", String.valueOf(iters / 2),
+                "-c", connection, "--framing", framing, "--driver", driver,
                 "--idle", idle, "--link", "afpacket:eth0");
         Process server = start(b, org.urdma.cli.UrdmaCli.class, concat(List.of("perf", "send-lat"), common, List.of("--ip", "10.94.0.12/24"),
                 mac("02:75:72:64:00:0c")));
@@ -241,7 +243,7 @@ public final class LatVsTcpCommand implements Callable<Integer> {
         cmd.add("--enable-native-access=ALL-UNNAMED");
         for (String f : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if ((f.startsWith("--add-") || f.startsWith("--sun-misc") || f.startsWith("-Xm") || f.startsWith("-XX:")
-                    || f.startsWith("-Durdma."))
+                    || f.startsWith("-Durdma.") || f.startsWith("-agentpath:"))
                     && !cmd.contains(f)) {
                 cmd.add(f);
             }

@@ -155,6 +155,12 @@ public final class PerfOptions {
     @Option(names = "--no-copy-baseline", description = "write-bw: skip the MemorySegment.copy baseline")
     boolean noCopyBaseline;
 
+    @Range(min = 0, max = 100_000_000)
+    @Option(names = "--warmup-iters", description = "Latency tests with perftest's exchange: run this many iterations before "
+            + "the -n measured ones, unrecorded (the JIT compiles the data path during them; perftest has no warm-up). Give "
+            + "both sides the same count: a stock perftest peer knows nothing of it (default: ${DEFAULT-VALUE})")
+    int warmupIters;
+
     /**
      * perftest's -D margin: the warm-up and cool-down of a duration run (duration / 4, in whole seconds), whose
      * completions are not sampled, so the report is the steady state, not a run's start-up and drain.

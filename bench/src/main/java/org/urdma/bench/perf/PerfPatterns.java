@@ -290,9 +290,18 @@ final class PerfPatterns {
      * between two of this side's posts (perftest's tposted deltas over rtt_factor 2): n - 1 values.
      */
     static Histogram pingPong(PerfSide s, WrOpcode op, int size, int iters) {
+        return pingPong(s, op, size, iters, 0);
+    }
+
+    /**
+     * The same after {@code warmup} unrecorded iterations, in one run (the count byte and the receives go on across
+     * them); the peer runs {@code warmup + iters} iterations too.
+     */
+    static Histogram pingPong(PerfSide s, WrOpcode op, int size, int measured, int warmup) {
         Histogram h = s.latencies();
         SendWorkRequest wr = new SendWorkRequest();
         boolean first = op == WrOpcode.RDMA_WRITE ? s.server : !s.server;
+        int iters = Math.addExact(warmup, measured);
         int depth = latRecvDepth(iters);
         if (op == WrOpcode.SEND) s.postRecvs(depth);
         long lastPost = 0;
@@ -300,7 +309,7 @@ final class PerfPatterns {
             if (!first) await(s, op, size, n, depth, iters);
             else if (n > 1) await(s, op, size, n - 1, depth, iters);
             long now = System.nanoTime();
-            if (n > 1) h.recordValue(Math.max(1, (now - lastPost) / 2));
+            if (n > warmup + 1) h.recordValue(Math.max(1, (now - lastPost) / 2));
             lastPost = now;
             post(s, wr, op, size, n);
             awaitSendCompletion(s, n);

@@ -102,6 +102,10 @@ final class PerfRunner {
                 String flag = o.bidirectional ? "-b" : o.postList > 1 ? "-l" : o.inlineSize > 0 ? "-I" : "-o";
                 throw new IllegalArgumentException(flag + ": applies to perftest's exchange (--link afpacket:IF or tap:IF)");
             }
+            if (o.warmupIters != 0 && (test.bandwidth() || !(NetOptions.isNetwork(o) && n.perftestExchange()))) {
+                throw new IllegalArgumentException("--warmup-iters: applies to the latency tests over perftest's exchange "
+                        + "(urdma's own exchange and the bandwidth tests warm up by themselves)");
+            }
             return NetOptions.isNetwork(o) ? r.net(n, out) : r.memory(n, out);
         } catch (NetPerf.CompletionError | ConnectionException | IllegalArgumentException | IllegalStateException e) {
             out.flush();

@@ -16,7 +16,7 @@ import org.urdma.verbs.WrOpcode;
  *       ctx_close_connection (a barrier and "done") for send/read/atomic, while ib_write_lat just closes.</li>
  *   <li>the run is {@link PerfPatterns#pingPong} (write: the server writes first; send: the client sends first) or
  *       {@link PerfPatterns#roundTrip} by the client alone (read, atomics), one message size, {@code -n} iterations,
- *       no warm-up.</li>
+ *       no warm-up unless {@code --warmup-iters} asks for one (urdma's own: both sides must be given it).</li>
  *   <li>memory: the advertised address is the receive region (WRITE target, READ source); the send region is the
  *       source. As in ib_write_lat the write-lat buffers start zeroed, so both peers move zeros plus the count byte.</li>
  * </ul>
@@ -56,6 +56,9 @@ final class PerftestLat {
             throw new IllegalArgumentException("-a: with the perftest exchange urdma perf sweeps sizes in write-lat and send-lat");
         }
         if (iters > Integer.MAX_VALUE) throw new IllegalArgumentException("-n: at most " + Integer.MAX_VALUE + ", was " + iters);
+        if (o.warmupIters < 0 || o.warmupIters > Integer.MAX_VALUE - iters) {
+            throw new IllegalArgumentException("--warmup-iters: must be in [0, " + (Integer.MAX_VALUE - iters) + "], was " + o.warmupIters);
+        }
         long recvOffset = PerfSide.layout(size);
         prepare(s, recvOffset);
         s.establishPerftest(out, new long[] {s.bufs[0].address() + recvOffset});
@@ -74,15 +77,22 @@ final class PerftestLat {
         int[] sizes = o.all ? java.util.stream.IntStream.range(1, 24).map(i -> 1 << i).filter(x -> x <= max).toArray() : new int[] {size};
         boolean columns = false;
         Histogram h = null;
+        int lastCount = n;
         for (int k = 0; k < sizes.length; k++) {
             int sz = sizes[k];
-            if (op == WrOpcode.SEND) side.postRecvs(PerfPatterns.latRecvDepth(n)); // before the barrier: no RNR, no UD loss
+            int warm = k == 0 ? o.warmupIters : 0; // the JIT warms up on the first size; the rest run the same code
+            lastCount = warm + n;
+            if (op == WrOpcode.SEND) side.postRecvs(PerfPatterns.latRecvDepth(lastCount)); // before the barrier: no RNR, no UD loss
             if (k == 0 || op == WrOpcode.SEND) link.barrier(op == WrOpcode.SEND ? "receives posted" : "before the run");
             h = null;
             if (test.pattern == PerfTest.Pattern.PING_PONG || !s.server) {
                 s.goInline(test.serverActive());
-                h = test.pattern == PerfTest.Pattern.PING_PONG ? PerfPatterns.pingPong(side, op, sz, n)
-                        : PerfPatterns.roundTrip(side, op, sz, n);
+                if (test.pattern == PerfTest.Pattern.PING_PONG) {
+                    h = PerfPatterns.pingPong(side, op, sz, n, warm);
+                } else {
+                    if (warm > 0) PerfPatterns.roundTrip(side, op, sz, warm);
+                    h = PerfPatterns.roundTrip(side, op, sz, n);
+                }
                 s.resumeAgent();
             }
             if (h != null) {
@@ -95,7 +105,7 @@ final class PerftestLat {
         if (test.atomic() && h != null) {
             out.printf(" %s results verified: the remote target moved by exactly one per operation%n", PerfTest.atomicName(o));
         }
-        String check = verify(side, s.server, sizes[sizes.length - 1]);
+        String check = verify(side, s.server, sizes[sizes.length - 1], lastCount);
         if (check != null) out.println(" " + check);
         if (test == PerfTest.WRITE_LAT) {
             s.settle(); // the last ACK leaves before the socket closes: ib_write_lat has no closing handshake
@@ -118,7 +128,7 @@ final class PerftestLat {
     }
 
     /** The urdma side's memory check after the run; null when this side's memory takes no part (read-lat server). */
-    private String verify(PerfSide side, boolean server, int size) {
+    private String verify(PerfSide side, boolean server, int size, int count) {
         MemorySegment m = side.buf.segment();
         long at = side.recvOffset;
         long skip = op == WrOpcode.SEND && side.ud() ? PerfSide.GRH : 0;
@@ -143,12 +153,12 @@ final class PerftestLat {
                 }
             }
             byte last = m.get(ValueLayout.JAVA_BYTE, at + size - 1);
-            if (last != (byte) iters) {
+            if (last != (byte) count) {
                 throw new NetPerf.CompletionError("memory check FAILED: the last byte of the WRITE target is " + last
-                        + ", not the count (byte) " + iters);
+                        + ", not the count (byte) " + count);
             }
             return "remote memory verified: " + size + " bytes (" + (o.all ? "the sweep's last message" : "zeros")
-                    + ", the last the count " + (byte) iters + "), nothing past them";
+                    + ", the last the count " + (byte) count + "), nothing past them";
         }
         long mismatch = MemorySegment.mismatch(m, 0, size, m, at + skip, at + skip + size);
         if (mismatch < 0) {

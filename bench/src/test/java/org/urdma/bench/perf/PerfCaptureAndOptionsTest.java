@@ -67,6 +67,8 @@ class PerfCaptureAndOptionsTest {
         "perf write-bw 10.0.0.2|PEER (10.0.0.2): --link memory runs both sides in this process",
         "perf write-bw --link afpacket:lo --ip 10.0.0.1/24 --loss 0.1|--loss: applies to --link memory only, not afpacket:lo",
         "perf write-bw --pcap a.pcap --pcapng b.pcapng|--pcap and --pcapng: give one of them",
+        "perf send-lat --warmup-iters 100|--warmup-iters: applies to the latency tests over perftest's exchange",
+        "perf write-bw --warmup-iters 100|--warmup-iters: applies to the latency tests over perftest's exchange",
     })
     void anOptionTheLinkDoesNotUseIsRefusedNamingIt(String args, String message) {
         var r = CliRun.run(args.split(" "));

@@ -216,6 +216,33 @@ class PerftestLatLoopsTest {
         }
     }
 
+    @ParameterizedTest(name = "urdma server={0}")
+    @CsvSource({"true", "false"})
+    void aWarmUpRunsAheadOfTheMeasuredIterationsInTheSameLoopAndIsNotRecorded(boolean urdmaServer) throws Exception {
+        int size = 64, warm = 150, iters = 120; // the peer's loop runs warm + iters, and the count byte goes past 255
+        try (PerfSession s = session(size)) {
+            Side[] x = sides(s, size);
+            Side urdma = urdmaServer ? x[1] : x[0], stock = urdmaServer ? x[0] : x[1];
+            urdma.fillSendRegion(size);
+            CompletableFuture<Integer> peer = CompletableFuture.supplyAsync(() -> perftestSendLat(stock, size, warm + iters));
+            Histogram h = PerfPatterns.pingPong(urdma, WrOpcode.SEND, size, iters, warm);
+            settleUntil(urdma, peer);
+            assertEquals(warm + iters, peer.get(30, TimeUnit.SECONDS), "one loop of warm-up and measured iterations");
+            assertEquals(iters - 1, h.getTotalCount(), "only the measured intervals are recorded");
+            assertEquals(0, urdma.recvsPosted, "every receive posted was consumed");
+        }
+        try (PerfSession s = session(size)) {
+            Side[] x = sides(s, size);
+            Side urdma = urdmaServer ? x[1] : x[0], stock = urdmaServer ? x[0] : x[1];
+            CompletableFuture<Void> peer = CompletableFuture.runAsync(() -> perftestWriteLat(stock, size, warm + iters));
+            Histogram h = PerfPatterns.pingPong(urdma, WrOpcode.RDMA_WRITE, size, iters, warm);
+            settleUntil(urdma, peer);
+            peer.get(30, TimeUnit.SECONDS);
+            assertEquals(iters - 1, h.getTotalCount());
+            assertEquals((byte) (warm + iters), urdma.buf.segment().get(ValueLayout.JAVA_BYTE, urdma.recvOffset + size - 1));
+        }
+    }
+
     @ParameterizedTest(name = "{0} bytes")
     @CsvSource({"2", "64", "10000"})
     void readLatClientReadsThePeersAdvertisedRegionOneAtATime(int size) throws Exception {
