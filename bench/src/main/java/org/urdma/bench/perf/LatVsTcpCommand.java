@@ -83,6 +83,9 @@ public final class LatVsTcpCommand implements Callable<Integer> {
 
     PrintStream out = System.out;
 
+    /** The urdma ports' own MACs (--port-mac own), and the roce2-shaped floor's. */
+    static final String SERVER_PORT_MAC = "02:75:72:64:00:0c", CLIENT_PORT_MAC = "02:75:72:64:00:0b";
+
     private static final Pattern TCP_P50 = Pattern.compile("TCP ping-pong .* p50 ([0-9.]+)");
     private static final Pattern RAW_P50 = Pattern.compile("raw AF_PACKET ping-pong .* p50 ([0-9.]+)");
 
@@ -116,7 +119,7 @@ public final class LatVsTcpCommand implements Callable<Integer> {
         List<Round> results = new ArrayList<>();
         // an RC hop carries two frames (the message and the ACK of the peer's, which perftest's loop waits for): its floor
         boolean rc = connection.equalsIgnoreCase("RC");
-        List<Double> raw2 = new ArrayList<>();
+        List<Double> raw2 = new ArrayList<>(), shaped = new ArrayList<>();
         try (Topology t = Topology.create()) {
             String a = t.namespace("a"), b = t.namespace("b");
             t.veth(a, "eth0", b, "eth0", Topology.LinkOptions.mtu(mtu));
@@ -141,6 +144,8 @@ public final class LatVsTcpCommand implements Callable<Integer> {
                     double urdma = urdma(a, b);
                     double raw = noRaw ? Double.NaN : raw(a, b, peerMac, 1);
                     if (rc && !noRaw) raw2.add(raw(a, b, peerMac, 2));
+                    // the same floor with the frames urdma's ports send (IPv4/UDP, port MACs the kernel does not own)
+                    if (!noRaw) shaped.add(raw(a, b, peerMac, rc ? 2 : 1, true));
                     Round x = new Round(tcp, urdma, raw, load());
                     results.add(x);
                     out.printf(Locale.ROOT, "%-6d %-18.2f %-20.2f %-20s %-14.3f %.2f%n", r, tcp, urdma,
@@ -164,6 +169,11 @@ public final class LatVsTcpCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "RC floor: raw AF_PACKET ping-pong with 2 frames per hop (the message and the ACK it owes, one send()) "
                     + "p50 %.2f us = %.3f of TCP; urdma adds %.2f us per hop%n", r2, r2 / tcp, urdma - r2);
         }
+        if (!shaped.isEmpty()) {
+            double f = median(shaped.stream().mapToDouble(Double::doubleValue).toArray());
+            out.printf(Locale.ROOT, "the same floor with urdma's frames (RoCEv2 IPv4/UDP, %d B, to port MACs the kernel does not own) p50 "
+                    + "%.2f us; urdma adds %.2f us per hop above it%n", Math.max(60, 14 + 20 + 8 + 12 + size + 4), f, urdma - f);
+        }
         return 0;
     }
 
@@ -173,11 +183,11 @@ public final class LatVsTcpCommand implements Callable<Integer> {
                 "-c", connection, "--framing", framing, "--driver", driver,
                 "--idle", idle, "--link", "afpacket:eth0");
         Process server = start(b, org.urdma.cli.UrdmaCli.class, concat(List.of("perf", "send-lat"), common, List.of("--ip", "10.94.0.12/24"),
-                mac("02:75:72:64:00:0c")));
+                mac(SERVER_PORT_MAC)));
         try {
             awaitLine(server, "* Waiting for client to connect");
             String client = run(a, org.urdma.cli.UrdmaCli.class, concat(List.of("perf", "send-lat"), common,
-                    List.of("--ip", "10.94.0.11/24", "10.94.0.2"), mac("02:75:72:64:00:0b")));
+                    List.of("--ip", "10.94.0.11/24", "10.94.0.2"), mac(CLIENT_PORT_MAC)));
             Matcher m = Pattern.compile("(?m)^ " + size + "\\s+" + iters + "\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)").matcher(client);
             if (!m.find()) throw new IllegalStateException("urdma send-lat printed no result row:\n" + client);
             if (!server.waitFor(timeoutSeconds, TimeUnit.SECONDS)) throw new IllegalStateException("urdma send-lat server did not end");
@@ -194,11 +204,22 @@ public final class LatVsTcpCommand implements Callable<Integer> {
 
     /** The raw ping-pong's half-round-trip p50 with {@code perHop} frames per hop (one send() each way). */
     private double raw(String a, String b, String peerMac, int perHop) throws Exception {
-        Process echo = start(b, RawPingPong.class, "echo", "eth0", String.valueOf(perHop));
+        return raw(a, b, peerMac, perHop, false);
+    }
+
+    /** With {@code roce2}, RawPingPong's roce2 frames between the port MACs urdma's sides use. */
+    private double raw(String a, String b, String peerMac, int perHop, boolean roce2) throws Exception {
+        List<String> echoArgs = new ArrayList<>(List.of("echo", "eth0", String.valueOf(perHop)));
+        List<String> pingArgs = new ArrayList<>(List.of("ping", "eth0", roce2 ? SERVER_PORT_MAC : peerMac, String.valueOf(size),
+                String.valueOf(iters), String.valueOf(perHop)));
+        if (roce2) {
+            echoArgs.addAll(List.of("roce2", SERVER_PORT_MAC));
+            pingArgs.addAll(List.of("roce2", CLIENT_PORT_MAC));
+        }
+        Process echo = start(b, RawPingPong.class, echoArgs);
         try {
             awaitLine(echo, "raw echo on");
-            return p50(run(a, RawPingPong.class, "ping", "eth0", peerMac, String.valueOf(size), String.valueOf(iters),
-                    String.valueOf(perHop)), RAW_P50, "raw ping-pong");
+            return p50(run(a, RawPingPong.class, pingArgs), RAW_P50, "raw ping-pong");
         } finally {
             echo.destroy();
             echo.waitFor(5, TimeUnit.SECONDS);
