@@ -134,6 +134,7 @@ final class Responder {
         ackPending = false;
         ucDropping = false;
         for (Resource r : res) r.valid = r.sending = false;
+        sendingCount = 0;
         // as many PSNs as the sender's window (both ends of a connection share the device window in urdma's setups)
         win = qp.wan() ? new PsnWindow(qp.device.config().window()) : null; // connection setup, not the data path
         headSsn = 0;
@@ -143,9 +144,7 @@ final class Responder {
     }
 
     boolean hasPendingWork() {
-        if (ackPending || nakPending) return true;
-        for (Resource r : res) if (r.sending) return true;
-        return false;
+        return ackPending || nakPending || sendingCount > 0;
     }
 
     // ---------------------------------------------------------------- receive
@@ -623,7 +622,7 @@ final class Responder {
         r.mr = mr;
         r.va = p.rethVa();
         r.length = (int) len;
-        r.sending = true;
+        markSending(r);
         r.sendPsn = p.psn();
         r.sendOffset = 0;
         r.sendEnd = (int) len;
@@ -661,7 +660,7 @@ final class Responder {
         r.psn = p.psn();
         r.packets = 1;
         r.orig = orig;
-        r.sending = true; // the ATOMIC ACKNOWLEDGE goes out from progress()
+        markSending(r); // the ATOMIC ACKNOWLEDGE goes out from progress()
         r.seq = resSeq++;
         ePsn = Psn.add(ePsn, 1);
         lastOp = NO_OP;
@@ -692,7 +691,7 @@ final class Responder {
                 if (!r.valid) continue;
                 if (r.atomic && o != Opcode.RDMA_READ_REQUEST && r.psn == p.psn()) {
                     if (!r.sending) r.replay = true;
-                    r.sending = true; // replay the stored result, do not execute again
+                    markSending(r); // replay the stored result, do not execute again
                     return;
                 }
                 if (!r.atomic && o == Opcode.RDMA_READ_REQUEST && Psn.atOrAfter(p.psn(), r.psn)
@@ -704,7 +703,7 @@ final class Responder {
                         return;
                     }
                     if (!r.sending) r.replay = true;
-                    r.sending = true;
+                    markSending(r);
                     r.sendPsn = p.psn();
                     r.sendOffset = Psn.diff(p.psn(), r.psn) * qp.mtu; // keeps its place: responses go out in PSN order
                     // a WAN requester asks again for just the packets it misses
@@ -714,7 +713,9 @@ final class Responder {
             }
             return; // too old: the resource was reused
         }
-        for (Resource r : res) if (r.sending && !r.atomic) return; // READ responses in flight carry the ACK
+        if (sendingCount > 0) {
+            for (Resource r : res) if (r.sending && !r.atomic) return; // READ responses in flight carry the ACK
+        }
         ackDue(Psn.add(ePsn, -1));
     }
 
@@ -924,7 +925,25 @@ final class Responder {
         return sent;
     }
 
+    /** Resources with responses to send: progress() asks on every visit, and mostly none has any. */
+    private int sendingCount;
+
+    private void markSending(Resource r) {
+        if (!r.sending) {
+            r.sending = true;
+            sendingCount++;
+        }
+    }
+
+    private void unmarkSending(Resource r) {
+        if (r.sending) {
+            r.sending = false;
+            sendingCount--;
+        }
+    }
+
     private Resource nextSending() {
+        if (sendingCount == 0) return null;
         Resource best = null;
         for (Resource r : res) {
             if (r.sending && (best == null || r.seq < best.seq)) best = r;
@@ -940,11 +959,11 @@ final class Responder {
             t.start(Opcode.RC_ATOMIC_ACKNOWLEDGE, qp.destQpn, r.psn, false, false, qp.uethFlags, 0).aeth(syndrome, msn & 0xFFFFFF).atomicAck(r.orig);
             if ((qp.uethFlags & OpcodeTable.UETH_TS) != 0) t.ts((int) now, 0).aethExt((int) now, owd, owdPsn);
             qp.commit(t, qp.route, now);
-            r.sending = false;
+            unmarkSending(r);
             return true;
         }
         if (!r.mr.isValid()) { // deregistered while answering: stop, the requester will time out
-            r.sending = false;
+            unmarkSending(r);
             return true;
         }
         int len = Math.min(qp.mtu, r.length - r.sendOffset);
@@ -953,7 +972,7 @@ final class Responder {
         if (!emitReadResponse(r, r.sendOffset, r.sendPsn, r.sendEnd - r.sendOffset, now)) return false;
         r.sendOffset += len;
         r.sendPsn = Psn.add(r.sendPsn, 1);
-        if (last || stop) r.sending = false;
+        if (last || stop) unmarkSending(r);
         return true;
     }
 

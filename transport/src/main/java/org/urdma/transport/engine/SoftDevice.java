@@ -48,6 +48,9 @@ public final class SoftDevice implements Device, PacketSink {
     private final RandomGenerator random;
     private final MemoryKeyTable keys;
     private final Int2ObjectHashMap<SoftQp> qpsByNum = new Int2ObjectHashMap<>();
+    /** The QP the last packet went to, and its number (-1: none): a flow's packets come in runs, the map is a hash. */
+    private SoftQp lastQp;
+    private int lastQpn = -1;
     /** QPs with something to do in the next pass, in round-robin order: the engine's work follows these, not all QPs. */
     private final ReadyQueue ready = new ReadyQueue();
     /** QPs that may have a timer armed (pruned lazily) and QPs held back by their rate control. */
@@ -284,7 +287,12 @@ public final class SoftDevice implements Device, PacketSink {
 
     @Override
     public void onPacket(RxPacket p, long now) {
-        SoftQp qp = qpsByNum.get(p.destQp());
+        int qpn = p.destQp();
+        SoftQp qp = qpn == lastQpn ? lastQp : qpsByNum.get(qpn);
+        if (qp != lastQp && qp != null) {
+            lastQp = qp;
+            lastQpn = qpn;
+        }
         if (qp == null) {
             counters.increment(Counter.DROP_UNKNOWN_QP);
             journal.drop(now, p.destQp(), Counter.DROP_UNKNOWN_QP, p.psn());
@@ -518,6 +526,10 @@ public final class SoftDevice implements Device, PacketSink {
         control(() -> {
             qp.cancelTimers();
             if (qpsByNum.remove(qp.qpNum()) == qp) counters.release(qp.counters);
+            if (lastQp == qp) {
+                lastQp = null;
+                lastQpn = -1;
+            }
             qp.destroyed = true; // the ready queue drops it when it comes round
             timed.remove(qp);
             paced.remove(qp);
