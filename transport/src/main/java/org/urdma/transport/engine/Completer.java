@@ -28,6 +28,8 @@ final class Completer {
     /** Packets the requester had sent when the current retry began. */
     private long retryMark;
     long lastProgress;
+    /** Everything sent was acknowledged: the next packet sent starts the ACK timeout afresh. */
+    private boolean idle;
     /** READ response packets received for the WQE at the head. */
     private int readReceived;
     private int lastOutOfSequence;
@@ -68,8 +70,12 @@ final class Completer {
         return sq.retired.get() != req().startedIndex;
     }
 
-    /** A packet went out: make sure the ACK timer runs. */
+    /** A packet went out: make sure the ACK timer runs, timed from now if nothing was outstanding. */
     void onSent(long now) {
+        if (idle) {
+            idle = false;
+            lastProgress = now;
+        }
         if (qp.retryTimerId == org.agrona.DeadlineTimerWheel.NULL_DEADLINE && qp.ackTimeoutNanos != Long.MAX_VALUE) {
             lastProgress = now;
             qp.armRetryTimer(now + qp.ackTimeoutNanos);
@@ -270,7 +276,9 @@ final class Completer {
         rnrLeft = qp.rnrRetry;
         retrying = false;
         lastProgress = now;
-        if (!outstanding()) qp.cancelRetryTimer();
+        // all acknowledged: the ACK timer stays armed (at expiry it finds nothing outstanding and lapses), so a
+        // ping-pong does not cancel and re-schedule a wheel timer on every message; the next send restarts its clock
+        if (!outstanding()) idle = true;
     }
 
     private void onNak(int psn, int syndrome, long now) {
