@@ -384,7 +384,9 @@ public final class AfPacketSocket implements AutoCloseable {
             long n = Libc.recv(fd, buffer, maxLen, MSG_DONTWAIT | MSG_TRUNC);
             return n < 0 ? -Libc.errno() : (int) n;
         }
-        java.util.Objects.checkFromIndexSize(0, maxLen, buffer.byteSize());
+        if (maxLen < 0 || maxLen > buffer.byteSize()) {
+            throw new IllegalArgumentException("maxLen: must be in [0, " + buffer.byteSize() + "] (the buffer's size), was " + maxLen);
+        }
         return (int) Libc.recvNonBlocking(fd, buffer.address(), maxLen, MSG_DONTWAIT | MSG_TRUNC);
     }
 
