@@ -358,14 +358,14 @@ final class PerfPatterns {
 
     /** Waits for the peer's n-th message: the WRITE's last byte, or a receive (reposted per perftest's rule). */
     private static void await(PerfSide s, WrOpcode op, int size, int n, int depth, int iters) {
-        long since = System.nanoTime();
+        s.beginWait();
         byte tag = (byte) n;
         while (true) {
             s.progress();
             if (op == WrOpcode.RDMA_WRITE) {
                 if (s.recvByte(size - 1) == tag) return;
                 drain(s);
-                s.stalled(since, "the peer's WRITE ", n);
+                s.stalledInWait("the peer's WRITE ", n);
                 continue;
             }
             boolean got = s.stashedRecvs > 0;
@@ -381,14 +381,14 @@ final class PerfPatterns {
                 if (n + depth <= iters) s.postRecvs(s.recvsPosted + 1);
                 return;
             } else {
-                s.stalled(since, "the peer's message ", n);
+                s.stalledInWait("the peer's message ", n);
             }
         }
     }
 
     /** Waits for the completion of this side's n-th request (perftest polls the send CQ right after each post). */
     private static void awaitSendCompletion(PerfSide s, int n) {
-        long since = System.nanoTime();
+        s.beginWait();
         while (true) {
             s.progress();
             int k = s.cq.poll(s.wcs, 1);
@@ -399,7 +399,7 @@ final class PerfPatterns {
                 // one CQ serves both queues here (perftest has two): the peer's answer may overtake our ACK
                 if (wc.opcode == WcOpcode.RECV) s.stashedRecvs++;
             } else {
-                s.stalled(since, "the completion of message ", n);
+                s.stalledInWait("the completion of message ", n);
             }
         }
     }
