@@ -172,7 +172,7 @@ public final class LatVsTcpCommand implements Callable<Integer> {
         if (!shaped.isEmpty()) {
             double f = median(shaped.stream().mapToDouble(Double::doubleValue).toArray());
             out.printf(Locale.ROOT, "the same floor with urdma's frames (RoCEv2 IPv4/UDP, %d B, to port MACs the kernel does not own) p50 "
-                    + "%.2f us; urdma adds %.2f us per hop above it%n", Math.max(60, 14 + 20 + 8 + 12 + size + 4), f, urdma - f);
+                    + "%.2f us; urdma adds %.2f us per hop above it%n", RawPingPong.roce2FrameLength(size), f, urdma - f);
         }
         return 0;
     }

@@ -273,7 +273,6 @@ final class PerfRunner {
         }
         if (!s.server) out.println(test.bandwidth() ? bwColumns() : LAT_COLUMNS);
         int phase = 0;
-        boolean firstSize = true;
         for (int size : sizes) {
             Object result = null;
             long verified = -1, peerVerified = -1;
@@ -290,7 +289,8 @@ final class PerfRunner {
                     }
                 }
                 long n = measured == 1 ? iters : warmup(size);
-                long d = measured == 1 ? durationNanos : firstSize && test.bandwidth() ? BW_JIT_WARMUP_NANOS : 0;
+                // phase 0 is the first size's warm-up
+                long d = measured == 1 ? durationNanos : phase == 0 && test.bandwidth() ? BW_JIT_WARMUP_NANOS : 0;
                 if (op.isSend() && !test.bandwidth()) {
                     // send-lat: the phase's receives are there before the peer may send (perftest posts them before RTR)
                     for (PerfSide each : all) each.postRecvs(PerfPatterns.latRecvDepth(n));
@@ -317,7 +317,6 @@ final class PerfRunner {
                 if (passivePeer != null) for (PerfSide each : passivePeer) peerVerified = verify(each, size, peerResult);
                 lastPeerResult = peerResult;
             }
-            firstSize = false;
             if (passivePeer != null) serverReport(peerOut, size, peerVerified, lastPeerResult);
             if (s.server) {
                 serverReport(out, size, verified, result);

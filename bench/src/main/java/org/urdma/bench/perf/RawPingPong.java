@@ -67,6 +67,11 @@ public final class RawPingPong {
         }
     }
 
+    /** A roce2-shaped frame's length for a SIZE-byte message: urdma's SEND (Ethernet, IPv4, UDP, BTH, payload, ICRC). */
+    static int roce2FrameLength(int size) {
+        return Math.max(60, 14 + 20 + 8 + 12 + size + 4);
+    }
+
     /** The port MAC after "roce2" at {@code args[i]}, or null for the default shape (the interface's own MAC). */
     private static byte[] portMac(String[] args, int i) {
         if (args.length <= i) return null;
@@ -114,8 +119,7 @@ public final class RawPingPong {
     static void ping(String ifname, byte[] peer, int size, int iters, int k, byte[] port) {
         boolean roce2 = port != null;
         byte[] me = roce2 ? port : NetInterface.lookup(ifname).mac();
-        // roce2: as long as urdma's SEND of this size (Ethernet, IPv4, UDP, BTH, payload, ICRC)
-        int frame = roce2 ? Math.max(60, 14 + 20 + 8 + 12 + size + 4) : Math.max(60, 14 + 4 + size);
+        int frame = roce2 ? roce2FrameLength(size) : Math.max(60, 14 + 4 + size);
         int seqAt = roce2 ? ROCE2_SEQ : 14;
         // got[0]: answers to this round, got[1]: its sequence number (a probe sent before the echo started must not
         // count: with K > 1 the echo could answer a round half with the frames of an earlier one)
