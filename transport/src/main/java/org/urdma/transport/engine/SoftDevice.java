@@ -191,6 +191,22 @@ public final class SoftDevice implements Device, PacketSink {
 
     /** A QP's SQ producer moved (any thread). */
     void onPosted(SoftQp qp) {
+        if (inlinePass != null) {
+            // inline driving with the engine free: the posting thread queues the QP itself, as a pass would (one CAS
+            // instead of the post signal's two swaps and the queue's offer and poll)
+            if (engineThread == Thread.currentThread()) {
+                activate(qp);
+                return;
+            }
+            if (tryEnterEngine()) {
+                try {
+                    activate(qp);
+                } finally {
+                    exitEngine();
+                }
+                return;
+            }
+        }
         if (qp.raisePostSignal() && !posted.offer(qp)) sweep = true;
     }
 

@@ -66,6 +66,8 @@ public final class MemoryLink implements Link {
     private final Config config;
     /** Where a packet this link cannot carry is written and forgotten. */
     private final UnsafeBuffer scratch;
+    /** The claimed slot, where the engine builds its packet (unchecked writes: see SlotBuffer). */
+    private final SlotBuffer txSlot = new SlotBuffer();
     /** Most bytes one direction holds back (16 Ki frames of 4 KiB: a delay of ~70 ms at 10 Gbit/s); beyond: lost. */
     private static final int DELAY_LINE_FRAMES = 16_384;
     /** The delay line's cell: a small frame (an ACK) takes one, a 4 KiB one a run of adjacent cells. */
@@ -166,7 +168,8 @@ public final class MemoryLink implements Link {
             return null;
         }
         claimed = off + lead;
-        return framing.begin(tx.buffer, claimed);
+        txSlot.wrap(tx.buffer.addressOffset() + claimed, tx.slotSize() - lead);
+        return framing.begin(txSlot, 0);
     }
 
     @Override

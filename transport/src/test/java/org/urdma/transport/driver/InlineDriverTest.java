@@ -191,6 +191,47 @@ class InlineDriverTest {
         }
     }
 
+    /**
+     * A post from a thread that can claim the engine queues its QP for the next pass itself; one made while another
+     * thread holds the engine goes through the post queue instead, and the next pass serves it all the same.
+     */
+    @Test
+    void aPostWhileAnotherThreadHoldsTheEngineIsServedByTheNextPass() throws Exception {
+        MemoryFabric f = fabric(ImpairmentConfig.none());
+        try (Arena arena = Arena.ofShared(); InlineDriver da = new InlineDriver(f.a); InlineDriver db = new InlineDriver(f.b)) {
+            ProtectionDomain pa = f.a.allocPd(), pb = f.b.allocPd();
+            CompletionQueue qa = f.a.createCq(64, null), qb = f.b.createCq(64, null);
+            QueuePair[] qp = f.connect(pa, MemoryFabric.init(QpType.UC, qa, 32), pb, MemoryFabric.init(QpType.UC, qb, 32),
+                    MemoryFabric.Connection.defaults(), 0, 0);
+            MemoryRegion ma = pa.registerMemory(arena.allocate(128, 64), AccessFlags.LOCAL_WRITE);
+            MemoryRegion mb = pb.registerMemory(arena.allocate(128, 64), AccessFlags.LOCAL_WRITE);
+            WorkCompletion[] wcs = holders();
+            SendWorkRequest wr = new SendWorkRequest();
+            for (int round = 0; round < 2; round++) {
+                qp[1].postRecv(new ReceiveWorkRequest().wrId(round).addSge(mb, 64, 64));
+                ma.segment().set(ValueLayout.JAVA_LONG, 0, 100L + round);
+                boolean contended = round == 1;
+                if (contended) {
+                    Thread holder = Thread.ofPlatform().start(() -> assertTrue(f.a.tryEnterEngine()));
+                    holder.join();
+                    assertFalse(f.a.tryEnterEngine(), "another thread holds A's engine");
+                }
+                long passes = f.a.passes();
+                qp[0].postSend(wr.reset().wrId(round).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(ma, 0, 8));
+                assertTrue(f.a.hasPendingWork(), "round " + round + ": the post waits for a pass");
+                assertEquals(passes, f.a.passes(), "posting runs no pass");
+                if (contended) {
+                    assertEquals(0, qa.poll(wcs), "no pass while the engine is held");
+                    f.a.exitEngine();
+                }
+                assertEquals(1, qa.poll(wcs), "round " + round + ": the next pass sends it (UC completes on sending)");
+                assertEquals(WcOpcode.SEND, wcs[0].opcode);
+                awaitRecv(qb, wcs);
+                assertEquals(100L + round, mb.segment().get(ValueLayout.JAVA_LONG, 64));
+            }
+        }
+    }
+
     @Test
     void aDeviceHasOneKindOfDriverAtATime() {
         MemoryFabric f = fabric(ImpairmentConfig.none());

@@ -2,6 +2,7 @@ package org.urdma.transport.link.ethernet;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.urdma.transport.link.SlotBuffer;
 import org.urdma.nativeio.AfPacketOptions;
 import org.urdma.nativeio.AfPacketSocket;
 import org.urdma.nativeio.FrameHandler;
@@ -25,6 +26,8 @@ public final class AfPacketLink implements Link, AutoCloseable {
     private final EthernetDatapath datapath;
     private final LinkCounters counters;
     private final UnsafeBuffer txView;
+    /** The slot the engine builds its next packet in (unchecked writes: see SlotBuffer). */
+    private final SlotBuffer txSlot = new SlotBuffer();
     private final UnsafeBuffer rxView = new UnsafeBuffer(new byte[0]);
     private final int txMax;
     private final int maxPayload;
@@ -155,8 +158,8 @@ public final class AfPacketLink implements Link, AutoCloseable {
             }
         }
         claimedSlot = slot;
-        txView.wrap(socket.txDataAddress(slot), len);
-        return datapath.begin(txView, 0);
+        txSlot.wrap(socket.txDataAddress(slot), len);
+        return datapath.begin(txSlot, 0);
     }
 
     @Override
