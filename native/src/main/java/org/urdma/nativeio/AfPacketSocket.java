@@ -59,6 +59,8 @@ public final class AfPacketSocket implements AutoCloseable {
     private final MemorySegment rxRing;
     private final int rxBlockSize, rxBlockCount, rxFrameSize, rxFrameCount;
     private int rxCursor;
+    /** The handler asked to end the V2 burst after the current frame ({@link #endBurst}). */
+    private boolean burstEnded;
     /** V2: offset of each RX frame slot (frames do not span blocks; no division per frame). */
     private final long[] rxSlotOffsets;
     private final RxFrame frame = new RxFrame();
@@ -307,7 +309,16 @@ public final class AfPacketSocket implements AutoCloseable {
         if (rxBlockCount == 0) {
             throw new IllegalStateException("socket on '" + interfaceName + "' has no RX ring");
         }
+        burstEnded = false;
         return v3 ? receiveV3(handler) : receiveV2(handler);
+    }
+
+    /**
+     * Called from a handler: the {@link #receive} call in progress returns after this frame, without looking at the next
+     * slot (on a TPACKET_V2 ring; a V3 block is handed over whole). The frames behind it wait for the next call.
+     */
+    public void endBurst() {
+        burstEnded = true;
     }
 
     private int receiveV3(FrameHandler handler) {
@@ -366,6 +377,9 @@ public final class AfPacketSocket implements AutoCloseable {
             delivered++;
             INT.setRelease(ring, p + H2_STATUS, TP_STATUS_KERNEL);
             rxCursor = rxCursor + 1 == rxFrameCount ? 0 : rxCursor + 1;
+            if (burstEnded) {
+                break;
+            }
         }
         return delivered;
     }

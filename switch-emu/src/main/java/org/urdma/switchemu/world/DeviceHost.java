@@ -191,6 +191,7 @@ public final class DeviceHost implements Link {
                 sink.onMalformed(framing.lastError(), now);
             }
             pool.release(slot);
+            if (!sink.takesMore()) break;
         }
         return n;
     }

@@ -70,6 +70,7 @@ public final class SoftCq implements CompletionQueue {
         srcQp[s] = src;
         flags[s] = fl;
         tail.lazySet(t + 1);
+        device.completed();
         int mode = notify.get();
         if (mode != NOTIFY_NONE && (mode == NOTIFY_NEXT || solicited || st != WcStatus.SUCCESS)
                 && notify.compareAndSet(mode, NOTIFY_NONE) && channel != null) {

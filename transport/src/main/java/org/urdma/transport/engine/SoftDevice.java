@@ -62,6 +62,9 @@ public final class SoftDevice implements Device, PacketSink {
     private volatile boolean sweep;
     /** The link pushed back while the QP being served sent: it goes first in the next pass. */
     private boolean servingBlocked;
+    /** An inline pass is receiving: a completion ends the link's burst (see {@link #inlinePass}). */
+    private boolean cutBurst;
+    private boolean completedInPass;
     /** QP visits (progress calls) so far: the engine's cost follows active QPs. */
     private long qpVisits;
     private final DeadlineTimerWheel timers;
@@ -132,6 +135,7 @@ public final class SoftDevice implements Device, PacketSink {
             work++;
         }
         takePosted();
+        if (inlinePass != null) return work + inlinePass(now);
         // arrivals first: an ACK already waiting must count before a timer judges the QP silent
         work += link.receive(now, this, 256);
         work += pollTimers(now);
@@ -141,6 +145,40 @@ public final class SoftDevice implements Device, PacketSink {
         work += link.flush(now);
         passes++;
         return work;
+    }
+
+    /**
+     * The rest of a pass run inside the application's CQ poll (inline driving), in the order of its latency: what it
+     * posted leaves first, served and flushed before the link is read, and a received packet that completes a work
+     * request ends the receive burst, so the poll returns that completion at once, not after the ring's next slot is
+     * read and what arrived is served (both wait for the next poll, behind what the application posts meanwhile; on a
+     * TPACKET_V2 ring the next slot is a cache miss on the critical path otherwise). Arrivals still count before a timer
+     * judges a QP silent. What arrived is served in the next pass: a coalesced ACK leaves with the application's reply.
+     */
+    private int inlinePass(long now) {
+        wakePaced(now);
+        int work = serveReady(now);
+        work += link.flush(now);
+        completedInPass = false;
+        cutBurst = true;
+        try {
+            work += link.receive(now, this, 256);
+        } finally {
+            cutBurst = false;
+        }
+        work += pollTimers(now);
+        passes++;
+        return work;
+    }
+
+    /** A completion was queued (engine thread): an inline pass returns it before it reads on. */
+    void completed() {
+        completedInPass = true;
+    }
+
+    @Override
+    public boolean takesMore() {
+        return !(cutBurst && completedInPass);
     }
 
     /**

@@ -94,6 +94,7 @@ final class AccountingLink implements Link {
                 outcomes[o.ordinal()]++;
                 judge.after(this, tag, o, null);
             }
+            if (!s.takesMore()) break;
         }
         return n;
     }

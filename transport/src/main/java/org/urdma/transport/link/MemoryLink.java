@@ -308,6 +308,7 @@ public final class MemoryLink implements Link {
                 sink.onMalformed(framing.lastError(), now);
             }
             rx.release();
+            if (!sink.takesMore()) break;
         }
         return n;
     }

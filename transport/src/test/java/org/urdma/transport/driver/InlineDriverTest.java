@@ -232,6 +232,36 @@ class InlineDriverTest {
         }
     }
 
+    /**
+     * An inline pass returns a completion as soon as a received packet makes one: the frames behind it stay in the link
+     * for the next poll, so a poll with room for eight completions gets one per pass.
+     */
+    @Test
+    void anInlinePassEndsItsReceiveBurstAtTheFirstCompletion() throws Exception {
+        MemoryFabric f = fabric(ImpairmentConfig.none());
+        try (Arena arena = Arena.ofShared(); InlineDriver da = new InlineDriver(f.a); InlineDriver db = new InlineDriver(f.b)) {
+            ProtectionDomain pa = f.a.allocPd(), pb = f.b.allocPd();
+            CompletionQueue qa = f.a.createCq(64, null), qb = f.b.createCq(64, null);
+            QueuePair[] qp = f.connect(pa, MemoryFabric.init(QpType.UC, qa, 32), pb, MemoryFabric.init(QpType.UC, qb, 32),
+                    MemoryFabric.Connection.defaults(), 0, 0);
+            MemoryRegion ma = pa.registerMemory(arena.allocate(128, 64), AccessFlags.LOCAL_WRITE);
+            MemoryRegion mb = pb.registerMemory(arena.allocate(256, 64), AccessFlags.LOCAL_WRITE);
+            for (int i = 0; i < 3; i++) qp[1].postRecv(new ReceiveWorkRequest().wrId(i).addSge(mb, 64 * i, 64));
+            SendWorkRequest wr = new SendWorkRequest();
+            for (int i = 0; i < 3; i++) qp[0].postSend(wr.reset().wrId(i).opcode(WrOpcode.SEND).addSge(ma, 0, 8));
+            WorkCompletion[] wcs = holders();
+            qa.poll(wcs); // A's pass sends all three
+            long frames = f.linkB.receivedFrames();
+            for (int i = 0; i < 3; i++) {
+                assertEquals(1, qb.poll(wcs), "poll " + i + ": one completion per pass");
+                assertEquals(WcOpcode.RECV, wcs[0].opcode);
+                assertEquals(i, wcs[0].wrId);
+                assertEquals(frames + i + 1, f.linkB.receivedFrames(), "the frames behind it stay in the link");
+            }
+            assertEquals(0, qb.poll(wcs));
+        }
+    }
+
     @Test
     void aDeviceHasOneKindOfDriverAtATime() {
         MemoryFabric f = fabric(ImpairmentConfig.none());

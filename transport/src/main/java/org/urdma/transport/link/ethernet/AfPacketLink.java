@@ -230,6 +230,7 @@ public final class AfPacketLink implements Link, AutoCloseable {
         }
         if (f.losing()) counters.rxRingLosses++;
         datapath.onFrame(rxView, (int) f.offset(), f.length(), f.wireLength(), f.vlanValid() ? f.vlanTci() & 0xFFFF : -1, now, sink);
+        if (!sink.takesMore()) socket.endBurst();
     }
 
     @Override

@@ -149,6 +149,7 @@ public final class TapLink implements Link, AutoCloseable {
             }
             n++;
             datapath.onFrame(rxView, 0, len, len, -1, now, sink);
+            if (!sink.takesMore()) break;
         }
         return n;
     }
