@@ -120,7 +120,6 @@ abstract class AbstractFraming implements Framing {
         return t;
     }
 
-    /** Zero fill up to the 60-byte minimum; returns the frame length. */
     /**
      * Ends an encode: appends the ICRC over {@code [icrcFrom, end)} when this framing carries one, pads to the
      * minimum frame and records the length in {@code p}. Returns the frame length.
