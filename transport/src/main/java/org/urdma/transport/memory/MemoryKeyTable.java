@@ -20,6 +20,8 @@ public final class MemoryKeyTable {
     private final RandomGenerator keys;
     private final int maxRegions;
     private int lastFailure;
+    /** The region {@link #local} found last (engine thread only, as the lookups). */
+    private RegisteredMemory lastLocal;
     /** Runs table changes requested from application threads on the engine thread (set by the device). */
     private java.util.function.Consumer<Runnable> onEngine = Runnable::run;
 
@@ -72,6 +74,7 @@ public final class MemoryKeyTable {
     private void remove(RegisteredMemory mr) {
         if (byLkey.get(mr.lkey()) == mr) byLkey.remove(mr.lkey());
         if (byRkey.get(mr.rkey()) == mr) byRkey.remove(mr.rkey());
+        if (lastLocal == mr) lastLocal = null;
         mr.invalidate();
     }
 
@@ -92,7 +95,13 @@ public final class MemoryKeyTable {
 
     /** A local access check for an SGE. */
     public RegisteredMemory local(int lkey, ProtectionDomain pd, long va, long len, int rights) {
-        RegisteredMemory mr = byLkey.get(lkey);
+        // a QP's SGEs name the same few regions packet after packet: the last one found goes first, the hash after it;
+        // a region deregistered since is looked up again (its key may name a newer region by now)
+        RegisteredMemory mr = lastLocal;
+        if (mr == null || mr.lkey() != lkey || !mr.isValid()) {
+            mr = byLkey.get(lkey);
+            if (mr != null) lastLocal = mr;
+        }
         return check(mr, pd, va, len, rights);
     }
 
