@@ -538,9 +538,12 @@ final class Responder {
         recvWrId = recvQ.wrId[slot];
         recvNumSge = recvQ.numSge[slot];
         int base = slot * recvQ.maxSge;
-        System.arraycopy(recvQ.sgeAddr, base, recvAddr, 0, recvNumSge);
-        System.arraycopy(recvQ.sgeLen, base, recvLen, 0, recvNumSge);
-        System.arraycopy(recvQ.sgeLkey, base, recvLkey, 0, recvNumSge);
+        // a loop, not three arraycopy calls: a receive has one or two SGEs, and a call costs more than the copy
+        for (int i = 0; i < recvNumSge; i++) {
+            recvAddr[i] = recvQ.sgeAddr[base + i];
+            recvLen[i] = recvQ.sgeLen[base + i];
+            recvLkey[i] = recvQ.sgeLkey[base + i];
+        }
         recvQ.consume();
         haveRecv = true;
         recvOffset = 0;
