@@ -191,6 +191,18 @@ class InlineDriverTest {
         }
     }
 
+    /** A UC QP on each device, connected, with a CQ each and a registered region each (A 128 bytes, B 256). */
+    record UcPair(QueuePair[] qp, CompletionQueue qa, CompletionQueue qb, MemoryRegion ma, MemoryRegion mb) {
+        static UcPair of(MemoryFabric f, Arena arena) {
+            ProtectionDomain pa = f.a.allocPd(), pb = f.b.allocPd();
+            CompletionQueue qa = f.a.createCq(64, null), qb = f.b.createCq(64, null);
+            QueuePair[] qp = f.connect(pa, MemoryFabric.init(QpType.UC, qa, 32), pb, MemoryFabric.init(QpType.UC, qb, 32),
+                    MemoryFabric.Connection.defaults(), 0, 0);
+            return new UcPair(qp, qa, qb, pa.registerMemory(arena.allocate(128, 64), AccessFlags.LOCAL_WRITE),
+                    pb.registerMemory(arena.allocate(256, 64), AccessFlags.LOCAL_WRITE));
+        }
+    }
+
     /**
      * A post from a thread that can claim the engine queues its QP for the next pass itself; one made while another
      * thread holds the engine goes through the post queue instead, and the next pass serves it all the same.
@@ -199,12 +211,10 @@ class InlineDriverTest {
     void aPostWhileAnotherThreadHoldsTheEngineIsServedByTheNextPass() throws Exception {
         MemoryFabric f = fabric(ImpairmentConfig.none());
         try (Arena arena = Arena.ofShared(); InlineDriver da = new InlineDriver(f.a); InlineDriver db = new InlineDriver(f.b)) {
-            ProtectionDomain pa = f.a.allocPd(), pb = f.b.allocPd();
-            CompletionQueue qa = f.a.createCq(64, null), qb = f.b.createCq(64, null);
-            QueuePair[] qp = f.connect(pa, MemoryFabric.init(QpType.UC, qa, 32), pb, MemoryFabric.init(QpType.UC, qb, 32),
-                    MemoryFabric.Connection.defaults(), 0, 0);
-            MemoryRegion ma = pa.registerMemory(arena.allocate(128, 64), AccessFlags.LOCAL_WRITE);
-            MemoryRegion mb = pb.registerMemory(arena.allocate(128, 64), AccessFlags.LOCAL_WRITE);
+            UcPair u = UcPair.of(f, arena);
+            QueuePair[] qp = u.qp();
+            CompletionQueue qa = u.qa(), qb = u.qb();
+            MemoryRegion ma = u.ma(), mb = u.mb();
             WorkCompletion[] wcs = holders();
             SendWorkRequest wr = new SendWorkRequest();
             for (int round = 0; round < 2; round++) {
@@ -240,12 +250,10 @@ class InlineDriverTest {
     void anInlinePassEndsItsReceiveBurstAtTheFirstCompletion() throws Exception {
         MemoryFabric f = fabric(ImpairmentConfig.none());
         try (Arena arena = Arena.ofShared(); InlineDriver da = new InlineDriver(f.a); InlineDriver db = new InlineDriver(f.b)) {
-            ProtectionDomain pa = f.a.allocPd(), pb = f.b.allocPd();
-            CompletionQueue qa = f.a.createCq(64, null), qb = f.b.createCq(64, null);
-            QueuePair[] qp = f.connect(pa, MemoryFabric.init(QpType.UC, qa, 32), pb, MemoryFabric.init(QpType.UC, qb, 32),
-                    MemoryFabric.Connection.defaults(), 0, 0);
-            MemoryRegion ma = pa.registerMemory(arena.allocate(128, 64), AccessFlags.LOCAL_WRITE);
-            MemoryRegion mb = pb.registerMemory(arena.allocate(256, 64), AccessFlags.LOCAL_WRITE);
+            UcPair u = UcPair.of(f, arena);
+            QueuePair[] qp = u.qp();
+            CompletionQueue qa = u.qa(), qb = u.qb();
+            MemoryRegion ma = u.ma(), mb = u.mb();
             for (int i = 0; i < 3; i++) qp[1].postRecv(new ReceiveWorkRequest().wrId(i).addSge(mb, 64 * i, 64));
             SendWorkRequest wr = new SendWorkRequest();
             for (int i = 0; i < 3; i++) qp[0].postSend(wr.reset().wrId(i).opcode(WrOpcode.SEND).addSge(ma, 0, 8));
