@@ -152,8 +152,8 @@ public final class SoftDevice implements Device, PacketSink {
      * posted leaves first, served and flushed before the link is read, and a received packet that completes a work
      * request ends the receive burst, so the poll returns that completion at once, not after the ring's next slot is
      * read and what arrived is served (both wait for the next poll, behind what the application posts meanwhile; on a
-     * TPACKET_V2 ring the next slot is a cache miss on the critical path otherwise). Arrivals still count before a timer
-     * judges a QP silent. What arrived is served in the next pass: a coalesced ACK leaves with the application's reply.
+     * TPACKET_V2 ring the next slot is a cache miss on the critical path otherwise). What this pass read counts before a
+     * timer judges a QP silent. What arrived is served in the next pass: a coalesced ACK leaves with the application's reply.
      */
     private int inlinePass(long now) {
         wakePaced(now);
