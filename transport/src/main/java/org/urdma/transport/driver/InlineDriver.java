@@ -9,9 +9,9 @@ import org.urdma.transport.engine.SoftDevice;
 /**
  * Runs a device on the application's own thread, like an Aeron client in invoker mode (Agrona
  * {@link AgentInvoker}): a {@code poll} of one of the device's CQs that finds it empty makes one engine pass
- * at System.nanoTime() (completions already there are returned at once, as ibv_poll_cq does, so the
- * application posts its next request before the pass that sends it along with the ACK it owes), and so do
- * control calls (create QP, modify, register memory) while they wait. No
+ * at System.nanoTime() (completions already there are returned at once, as ibv_poll_cq does), and so do
+ * control calls (create QP, modify, register memory) while they wait. A post that finds the engine free sends at
+ * once on the posting thread, as rxe's post_send runs the requester, together with the ACK its QP owes. No
  * thread of its own: on a machine with few cores a ping-pong needs one spinning thread per process instead
  * of two. The application must keep polling for the engine to progress (ACKs, retransmissions, ARP
  * answers); a side that only waits, e.g. the target of RDMA WRITEs, wants {@link RealTimeDriver} instead.
@@ -40,7 +40,7 @@ public final class InlineDriver implements EngineDriver {
         this.idle = idle;
         this.invoker = new AgentInvoker(Throwable::printStackTrace, null, new PassAgent(this, device));
         invoker.start();
-        device.inlinePass(invoker::invoke);
+        device.inlinePass(invoker::invoke, System::nanoTime);
     }
 
     /** One engine pass on the calling thread (skipped when another thread is in one); returns the work done. */

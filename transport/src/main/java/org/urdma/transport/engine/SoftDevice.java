@@ -76,6 +76,8 @@ public final class SoftDevice implements Device, PacketSink {
     private final ManyToOneConcurrentArrayQueue<AsyncEvent> asyncEvents = new ManyToOneConcurrentArrayQueue<>(1024);
     private volatile Thread engineThread;
     private volatile Runnable inlinePass;
+    /** The inline driver's clock: a post that claims the engine sends at once at this time (see {@link #onPosted}). */
+    private volatile java.util.function.LongSupplier inlineClock;
     private static final java.lang.invoke.VarHandle ENGINE_THREAD;
 
     static {
@@ -239,6 +241,8 @@ public final class SoftDevice implements Device, PacketSink {
             if (tryEnterEngine()) {
                 try {
                     activate(qp);
+                    java.util.function.LongSupplier clock = inlineClock;
+                    if (clock != null) servePosted(clock.getAsLong());
                 } finally {
                     exitEngine();
                 }
@@ -246,6 +250,19 @@ public final class SoftDevice implements Device, PacketSink {
             }
         }
         if (qp.raisePostSignal() && !posted.offer(qp)) sweep = true;
+    }
+
+    /**
+     * Inline driving, engine claimed by the posting thread: what was posted leaves now, as rxe's post_send runs the
+     * requester in the caller's context, instead of in the pass of the application's next CQ poll (which then finds a
+     * UC/UD send's completion already there). The first part of an inline pass, and no pass of its own: a coalesced ACK
+     * that was due leaves with the request, in one kernel send; arrivals and timers wait for the next pass.
+     */
+    private void servePosted(long now) {
+        this.now = now;
+        wakePaced(now);
+        serveReady(now);
+        link.flush(now);
     }
 
     /** {@code qp} has something to do (engine thread). */
@@ -409,6 +426,15 @@ public final class SoftDevice implements Device, PacketSink {
      * same time. Null: no inline driver (an agent thread drives, or a test steps {@link #doWork}).
      */
     public void inlinePass(Runnable pass) {
+        inlinePass(pass, null);
+    }
+
+    /**
+     * As {@link #inlinePass(Runnable)}, with the driver's clock ({@code pass}'s time source): a post that finds the
+     * engine free then sends at once on the posting thread, at {@code clock}'s time (null: it waits for the next pass).
+     */
+    public void inlinePass(Runnable pass, java.util.function.LongSupplier clock) {
+        inlineClock = pass == null ? null : clock;
         inlinePass = pass;
     }
 
