@@ -158,9 +158,7 @@ public final class SoftDevice implements Device, PacketSink {
      * timer judges a QP silent. What arrived is served in the next pass: a coalesced ACK leaves with the application's reply.
      */
     private int inlinePass(long now) {
-        wakePaced(now);
-        int work = serveReady(now);
-        work += link.flush(now);
+        int work = serveAndFlush(now);
         completedInPass = false;
         cutBurst = true;
         try {
@@ -260,9 +258,14 @@ public final class SoftDevice implements Device, PacketSink {
      */
     private void servePosted(long now) {
         this.now = now;
+        serveAndFlush(now);
+    }
+
+    /** What the application posted and the QPs that are due leave: paced QPs that may send again, then one flush. */
+    private int serveAndFlush(long now) {
         wakePaced(now);
-        serveReady(now);
-        link.flush(now);
+        int work = serveReady(now);
+        return work + link.flush(now);
     }
 
     /** {@code qp} has something to do (engine thread). */
