@@ -29,7 +29,7 @@ trap 'rm -rf "$tmp"' EXIT
 ./urdma --version >/dev/null   # builds the jar first, so no benchmark's time includes the build
 
 commit="$(git rev-parse --short=12 HEAD)"
-git diff --quiet HEAD -- . ':(exclude)docs' 2>/dev/null || commit="$commit with uncommitted changes"
+git diff --quiet HEAD -- . ':(exclude)docs' ':(exclude)*.md' 2>/dev/null || commit="$commit with uncommitted changes"
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 machine="${cpu:-unknown CPU}, $(nproc) cores, Linux $(uname -r), $(./urdma --version | sed 's/^urdma [^ ]* (\(.*\))$/\1/')"
 
