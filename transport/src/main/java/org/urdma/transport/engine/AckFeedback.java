@@ -59,7 +59,7 @@ final class AckFeedback {
         // in MTU payloads (losses count as delivered: FEC and SACK repair them; a resend answered adds nothing)
         long acked = 0;
         int answered = p.aethExtPsn();
-        if (Psn.after(answered, answeredHigh) && Psn.before(answered, qp.requester.nextPsn)) {
+        if (Psn.after(answered, answeredHigh) && Psn.before(answered, qp.requester.firstUnassignedPsn)) {
             acked = (long) Psn.diff(answered, answeredHigh) * qp.mtu;
             answeredHigh = answered;
         }

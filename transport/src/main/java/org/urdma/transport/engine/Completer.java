@@ -157,7 +157,7 @@ final class Completer {
 
     /** A response for a PSN never sent is dropped. */
     private boolean checkSent(int psn, long now) {
-        if (Psn.before(psn, req().nextPsn)) return true;
+        if (Psn.before(psn, req().firstUnassignedPsn)) return true;
         qp.drop(Counter.DROP_BAD_OPCODE, psn, now);
         return false;
     }
@@ -329,7 +329,7 @@ final class Completer {
     boolean ackBefore(int r, long now) {
         ackThrough(Psn.add(r, -1), false, now);
         if (qp.state() == QpState.ERR) return false;
-        if (!Psn.before(r, compPsn) && Psn.before(r, req().nextPsn)) lastProgress = now;
+        if (!Psn.before(r, compPsn) && Psn.before(r, req().firstUnassignedPsn)) lastProgress = now;
         return true;
     }
 
