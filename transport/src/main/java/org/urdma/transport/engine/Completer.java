@@ -91,9 +91,9 @@ final class Completer {
             idle = false;
             lastProgress = now;
         }
-        if (qp.retryTimerId == DeadlineTimerWheel.NULL_DEADLINE && qp.ackTimeoutNanos != Long.MAX_VALUE) {
+        if (qp.timers.retryTimerId == DeadlineTimerWheel.NULL_DEADLINE && qp.ackTimeoutNanos != Long.MAX_VALUE) {
             lastProgress = now;
-            qp.armRetryTimer(now + qp.ackTimeoutNanos);
+            qp.timers.armRetry(now + qp.ackTimeoutNanos);
         }
     }
 
@@ -315,8 +315,8 @@ final class Completer {
         req().resendAfterRnr();
         req().rewind(psn);
         req().rnrWait = true;
-        qp.cancelRetryTimer();
-        qp.armRnrTimer(now + Timing.rnrNanos(timerCode));
+        qp.timers.cancelRetry();
+        qp.timers.armRnr(now + Timing.rnrNanos(timerCode));
     }
 
     /**
@@ -395,7 +395,7 @@ final class Completer {
         if (qp.type != QpType.RC || !outstanding() || req().rnrWait) return;
         long due = lastProgress + qp.ackTimeoutNanos;
         if (now < due) {
-            qp.armRetryTimer(due);
+            qp.timers.armRetry(due);
             return;
         }
         qp.counters.increment(Counter.ACK_TIMEOUTS);
@@ -407,7 +407,7 @@ final class Completer {
         // path that went silent for longer than retry_cnt timeouts (a real-time switch stalled for ~0.5 s under load
         // ended runs in RETRY_EXC_ERR); a timeout only probes there, so waiting longer costs no resends
         if (qp.recovery.selective()) next <<= Math.min(6, qp.retryCnt - retryLeft);
-        qp.armRetryTimer(now + next);
+        qp.timers.armRetry(now + next);
     }
 
     int retryLeft() {

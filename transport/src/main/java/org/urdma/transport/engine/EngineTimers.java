@@ -31,7 +31,7 @@ final class EngineTimers {
         long next = Long.MAX_VALUE;
         for (int i = timed.size() - 1; i >= 0; i--) {
             SoftQp qp = timed.get(i);
-            long d = qp.nextDeadline();
+            long d = qp.timers.nextDeadline();
             if (d == Long.MAX_VALUE) timed.remove(qp);
             else if (d < next) next = d;
         }
@@ -61,7 +61,7 @@ final class EngineTimers {
     private boolean onTimerExpiry(TimeUnit unit, long now, long timerId) {
         SoftQp qp = timerOwners.remove(timerId);
         if (qp != null) {
-            qp.onTimer(timerId, now);
+            qp.timers.onTimer(timerId, now);
             device.activate(qp);
         }
         return true;

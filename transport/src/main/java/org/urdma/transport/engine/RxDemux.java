@@ -46,10 +46,10 @@ final class RxDemux {
                 journal.cnpMerged(now, qp.qpNum(), 0);
                 return;
             }
-            qp.onCnp(now);
+            qp.rx.onCnp(now);
             return;
         }
-        qp.onPacket(p, now);
+        qp.rx.onPacket(p, now);
         device.activate(qp);
     }
 

@@ -296,7 +296,7 @@ public final class SoftDevice implements Device, PacketSink {
 
     void destroyQp(SoftQp qp) {
         control(() -> {
-            qp.cancelTimers();
+            qp.timers.cancelAll();
             if (qps.remove(qp)) counters.release(qp.counters);
             qp.destroyed = true; // the ready queue drops it when it comes round
             timers.remove(qp);
@@ -352,13 +352,17 @@ public final class SoftDevice implements Device, PacketSink {
     @Override
     public void close() {
         control(() -> {
-            for (SoftQp qp : qps.all()) qp.cancelTimers();
+            for (SoftQp qp : qps.all()) qp.timers.cancelAll();
             return null;
         });
     }
 
     public DeviceConfig config() {
         return config;
+    }
+
+    DeviceLimits limits() {
+        return limits;
     }
 
     public MemoryKeyTable keys() {

@@ -112,14 +112,14 @@ final class WanReceiver implements RcReceiver {
         if (p.ackReq() || (every > 0 && sinceAck >= every)) {
             resp.ackDue(Psn.add(resp.ePsn, -1));
         } else if (qp.recovery.ackDelayNanos() > 0) {
-            qp.armSackTimer(now + qp.recovery.ackDelayNanos());
+            qp.timers.armSack(now + qp.recovery.ackDelayNanos());
         }
     }
 
     /** A PSN is missing: a selective peer hears of it in the next SACK; otherwise one NAK per gap (go-back-N). */
     private void gap(long now) {
         if (qp.recovery.selective()) {
-            if (qp.recovery.ackDelayNanos() > 0) qp.armSackTimer(now + qp.recovery.ackDelayNanos());
+            if (qp.recovery.ackDelayNanos() > 0) qp.timers.armSack(now + qp.recovery.ackDelayNanos());
             return;
         }
         if (!resp.nakSent) {
@@ -134,7 +134,7 @@ final class WanReceiver implements RcReceiver {
         boolean gapLeft = Psn.before(resp.ePsn, rcvHigh);
         sacks.onTimer(qp.fecRx, now);
         if (sinceAck > 0 || gapLeft) resp.ackDue(Psn.add(resp.ePsn, -1));
-        if (gapLeft && qp.recovery.ackDelayNanos() > 0) qp.armSackTimer(now + qp.recovery.ackDelayNanos());
+        if (gapLeft && qp.recovery.ackDelayNanos() > 0) qp.timers.armSack(now + qp.recovery.ackDelayNanos());
     }
 
     /**

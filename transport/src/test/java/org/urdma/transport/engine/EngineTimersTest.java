@@ -39,8 +39,8 @@ class EngineTimersTest {
             SoftQp a = (SoftQp) r.rc()[0];
             EngineTimers t = new EngineTimers(r.fabric.a, r.sim.now());
             t.schedule(a, r.sim.now() + 1000);
-            assertEquals(a.nextDeadline(), t.earliest(), "the timed set asks the QP");
-            assertEquals(Long.MAX_VALUE, a.nextDeadline(), "this QP has no timer of its own armed");
+            assertEquals(a.timers.nextDeadline(), t.earliest(), "the timed set asks the QP");
+            assertEquals(Long.MAX_VALUE, a.timers.nextDeadline(), "this QP has no timer of its own armed");
             assertEquals(Long.MAX_VALUE, t.earliest());
         }
     }

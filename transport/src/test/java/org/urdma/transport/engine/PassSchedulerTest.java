@@ -11,11 +11,8 @@ class PassSchedulerTest {
     void aPassServesEachReadyQpOnceAndCountsItsVisitsAndPasses() {
         try (Rig r = new Rig()) {
             QueuePair[] qp = r.rc();
-            SoftQp a = (SoftQp) qp[0];
-            r.run(1_000_000);
-            assertFalse(a.ready, "idle: the device's own pass let it go");
-            SoftDevice d = r.fabric.a;
-            PassScheduler s = new PassScheduler(d, r.fabric.linkA, new EngineGate(d, 16), new EngineTimers(d, r.sim.now()));
+            SoftQp a = idle(r, qp[0]);
+            PassScheduler s = scheduler(r);
             assertFalse(s.hasReadyWork());
             s.activate(a);
             s.activate(a); // ready once
@@ -32,11 +29,8 @@ class PassSchedulerTest {
     void aDestroyedQpIsNeverServed() {
         try (Rig r = new Rig()) {
             QueuePair[] qp = r.rc();
-            SoftQp a = (SoftQp) qp[0];
-            r.run(1_000_000);
-            assertFalse(a.ready, "idle: the device's own pass let it go");
-            SoftDevice d = r.fabric.a;
-            PassScheduler s = new PassScheduler(d, r.fabric.linkA, new EngineGate(d, 16), new EngineTimers(d, r.sim.now()));
+            SoftQp a = idle(r, qp[0]);
+            PassScheduler s = scheduler(r);
             s.activate(a);
             qp[0].close();
             s.doWork(r.sim.now(), java.util.List.of());
@@ -44,5 +38,19 @@ class PassSchedulerTest {
             s.activate(a);
             assertFalse(s.hasReadyWork());
         }
+    }
+
+    /** {@code qp} once the device's own pass let it go (so another scheduler may queue it). */
+    private static SoftQp idle(Rig r, QueuePair qp) {
+        r.run(1_000_000);
+        SoftQp a = (SoftQp) qp;
+        assertFalse(a.ready, "idle");
+        return a;
+    }
+
+    /** A scheduler of its own over device a's link, gate and timers. */
+    private static PassScheduler scheduler(Rig r) {
+        SoftDevice d = r.fabric.a;
+        return new PassScheduler(d, r.fabric.linkA, new EngineGate(d, 16), new EngineTimers(d, r.sim.now()));
     }
 }
