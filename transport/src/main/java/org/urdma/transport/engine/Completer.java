@@ -283,7 +283,7 @@ final class Completer {
         if (qp.state() == QpState.ERR) return;
         if (code == Aeth.NAK_PSN_SEQUENCE_ERROR) {
             // behind an RNR NAK the responder NAKs the packets that followed the refused one: the RNR wait already
-            // resends from there, so that is no loss and must not spend retry_cnt (one per RNR round ended a slow
+            // resends from there, so that is no loss and must not spend retry_cnt (one per RNR round would end a slow
             // receiver's connection in RETRY_EXC_ERR)
             if (!req().rnrWait) startRetry(psn, LossCause.NAK, now);
             return;
@@ -404,8 +404,8 @@ final class Completer {
         if (qp.state() == QpState.ERR) return;
         long next = qp.ackTimeoutNanos;
         // WAN (selective): each timeout in a row doubles the next (up to 64 x), as TCP's RTO, so retry_cnt outlasts a
-        // path that went silent for longer than retry_cnt timeouts (a real-time switch stalled for ~0.5 s under load
-        // ended runs in RETRY_EXC_ERR); a timeout only probes there, so waiting longer costs no resends
+        // path silent for longer than retry_cnt timeouts (a switch stalled under load); a timeout only probes there,
+        // so waiting longer costs no resends
         if (qp.recovery.selective()) next <<= Math.min(6, qp.retryCnt - retryLeft);
         qp.timers.armRetry(now + next);
     }

@@ -394,7 +394,7 @@ final class Requester implements LossRecovery.Retransmitter {
     @Override
     public boolean resend(int psn, long now) {
         // resends take the rate control's turns like new packets: a timeout's resend of a lost tail (up to the window)
-        // left at line rate into the bottleneck, overran the switch's headroom and lost the next tail too
+        // at line rate would overrun the bottleneck's headroom and lose the next tail too
         long at = qp.rate.nextSendTime(now);
         if (at > now) {
             qp.pacedUntil = at;
