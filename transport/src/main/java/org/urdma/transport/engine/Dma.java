@@ -4,6 +4,7 @@ import org.agrona.DirectBuffer;
 import org.urdma.transport.memory.MemoryKeyTable;
 import org.urdma.transport.memory.RegisteredMemory;
 import org.urdma.transport.packet.Payloads;
+import org.urdma.transport.packet.TxPacket;
 import org.urdma.verbs.AccessFlags;
 
 /** Copies between packets and scatter/gather lists, checking every local key before a byte moves. */
@@ -40,6 +41,33 @@ final class Dma {
             i++;
         }
         return OK;
+    }
+
+    /** Copies {@code len} payload bytes at {@code offset} of WQE slot {@code s} from its SGEs (or inline data) into the frame. */
+    static void gather(SendQueue sq, int s, int offset, int len, TxPacket t) {
+        if (len == 0) return;
+        if (sq.isInline(s)) {
+            t.payload(sq.inline, s * sq.maxInline + offset, len);
+            return;
+        }
+        int base = s * sq.maxSge;
+        int n = sq.numSge[s];
+        int i = 0;
+        long pos = 0;
+        while (i < n && pos + sq.sgeLen[base + i] <= offset) {
+            pos += sq.sgeLen[base + i];
+            i++;
+        }
+        long within = offset - pos;
+        int done = 0;
+        while (done < len) {
+            int chunk = (int) Math.min(len - done, sq.sgeLen[base + i] - within);
+            RegisteredMemory mr = sq.sgeMr[base + i];
+            t.payload(mr.buffer(), mr.offsetOf(sq.sgeAddr[base + i] + within), chunk);
+            done += chunk;
+            i++;
+            within = 0;
+        }
     }
 
     static long total(int[] len, int base, int n) {

@@ -1,6 +1,5 @@
 package org.urdma.transport.engine;
 
-import org.urdma.transport.counters.Counter;
 import org.urdma.transport.journal.RetransmitReason;
 import org.urdma.transport.memory.MemoryKeyTable;
 import org.urdma.transport.memory.RegisteredMemory;
@@ -12,6 +11,7 @@ import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.transport.wire.Psn;
 import org.urdma.verbs.AccessFlags;
+import org.urdma.verbs.QpState;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.SendFlags;
 import org.urdma.verbs.WcStatus;
@@ -39,7 +39,8 @@ final class Requester implements LossRecovery.Retransmitter {
     long startedIndex;  // WQEs whose PSNs are assigned
     int txPsn;          // PSN of the next packet to send
     int txOffset;       // bytes of WQE txIndex already sent
-    int nextPsn;        // first PSN never assigned
+    /** First PSN never assigned to a WQE (past the unsent rest of the WQE in progress). */
+    int firstUnassignedPsn;
     int rdAtomicOutstanding;
     /** PSNs beyond the request packet held by started, unretired READs. */
     int readResponsePsns;
@@ -47,10 +48,8 @@ final class Requester implements LossRecovery.Retransmitter {
     /** A WQE failed to start: send nothing more; the completer reports it and moves the QP to ERR. */
     boolean stalled;
     private int sinceAckReq;
-    /** Why the packets sent again since the last rewind are sent again. */
-    private RetransmitReason resendReason = RetransmitReason.TIMEOUT;
-    /** Retransmitted packets of this pass not yet journalled: consecutive PSNs from runFirst, one packet each. */
-    private int runFirst, runCount;
+    /** Packets sent again, counted and journalled in runs with their reason. */
+    private final ResendJournal resends;
 
     Requester(SoftQp qp) {
         this.qp = qp;
@@ -58,17 +57,18 @@ final class Requester implements LossRecovery.Retransmitter {
         this.keys = qp.device.keys();
         this.startError = new int[sq.size];
         this.ssn = new int[sq.size];
+        this.resends = new ResendJournal(qp);
     }
 
     void start(int psn) {
         txPsn = psn;
-        nextPsn = psn;
+        firstUnassignedPsn = psn;
         nextSsn = 0;
         qp.completer.start(psn);
     }
 
     void reset() {
-        runCount = 0;
+        resends.reset();
         txIndex = startedIndex = sq.retired.get();
         txOffset = 0;
         rdAtomicOutstanding = 0;
@@ -80,7 +80,7 @@ final class Requester implements LossRecovery.Retransmitter {
     }
 
     void afterFlush() {
-        runCount = 0;
+        resends.reset();
         stalled = false;
         txIndex = startedIndex = sq.retired.get();
         txOffset = 0;
@@ -98,9 +98,9 @@ final class Requester implements LossRecovery.Retransmitter {
 
     int progress(long now, boolean drained) {
         int work = qp.type == QpType.RC ? qp.completer.retireReady(now) : 0;
-        if (rnrWait || stalled || qp.state() == org.urdma.verbs.QpState.ERR) return work;
+        if (rnrWait || stalled || qp.state() == QpState.ERR) return work;
         work += transmit(now, drained);
-        journalResent(now);
+        resends.flush(now);
         return work;
     }
 
@@ -190,7 +190,7 @@ final class Requester implements LossRecovery.Retransmitter {
         if (op.writesLocalMemory()) rdAtomicOutstanding++;
         if (op == WrOpcode.RDMA_READ) readResponsePsns += packets - 1;
         if (op.isSend() || op == WrOpcode.RDMA_WRITE_WITH_IMM) ssn[s] = nextSsn++;
-        nextPsn = Psn.add(txPsn, packets);
+        firstUnassignedPsn = Psn.add(txPsn, packets);
         txOffset = 0;
         return true;
     }
@@ -208,66 +208,92 @@ final class Requester implements LossRecovery.Retransmitter {
 
     /** Builds the packet at (txIndex, txOffset, txPsn) in the link's frame slot and sends it; false on back-pressure. */
     private boolean sendPacket(int s, WrOpcode op, long now) {
+        int opcode = nextOpcode(s, op);
+        int len = payloadLength(s, op);
+        int psns = op == WrOpcode.RDMA_READ ? Math.max(1, (readLength(s) + qp.mtu - 1) / qp.mtu) : 1;
+        boolean ackReq = ackReqFor(opcode);
+        Route to = qp.type == QpType.UD ? sq.ah[s].route() : qp.route;
+        TxPacket t = qp.claim(opcode, len, to, now);
+        if (t == null) return false;
+        writeHeaders(t, s, op, opcode, ackReq, len, now);
+        boolean fresh = !(everSent && Psn.before(txPsn, highestSentPlusOne));
+        if (fresh && qp.fecTx != null) qp.fecTx.onData(t, txPsn);
+        qp.commit(t, to, now);
+        if (fresh && qp.fecTx != null) qp.fecTx.flush(now);
+        afterSend(s, op, opcode, len, psns, ackReq, fresh, now);
+        return true;
+    }
+
+    /**
+     * rxe's next_opcode: the opcode of the packet at txOffset of WQE slot {@code s}: the family by the work request,
+     * FIRST, MIDDLE, LAST or ONLY by where the packet falls in the message, and the QP's transport.
+     */
+    private int nextOpcode(int s, WrOpcode op) {
         int service = qp.type == QpType.RC ? Opcode.TRANSPORT_RC : qp.type == QpType.UC ? Opcode.TRANSPORT_UC : Opcode.TRANSPORT_UD;
-        int total = sq.length[s];
-        int packetsUsed = 1;
-        int payload = 0;
-        boolean endOfWqe;
-        boolean ackReq;
-        TxPacket t;
-        Route route = qp.route;
         switch (op) {
             case RDMA_READ -> {
-                int remaining = total - txOffset;
-                if (selectiveResend && txOffset > 0) remaining = Math.min(qp.mtu, remaining);
-                int opcode = service | Opcode.RDMA_READ_REQUEST;
-                t = qp.claim(opcode, 0, route, now);
-                if (t == null) return false;
-                ackReq = true;
-                t.start(opcode, qp.destQpn, txPsn, true, false, qp.uethFlags, 0).reth(sq.remoteAddr[s] + txOffset, sq.rkey[s], remaining);
-                packetsUsed = Math.max(1, (remaining + qp.mtu - 1) / qp.mtu);
-                endOfWqe = true;
+                return service | Opcode.RDMA_READ_REQUEST;
             }
-            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> {
-                boolean cas = op == WrOpcode.ATOMIC_CMP_AND_SWP;
-                int opcode = service | (cas ? Opcode.COMPARE_SWAP : Opcode.FETCH_ADD);
-                t = qp.claim(opcode, 0, route, now);
-                if (t == null) return false;
-                ackReq = true;
-                t.start(opcode, qp.destQpn, txPsn, true, false, qp.uethFlags, 0)
-                        .atomicEth(sq.remoteAddr[s], sq.rkey[s], cas ? sq.swap[s] : sq.compareAdd[s], sq.compareAdd[s]);
-                endOfWqe = true;
+            case ATOMIC_CMP_AND_SWP -> {
+                return service | Opcode.COMPARE_SWAP;
+            }
+            case ATOMIC_FETCH_AND_ADD -> {
+                return service | Opcode.FETCH_ADD;
             }
             default -> {
+                int total = sq.length[s];
                 int len = Math.min(qp.mtu, total - txOffset);
                 boolean first = txOffset == 0;
                 boolean last = txOffset + len == total;
-                endOfWqe = last;
-                int o;
                 if (op.isWrite()) {
                     boolean imm = op == WrOpcode.RDMA_WRITE_WITH_IMM;
-                    o = first && last ? (imm ? Opcode.RDMA_WRITE_ONLY_WITH_IMM : Opcode.RDMA_WRITE_ONLY)
+                    return service | (first && last ? (imm ? Opcode.RDMA_WRITE_ONLY_WITH_IMM : Opcode.RDMA_WRITE_ONLY)
                             : first ? Opcode.RDMA_WRITE_FIRST
                             : last ? (imm ? Opcode.RDMA_WRITE_LAST_WITH_IMM : Opcode.RDMA_WRITE_LAST)
-                            : Opcode.RDMA_WRITE_MIDDLE;
-                } else {
-                    boolean imm = op == WrOpcode.SEND_WITH_IMM;
-                    boolean inv = op == WrOpcode.SEND_WITH_INV;
-                    o = first && last ? (imm ? Opcode.SEND_ONLY_WITH_IMM : inv ? Opcode.SEND_ONLY_WITH_INVALIDATE : Opcode.SEND_ONLY)
-                            : first ? Opcode.SEND_FIRST
-                            : last ? (imm ? Opcode.SEND_LAST_WITH_IMM : inv ? Opcode.SEND_LAST_WITH_INVALIDATE : Opcode.SEND_LAST)
-                            : Opcode.SEND_MIDDLE;
+                            : Opcode.RDMA_WRITE_MIDDLE);
                 }
-                int opcode = service | o;
-                int interval = qp.recovery.ackReqInterval();
-                ackReq = qp.type == QpType.RC && (last || (interval > 0 && sinceAckReq + 1 >= interval));
-                t = qp.claim(opcode, len, qp.type == QpType.UD ? sq.ah[s].route() : route, now);
-                if (t == null) return false;
-                int destQp = qp.destQpn;
-                if (qp.type == QpType.UD) {
-                    destQp = sq.remoteQpn[s];
-                    route = sq.ah[s].route();
-                }
+                boolean imm = op == WrOpcode.SEND_WITH_IMM;
+                boolean inv = op == WrOpcode.SEND_WITH_INV;
+                return service | (first && last ? (imm ? Opcode.SEND_ONLY_WITH_IMM : inv ? Opcode.SEND_ONLY_WITH_INVALIDATE : Opcode.SEND_ONLY)
+                        : first ? Opcode.SEND_FIRST
+                        : last ? (imm ? Opcode.SEND_LAST_WITH_IMM : inv ? Opcode.SEND_LAST_WITH_INVALIDATE : Opcode.SEND_LAST)
+                        : Opcode.SEND_MIDDLE);
+            }
+        }
+    }
+
+    /** Payload bytes of the packet at txOffset: up to one MTU of a SEND or WRITE; a READ request or atomic has none. */
+    private int payloadLength(int s, WrOpcode op) {
+        if (op == WrOpcode.RDMA_READ || op.isAtomic()) return 0;
+        return Math.min(qp.mtu, sq.length[s] - txOffset);
+    }
+
+    /** Bytes a READ request at txOffset asks for: the rest of the READ, or one response when resent selectively. */
+    private int readLength(int s) {
+        int remaining = sq.length[s] - txOffset;
+        if (selectiveResend && txOffset > 0) remaining = Math.min(qp.mtu, remaining);
+        return remaining;
+    }
+
+    /** RC asks for an ACK at a message's end (a READ and an atomic are one packet) and every ackReqInterval packets. */
+    private boolean ackReqFor(int opcode) {
+        int interval = qp.recovery.ackReqInterval();
+        return qp.type == QpType.RC && (OpcodeTable.has(opcode, OpcodeTable.END) || (interval > 0 && sinceAckReq + 1 >= interval));
+    }
+
+    /** Writes the packet's headers (BTH, RETH, AtomicETH, ImmDt, IETH, DETH, TS) and, for a SEND or WRITE, its payload. */
+    private void writeHeaders(TxPacket t, int s, WrOpcode op, int opcode, boolean ackReq, int len, long now) {
+        switch (op) {
+            case RDMA_READ -> t.start(opcode, qp.destQpn, txPsn, true, false, qp.uethFlags, 0)
+                    .reth(sq.remoteAddr[s] + txOffset, sq.rkey[s], readLength(s));
+            case ATOMIC_CMP_AND_SWP, ATOMIC_FETCH_AND_ADD -> t.start(opcode, qp.destQpn, txPsn, true, false, qp.uethFlags, 0)
+                    .atomicEth(sq.remoteAddr[s], sq.rkey[s], op == WrOpcode.ATOMIC_CMP_AND_SWP ? sq.swap[s] : sq.compareAdd[s],
+                            sq.compareAdd[s]);
+            default -> {
+                int total = sq.length[s];
+                boolean first = txOffset == 0;
+                boolean last = OpcodeTable.has(opcode, OpcodeTable.END);
+                int destQp = qp.type == QpType.UD ? sq.remoteQpn[s] : qp.destQpn;
                 t.start(opcode, destQp, txPsn, ackReq, last && (sq.flags[s] & SendFlags.SOLICITED) != 0,
                         qp.type == QpType.RC ? qp.uethFlags : 0, 0);
                 int flags = OpcodeTable.flags(opcode);
@@ -284,31 +310,33 @@ final class Requester implements LossRecovery.Retransmitter {
                     // high bit set in the WR's Q_Key: use the QP's own
                     t.deth(sq.remoteQkey[s] < 0 ? qp.qkey : sq.remoteQkey[s], qp.qpNum());
                 }
-                gather(s, txOffset, len, t);
-                payload = len;
+                Dma.gather(sq, s, txOffset, len, t);
             }
         }
         if ((qp.uethFlags & OpcodeTable.UETH_TS) != 0 && qp.type == QpType.RC) t.ts((int) now, reverseOwd);
-        boolean fresh = !(everSent && Psn.before(txPsn, highestSentPlusOne));
-        if (fresh && qp.fecTx != null) qp.fecTx.onData(t, txPsn);
-        qp.commit(t, route, now);
-        if (fresh && qp.fecTx != null) qp.fecTx.flush(now);
-        qp.rate.onSent(payload, now);
+    }
+
+    /**
+     * After a packet left: the rate control hears it, a resend is counted and journalled, the AckReq cadence and the
+     * send position move on, and a WQE whose last packet this was is done (UC/UD) or waits for its ACK (RC).
+     */
+    private void afterSend(int s, WrOpcode op, int opcode, int len, int psns, boolean ackReq, boolean fresh, long now) {
+        qp.rate.onSent(len, now);
         transmitted++;
         if (!fresh) {
-            resent(packetsUsed);
+            resends.resent(txPsn, psns);
         } else {
-            highestSentPlusOne = Psn.add(txPsn, packetsUsed);
+            highestSentPlusOne = Psn.add(txPsn, psns);
             everSent = true;
         }
         sinceAckReq = ackReq ? 0 : sinceAckReq + 1;
-        txPsn = Psn.add(txPsn, packetsUsed);
+        txPsn = Psn.add(txPsn, psns);
         if (op == WrOpcode.RDMA_READ || op.isAtomic()) {
-            txOffset = total;
+            txOffset = sq.length[s];
         } else {
-            txOffset += payload;
+            txOffset += len;
         }
-        if (endOfWqe) {
+        if (OpcodeTable.has(opcode, OpcodeTable.END)) {
             long idx = txIndex;
             txIndex++;
             txOffset = 0;
@@ -317,7 +345,6 @@ final class Requester implements LossRecovery.Retransmitter {
             }
         }
         if (qp.type == QpType.RC) qp.completer.onSent(now);
-        return true;
     }
 
     private int highestSentPlusOne;
@@ -325,80 +352,21 @@ final class Requester implements LossRecovery.Retransmitter {
     /** Request packets this requester sent (for the completer's retry logic; the counters have the telemetry). */
     long transmitted;
 
-    /**
-     * The packet at txPsn was sent again: counted, and journalled with its neighbours. A run of one-PSN packets becomes
-     * one RETRANSMIT event (first PSN, packets); a READ request (one packet for several PSNs) ends its run, so every
-     * event's PSNs are exactly the packets resent and the events' counts add up to retransmitted_pkts.
-     */
-    private void resent(int psns) {
-        qp.counters.increment(Counter.RETRANSMITTED_PKTS);
-        if (resendReason == RetransmitReason.SACK) qp.counters.increment(Counter.SACK_RESENT_PKTS);
-        if (runCount > 0 && txPsn != Psn.add(runFirst, runCount)) journalResent(qp.device.now());
-        if (runCount == 0) runFirst = txPsn;
-        runCount++;
-        if (psns != 1) journalResent(qp.device.now());
-    }
-
-    private void journalResent(long now) {
-        if (runCount > 0) {
-            qp.journal.retransmit(now, qp.qpNum(), runFirst, runCount, resendReason);
-            runCount = 0;
-        }
-    }
-
     /** What the next packets sent again are resent for (the completer says, before the loss recovery rewinds). */
     @Override
     public void resendReason(LossCause cause) {
-        if (runCount > 0 && reasonOf(cause) != resendReason) journalResent(qp.device.now()); // a run has one reason
-        resendReason = reasonOf(cause);
-    }
-
-    private static RetransmitReason reasonOf(LossCause cause) {
-        return switch (cause) {
-            case NAK -> RetransmitReason.NAK;
-            case IMPLICIT_NAK -> RetransmitReason.IMPLICIT_NAK;
-            case READ_GAP -> RetransmitReason.READ_GAP;
-            case TIMEOUT -> RetransmitReason.TIMEOUT;
-            case SACK -> RetransmitReason.SACK;
-        };
+        resends.reason(cause);
     }
 
     /** An RNR NAK: the next packets sent again wait out the RNR timer first. */
     void resendAfterRnr() {
-        resendReason = RetransmitReason.RNR;
-    }
-
-    /** Copies {@code len} payload bytes at {@code offset} of WQE slot {@code s} from its SGEs (or inline data) into the frame. */
-    private void gather(int s, int offset, int len, TxPacket t) {
-        if (len == 0) return;
-        if (sq.isInline(s)) {
-            t.payload(sq.inline, s * sq.maxInline + offset, len);
-            return;
-        }
-        int base = s * sq.maxSge;
-        int n = sq.numSge[s];
-        int i = 0;
-        long pos = 0;
-        while (i < n && pos + sq.sgeLen[base + i] <= offset) {
-            pos += sq.sgeLen[base + i];
-            i++;
-        }
-        long within = offset - pos;
-        int done = 0;
-        while (done < len) {
-            int chunk = (int) Math.min(len - done, sq.sgeLen[base + i] - within);
-            RegisteredMemory mr = sq.sgeMr[base + i];
-            t.payload(mr.buffer(), mr.offsetOf(sq.sgeAddr[base + i] + within), chunk);
-            done += chunk;
-            i++;
-            within = 0;
-        }
+        resends.afterRnr();
     }
 
     /** Resend from {@code psn}: find the WQE holding it and restart transmission there. */
     @Override
     public void rewind(int psn) {
-        journalResent(qp.device.now());
+        resends.flush(qp.device.now());
         for (long i = sq.retired.get(); i < startedIndex; i++) {
             int s = sq.slot(i);
             int n = sq.packets[s];
@@ -413,20 +381,20 @@ final class Requester implements LossRecovery.Retransmitter {
             }
         }
         txIndex = startedIndex;
-        txPsn = nextPsn;
+        txPsn = firstUnassignedPsn;
         txOffset = 0;
     }
 
-    /** The first PSN never sent; not {@link #nextPsn} (never assigned), which lies past the unsent rest of the WQE in progress. */
+    /** The first PSN never sent; not {@link #firstUnassignedPsn}, which lies past the unsent rest of the WQE in progress. */
     @Override
-    public int nextPsn() {
+    public int firstUnsentPsn() {
         return everSent ? highestSentPlusOne : txPsn;
     }
 
     @Override
     public boolean resend(int psn, long now) {
         // resends take the rate control's turns like new packets: a timeout's resend of a lost tail (up to the window)
-        // left at line rate into the bottleneck, overran the switch's headroom and lost the next tail too
+        // at line rate would overrun the bottleneck's headroom and lose the next tail too
         long at = qp.rate.nextSendTime(now);
         if (at > now) {
             qp.pacedUntil = at;
@@ -439,7 +407,7 @@ final class Requester implements LossRecovery.Retransmitter {
         int since = sinceAckReq;
         rewind(psn);
         boolean held = txIndex < startedIndex;
-        if (held && resendReason == RetransmitReason.SACK && txOffset > 0 && sq.opcode[sq.slot(txIndex)] == WrOpcode.RDMA_READ.ordinal()) {
+        if (held && resends.reason() == RetransmitReason.SACK && txOffset > 0 && sq.opcode[sq.slot(txIndex)] == WrOpcode.RDMA_READ.ordinal()) {
             // a SACK covers the responder's request PSNs: a READ's response PSNs in its range were never missing there
             held = false;
         }

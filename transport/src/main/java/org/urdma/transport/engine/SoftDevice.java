@@ -1,12 +1,9 @@
 package org.urdma.transport.engine;
 
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
+import java.util.Objects;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
-import org.agrona.DeadlineTimerWheel;
-import org.agrona.collections.Int2ObjectHashMap;
-import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.counters.EngineCounters;
@@ -18,9 +15,7 @@ import org.urdma.transport.packet.Route;
 import org.urdma.transport.packet.RxPacket;
 import org.urdma.transport.packet.TxPacket;
 import org.urdma.transport.memory.MemoryKeyTable;
-import org.urdma.transport.rate.CnpMerge;
 import org.urdma.transport.wire.DecodeStatus;
-import org.urdma.transport.wire.Opcode;
 import org.urdma.verbs.AsyncEvent;
 import org.urdma.verbs.AsyncEventType;
 import org.urdma.verbs.CompletionChannel;
@@ -30,6 +25,7 @@ import org.urdma.verbs.DeviceAttributes;
 import org.urdma.verbs.Gid;
 import org.urdma.verbs.ProtectionDomain;
 import org.urdma.verbs.QpInitAttributes;
+import org.urdma.verbs.QpType;
 import org.urdma.verbs.QueuePair;
 
 /**
@@ -39,64 +35,27 @@ import org.urdma.verbs.QueuePair;
  * on the engine thread through {@link #control}, like commands to a NIC.
  */
 public final class SoftDevice implements Device, PacketSink {
-    /** Timer wheel tick: 1.024 µs, finer than the 4.096 µs ACK timeout unit. */
-    static final long TICK_NANOS = 1024;
-    static final int WHEEL_TICKS = 1024;
+    /** Timer wheel tick (see {@link EngineTimers}). */
+    static final long TICK_NANOS = EngineTimers.TICK_NANOS;
 
     private final DeviceConfig config;
     private final Link link;
     private final RandomGenerator random;
     private final MemoryKeyTable keys;
-    private final Int2ObjectHashMap<SoftQp> qpsByNum = new Int2ObjectHashMap<>();
-    /** The QP the last packet went to, and its number (-1: none): a flow's packets come in runs, the map is a hash. */
-    private SoftQp lastQp;
-    private int lastQpn = -1;
-    /** QPs with something to do in the next pass, in round-robin order: the engine's work follows these, not all QPs. */
-    private final ReadyQueue ready = new ReadyQueue();
-    /** QPs that may have a timer armed (pruned lazily) and QPs held back by their rate control. */
-    private final QpSet timed = new QpSet(QpSet.TIMED);
-    private final QpSet paced = new QpSet(QpSet.PACED);
-    /** QPs whose application posted send work, from any thread; a QP is in it at most once (SoftQp.postSignal). */
-    private final ManyToOneConcurrentArrayQueue<SoftQp> posted;
-    /** A post found {@link #posted} full: the next pass looks at every QP once. */
-    private volatile boolean sweep;
-    /** The link pushed back while the QP being served sent: it goes first in the next pass. */
-    private boolean servingBlocked;
-    /** An inline pass is receiving: a completion ends the link's burst (see {@link #inlinePass}). */
-    private boolean cutBurst;
-    private boolean completedInPass;
-    /** QP visits (progress calls) so far: the engine's cost follows active QPs. */
-    private long qpVisits;
-    private final DeadlineTimerWheel timers;
-    /** No timer is due before this time (the earliest deadline scheduled since the wheel was last polled). */
-    private long timerCheck = Long.MAX_VALUE;
-    private final Long2ObjectHashMap<SoftQp> timerOwners = new Long2ObjectHashMap<>();
-    private final DeadlineTimerWheel.TimerHandler onTimer = this::onTimerExpiry;
-    private final ManyToOneConcurrentArrayQueue<ControlTask<?>> controlQueue = new ManyToOneConcurrentArrayQueue<>(256);
+    private final QpTable qps;
+    private final RxDemux demux;
+    /** The engine's claim, its control queue and the QPs posted to from other threads. */
+    private final EngineGate gate;
+    private final EngineTimers timers;
+    private final DeviceLimits limits;
+    /** The engine's pass: which QPs it serves, in which order. */
+    private final PassScheduler scheduler;
     private final ManyToOneConcurrentArrayQueue<AsyncEvent> asyncEvents = new ManyToOneConcurrentArrayQueue<>(1024);
-    private volatile Thread engineThread;
-    private volatile Runnable inlinePass;
-    /** The inline driver's clock: a post that claims the engine sends at once at this time (see {@link #onPosted}). */
-    private volatile java.util.function.LongSupplier inlineClock;
-    private static final java.lang.invoke.VarHandle ENGINE_THREAD;
-
-    static {
-        try {
-            ENGINE_THREAD = java.lang.invoke.MethodHandles.lookup().findVarHandle(SoftDevice.class, "engineThread", Thread.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-    private int nextQpn;
     private long now;
-    /** Engine passes so far (doWork calls); a coalesced ACK waits for the next one. */
-    private long passes;
     long txBackPressure;
     // telemetry (engine thread only; see org.urdma.transport.counters and .journal)
     private final EngineCounters counters;
     private final EventJournal journal;
-    /** PAXI's CNP merge of received CNPs, or null when off. */
-    private final CnpMerge cnpMerge;
 
     public SoftDevice(DeviceConfig config, Link link, RandomGenerator random, long startNanos) {
         this(config, link, random, startNanos, EngineCounters.inMemory(config.name()), EventJournal.NONE);
@@ -108,8 +67,8 @@ public final class SoftDevice implements Device, PacketSink {
      */
     public SoftDevice(DeviceConfig config, Link link, RandomGenerator random, long startNanos,
                       EngineCounters counters, EventJournal journal) {
-        this.counters = java.util.Objects.requireNonNull(counters, "counters");
-        this.journal = java.util.Objects.requireNonNull(journal, "journal");
+        this.counters = Objects.requireNonNull(counters, "counters");
+        this.journal = Objects.requireNonNull(journal, "journal");
         this.config = config;
         this.link = link;
         this.random = random;
@@ -118,136 +77,36 @@ public final class SoftDevice implements Device, PacketSink {
             r.run();
             return null;
         }));
-        this.timers = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, startNanos, TICK_NANOS, WHEEL_TICKS);
+        this.timers = new EngineTimers(this, startNanos);
+        this.gate = new EngineGate(this, config.maxQp());
+        this.limits = new DeviceLimits(config, link);
+        this.scheduler = new PassScheduler(this, link, gate, timers);
         this.now = startNanos;
-        this.nextQpn = 0x11 + random.nextInt(0x1000);
-        this.posted = new ManyToOneConcurrentArrayQueue<>(Math.max(16, Math.min(config.maxQp(), 1 << 16)));
-        this.cnpMerge = config.cnp().mergeNanos() > 0 ? new CnpMerge(config.cnp().mergeNanos()) : null;
+        this.qps = new QpTable(random);
+        this.demux = new RxDemux(this, qps, counters, journal, config.cnp().mergeNanos());
     }
 
-    // ---------------------------------------------------------------- engine loop
+    // ---------------------------------------------------------------- engine loop (see PassScheduler)
 
     /** One pass of the engine at time {@code now}: control commands, timers, receive, transmit. Returns work done. */
     public int doWork(long now) {
         this.now = now;
-        int work = 0;
-        ControlTask<?> t;
-        while ((t = controlQueue.poll()) != null) {
-            t.run();
-            work++;
-        }
-        takePosted();
-        if (inlinePass != null) return work + inlinePass(now);
-        // arrivals first: an ACK already waiting must count before a timer judges the QP silent
-        work += link.receive(now, this, 256);
-        work += pollTimers(now);
-        wakePaced(now);
-        work += serveReady(now);
-        // what this pass produced leaves in this pass: one kernel send for the requests and ACKs together
-        work += link.flush(now);
-        passes++;
-        return work;
-    }
-
-    /**
-     * The rest of a pass run inside the application's CQ poll (inline driving), in the order of its latency: what it
-     * posted leaves first, served and flushed before the link is read, and a received packet that completes a work
-     * request ends the receive burst, so the poll returns that completion at once, not after the ring's next slot is
-     * read and what arrived is served (both wait for the next poll, behind what the application posts meanwhile; on a
-     * TPACKET_V2 ring the next slot is a cache miss on the critical path otherwise). What this pass read counts before a
-     * timer judges a QP silent. What arrived is served in the next pass: a coalesced ACK leaves with the application's reply.
-     */
-    private int inlinePass(long now) {
-        int work = serveAndFlush(now);
-        completedInPass = false;
-        cutBurst = true;
-        try {
-            work += link.receive(now, this, 256);
-        } finally {
-            cutBurst = false;
-        }
-        work += pollTimers(now);
-        passes++;
-        return work;
+        return scheduler.doWork(now, qps.all());
     }
 
     /** A completion was queued (engine thread): an inline pass returns it before it reads on. */
     void completed() {
-        completedInPass = true;
+        scheduler.completed();
     }
 
     @Override
     public boolean takesMore() {
-        return !(cutBurst && completedInPass);
-    }
-
-    /**
-     * Serves the QPs that were ready when the pass began, each once with its packet budget (txBurst), in FIFO order;
-     * one that still has work goes back to the tail, so QPs take turns. When the link pushes back, the pass ends; the
-     * QP that met it goes first in the next pass only if it sent nothing (it has not had its turn yet), else behind
-     * those not yet served: on a link that frees one slot per pass, going first again would give every slot to it
-     * (a READ responder's stream would starve the other QPs' ACKs until their requesters retry out).
-     */
-    private int serveReady(long now) {
-        int work = 0;
-        for (int i = ready.size(); i > 0; i--) {
-            SoftQp qp = ready.poll();
-            if (qp.destroyed) continue;
-            servingBlocked = false;
-            qpVisits++;
-            int w = qp.progress(now);
-            work += w;
-            if (servingBlocked) {
-                servingBlocked = false;
-                if (w == 0) ready.addFirst(qp);
-                else ready.add(qp);
-                break;
-            }
-            if (qp.pacingDeadline() != Long.MAX_VALUE) paced.add(qp);
-            // did something (it may have more), or has a response due; anything else waits for a packet, a timer, a
-            // post or its pacing deadline, each of which makes it ready again
-            if (w > 0 || qp.responder.hasPendingWork()) ready.add(qp);
-        }
-        return work;
-    }
-
-    /** Application posts since the last pass make their QPs ready. */
-    private void takePosted() {
-        SoftQp qp;
-        while ((qp = posted.poll()) != null) {
-            qp.clearPostSignal(); // before the SQ is read: a post after this signals again
-            if (!qp.destroyed) ready.add(qp);
-        }
-        if (sweep) {
-            sweep = false;
-            for (SoftQp q : qpsByNum.values()) {
-                q.clearPostSignal();
-                ready.add(q);
-            }
-        }
+        return scheduler.takesMore();
     }
 
     /** A QP's SQ producer moved (any thread). */
     void onPosted(SoftQp qp) {
-        if (inlinePass != null) {
-            // inline driving with the engine free: the posting thread queues the QP itself, as a pass would (one CAS
-            // instead of the post signal's two swaps and the queue's offer and poll)
-            if (engineThread == Thread.currentThread()) {
-                activate(qp);
-                return;
-            }
-            if (tryEnterEngine()) {
-                try {
-                    activate(qp);
-                    java.util.function.LongSupplier clock = inlineClock;
-                    if (clock != null) servePosted(clock.getAsLong());
-                } finally {
-                    exitEngine();
-                }
-                return;
-            }
-        }
-        if (qp.raisePostSignal() && !posted.offer(qp)) sweep = true;
+        gate.onPosted(qp);
     }
 
     /**
@@ -256,145 +115,35 @@ public final class SoftDevice implements Device, PacketSink {
      * UC/UD send's completion already there). The first part of an inline pass, and no pass of its own: a coalesced ACK
      * that was due leaves with the request, in one kernel send; arrivals and timers wait for the next pass.
      */
-    private void servePosted(long now) {
+    void servePosted(long now) {
         this.now = now;
-        serveAndFlush(now);
+        scheduler.serveAndFlush(now);
     }
 
-    /** What the application posted and the QPs that are due leave: paced QPs that may send again, then one flush. */
-    private int serveAndFlush(long now) {
-        wakePaced(now);
-        int work = serveReady(now);
-        return work + link.flush(now);
-    }
 
     /** {@code qp} has something to do (engine thread). */
     void activate(SoftQp qp) {
-        if (!qp.destroyed) ready.add(qp);
-    }
-
-    private void wakePaced(long now) {
-        for (int i = paced.size() - 1; i >= 0; i--) {
-            SoftQp qp = paced.get(i);
-            long at = qp.pacingDeadline();
-            if (at == Long.MAX_VALUE || qp.destroyed) {
-                paced.remove(qp);
-            } else if (at <= now) {
-                paced.remove(qp);
-                ready.add(qp);
-            }
-        }
-    }
-
-    /** Earliest ACK-timeout or RNR deadline; QPs without one leave the timed set. */
-    private long earliestTimer() {
-        long next = Long.MAX_VALUE;
-        for (int i = timed.size() - 1; i >= 0; i--) {
-            SoftQp qp = timed.get(i);
-            long d = qp.nextDeadline();
-            if (d == Long.MAX_VALUE) timed.remove(qp);
-            else if (d < next) next = d;
-        }
-        return next;
-    }
-
-    private int pollTimers(long now) {
-        int n = 0;
-        if (timers.timerCount() == 0 || now < timerCheck) {
-            // nothing is due before timerCheck: move the wheel to now without visiting the spokes it passes (their
-            // timers are not due; the wheel comes round to them again)
-            if (timers.currentTickTime() <= now) timers.currentTickTime(now);
-            return 0;
-        }
-        // Catch up tick by tick, but at most one rotation: that visits every spoke, so every due timer fires;
-        // after a long gap (a virtual-clock jump, a GC pause) the wheel then jumps straight to now.
-        int spokes = 0;
-        do {
-            n += timers.poll(now, onTimer, 64);
-        } while (timers.currentTickTime() <= now && ++spokes <= WHEEL_TICKS);
-        if (timers.currentTickTime() <= now) timers.currentTickTime(now);
-        // every wheel timer is a QP's retry or RNR timer, and each QP knows its own deadlines
-        timerCheck = earliestTimer();
-        return n;
-    }
-
-    private boolean onTimerExpiry(TimeUnit unit, long now, long timerId) {
-        SoftQp qp = timerOwners.remove(timerId);
-        if (qp != null) {
-            qp.onTimer(timerId, now);
-            activate(qp);
-        }
-        return true;
-    }
-
-    long scheduleTimer(SoftQp owner, long deadline) {
-        long id = timers.scheduleTimer(deadline);
-        if (deadline < timerCheck) timerCheck = deadline;
-        timerOwners.put(id, owner);
-        timed.add(owner);
-        return id;
-    }
-
-    void cancelTimer(long id) {
-        if (id != DeadlineTimerWheel.NULL_DEADLINE && timerOwners.remove(id) != null) timers.cancelTimer(id);
+        scheduler.activate(qp);
     }
 
     /** Earliest time this device has something to do (link arrival, timer, end of a QP's pacing), for a discrete-event driver. */
     public long nextEventTime() {
-        long timer = earliestTimer();
-        long pacedUntil = Long.MAX_VALUE;
-        for (int i = 0; i < paced.size(); i++) pacedUntil = Math.min(pacedUntil, paced.get(i).pacingDeadline());
-        if (timer != Long.MAX_VALUE && timer < Long.MAX_VALUE - TICK_NANOS) {
-            timer += TICK_NANOS; // the wheel fires on the tick after the deadline
-        }
-        return Math.min(link.nextEventTime(), Math.min(timer, pacedUntil));
+        return scheduler.nextEventTime();
     }
 
     /** Whether any QP has work it could do right now without time passing. */
     public boolean hasPendingWork() {
-        if (!posted.isEmpty() || sweep) return true;
-        for (int i = 0; i < ready.size(); i++) {
-            if (ready.get(i).hasPendingWork()) return true;
-        }
-        return false;
+        return gate.hasPosted() || scheduler.hasReadyWork();
     }
 
     @Override
     public void onPacket(RxPacket p, long now) {
-        int qpn = p.destQp();
-        SoftQp qp = qpn == lastQpn ? lastQp : qpsByNum.get(qpn);
-        if (qp != lastQp && qp != null) {
-            lastQp = qp;
-            lastQpn = qpn;
-        }
-        if (qp == null) {
-            counters.increment(Counter.DROP_UNKNOWN_QP);
-            journal.drop(now, p.destQp(), Counter.DROP_UNKNOWN_QP, p.psn());
-            return;
-        }
-        if ((p.pkey() & 0x7FFF) != 0x7FFF) { // only the default partition exists on this port
-            qp.drop(Counter.DROP_BAD_PKEY, p.psn(), now);
-            return;
-        }
-        if (p.opcode() == Opcode.CNP) { // neither request nor response: to the rate control, past the CNP merge
-            if (cnpMerge != null && !cnpMerge.admit(qp.qpNum(), now)) {
-                qp.cnpsMerged++;
-                counters.increment(Counter.CNP_MERGED);
-                journal.cnpMerged(now, qp.qpNum(), 0);
-                return;
-            }
-            qp.onCnp(now);
-            return;
-        }
-        qp.onPacket(p, now);
-        activate(qp);
+        demux.onPacket(p, now);
     }
 
     @Override
     public void onMalformed(DecodeStatus why, long now) {
-        Counter reason = why == DecodeStatus.BAD_ICRC ? Counter.DROP_BAD_ICRC : Counter.DROP_MALFORMED;
-        counters.increment(reason);
-        journal.drop(now, -1, reason, -1);
+        demux.onMalformed(why, now);
     }
 
     /** A frame slot for one packet, or null when the link pushes back (the caller tries again on a later pass). */
@@ -402,7 +151,7 @@ public final class SoftDevice implements Device, PacketSink {
         TxPacket t = link.claim(opcode, payloadLength, route, now);
         if (t == null) {
             txBackPressure++;
-            servingBlocked = true;
+            scheduler.blocked();
         }
         return t;
     }
@@ -411,15 +160,25 @@ public final class SoftDevice implements Device, PacketSink {
         link.commit(t, route, now);
     }
 
-    // ---------------------------------------------------------------- control plane
+    // ---------------------------------------------------------------- timers
+
+    long scheduleTimer(SoftQp owner, long deadline) {
+        return timers.schedule(owner, deadline);
+    }
+
+    void cancelTimer(long id) {
+        timers.cancel(id);
+    }
+
+    // ---------------------------------------------------------------- control plane (see EngineGate)
 
     public boolean hasEngineThread() {
-        return engineThread != null;
+        return gate.hasEngineThread();
     }
 
     /** Binds the engine to the calling thread (the driver's agent calls this on start). */
     public void bindEngineThread(Thread t) {
-        engineThread = t;
+        gate.bind(t);
     }
 
     /**
@@ -436,19 +195,18 @@ public final class SoftDevice implements Device, PacketSink {
      * As {@link #inlinePass(Runnable)}, with the driver's clock ({@code pass}'s time source): a post that finds the
      * engine free then sends at once on the posting thread, at {@code clock}'s time (null: it waits for the next pass).
      */
-    public void inlinePass(Runnable pass, java.util.function.LongSupplier clock) {
-        inlineClock = pass == null ? null : clock;
-        inlinePass = pass;
+    public void inlinePass(Runnable pass, LongSupplier clock) {
+        gate.inlinePass(pass, clock);
     }
 
     /** Whether an inline driver runs this device's passes on the threads that poll its CQs. */
     public boolean drivenInline() {
-        return inlinePass != null;
+        return gate.drivenInline();
     }
 
     /** Inline driving: claims the engine for one pass on the calling thread; false when another thread holds it. */
     public boolean tryEnterEngine() {
-        return ENGINE_THREAD.compareAndSet(this, (Thread) null, Thread.currentThread());
+        return gate.tryEnter();
     }
 
     /**
@@ -457,24 +215,17 @@ public final class SoftDevice implements Device, PacketSink {
      * a pass (the engine's sets are not safe to read beside it).
      */
     public long nextEventTimeOr(long ifBusy) {
-        if (engineThread == Thread.currentThread()) return nextEventTime();
-        if (!tryEnterEngine()) return ifBusy;
-        try {
-            return nextEventTime();
-        } finally {
-            exitEngine();
-        }
+        return gate.nextEventTimeOr(ifBusy);
     }
 
     /** Ends a pass claimed with {@link #tryEnterEngine()}. */
     public void exitEngine() {
-        ENGINE_THREAD.setRelease(this, (Thread) null);
+        gate.exit();
     }
 
     /** The application polls a CQ: with an inline driver the engine makes its pass first. */
     void invokeInline() {
-        Runnable pass = inlinePass;
-        if (pass != null) pass.run();
+        gate.invokeInline();
     }
 
     /**
@@ -482,49 +233,7 @@ public final class SoftDevice implements Device, PacketSink {
      * an inline driver the caller queues it and runs engine passes until one has run it (or another thread's has).
      */
     public <T> T control(Supplier<T> op) {
-        Thread e = engineThread;
-        if (e == Thread.currentThread()) return op.get();
-        Runnable pass = inlinePass;
-        if (e == null && pass == null) return op.get();
-        ControlTask<T> task = new ControlTask<>(op);
-        while (!controlQueue.offer(task)) Thread.onSpinWait();
-        while (!task.done) {
-            pass = inlinePass;
-            if (pass != null) {
-                pass.run();
-                if (!task.done) Thread.onSpinWait();
-                continue;
-            }
-            LockSupport.parkNanos(10_000);
-            if (engineThread == null && inlinePass == null) { // driver stopped meanwhile: run here
-                if (controlQueue.remove(task)) task.run();
-            }
-        }
-        if (task.error != null) {
-            if (task.error instanceof RuntimeException re) throw re;
-            throw new IllegalStateException(task.error);
-        }
-        return task.result;
-    }
-
-    private static final class ControlTask<T> {
-        final Supplier<T> op;
-        volatile boolean done;
-        T result;
-        Throwable error;
-
-        ControlTask(Supplier<T> op) {
-            this.op = op;
-        }
-
-        void run() {
-            try {
-                result = op.get();
-            } catch (Throwable t) {
-                error = t;
-            }
-            done = true;
-        }
+        return gate.control(op);
     }
 
     void raise(AsyncEventType type, Object element) {
@@ -553,7 +262,7 @@ public final class SoftDevice implements Device, PacketSink {
      */
     public QueuePair createGsiQp(ProtectionDomain pd, QpInitAttributes init) {
         if (!(pd instanceof SoftPd p) || p.device() != this) throw new IllegalArgumentException("pd: must be a PD of device " + config.name());
-        if (init == null || init.type() != org.urdma.verbs.QpType.UD) throw new IllegalArgumentException("qp_type: the GSI QP is UD");
+        if (init == null || init.type() != QpType.UD) throw new IllegalArgumentException("qp_type: the GSI QP is UD");
         return createQp(p, init, 1);
     }
 
@@ -568,30 +277,10 @@ public final class SoftDevice implements Device, PacketSink {
         if (init.srq() != null && (!(init.srq() instanceof SoftSrq s) || s.pd() != pd)) {
             throw new IllegalArgumentException("srq: must be an SRQ of the same protection domain");
         }
-        if (init.type() == org.urdma.verbs.QpType.UD && init.srq() != null) {
-            // allowed: UD QPs may use an SRQ
-        }
-        if (init.maxSendWr() > config.maxQpWr()) {
-            throw new IllegalArgumentException("cap.max_send_wr: " + init.maxSendWr() + " exceeds device max_qp_wr " + config.maxQpWr());
-        }
-        if (init.maxRecvWr() > config.maxQpWr()) {
-            throw new IllegalArgumentException("cap.max_recv_wr: " + init.maxRecvWr() + " exceeds device max_qp_wr " + config.maxQpWr());
-        }
-        if (init.maxSendSge() > config.maxSge() || init.maxRecvSge() > config.maxSge()) {
-            throw new IllegalArgumentException("cap.max_send_sge/max_recv_sge: exceed device max_sge " + config.maxSge());
-        }
-        if (init.maxInlineData() > config.maxInline()) {
-            throw new IllegalArgumentException("cap.max_inline_data: " + init.maxInlineData() + " exceeds device max " + config.maxInline());
-        }
+        limits.checkQpCaps(init);
         return control(() -> {
-            if (qpsByNum.size() >= config.maxQp()) throw new IllegalStateException("qp: device limit of " + config.maxQp() + " QPs reached");
-            int qpn = fixedQpn;
-            if (qpn != 0 && qpsByNum.containsKey(qpn)) throw new IllegalStateException("qp: QP" + qpn + " exists already on " + config.name());
-            while (qpn == 0 || qpsByNum.containsKey(qpn)) {
-                qpn = nextQpn;
-                nextQpn = (nextQpn + 1) & 0xFFFFFF;
-                if (nextQpn < 2) nextQpn = 2; // QP0/QP1 are special
-            }
+            limits.checkQpCount(qps.size());
+            int qpn = qps.newQpn(fixedQpn, config.name());
             QpCounters c = counters.qp(qpn);
             SoftQp qp;
             try {
@@ -600,22 +289,18 @@ public final class SoftDevice implements Device, PacketSink {
                 counters.release(c);
                 throw e;
             }
-            qpsByNum.put(qpn, qp);
+            qps.put(qp);
             return qp;
         });
     }
 
     void destroyQp(SoftQp qp) {
         control(() -> {
-            qp.cancelTimers();
-            if (qpsByNum.remove(qp.qpNum()) == qp) counters.release(qp.counters);
-            if (lastQp == qp) {
-                lastQp = null;
-                lastQpn = -1;
-            }
+            qp.timers.cancelAll();
+            if (qps.remove(qp)) counters.release(qp.counters);
             qp.destroyed = true; // the ready queue drops it when it comes round
-            timed.remove(qp);
-            paced.remove(qp);
+            timers.remove(qp);
+            scheduler.remove(qp);
             return null;
         });
     }
@@ -629,8 +314,7 @@ public final class SoftDevice implements Device, PacketSink {
 
     @Override
     public DeviceAttributes attributes() {
-        return new DeviceAttributes(config.maxQp(), config.maxQpWr(), config.maxSge(), config.maxCqe(), config.maxMr(),
-                Integer.MAX_VALUE, config.maxRdAtomic(), config.maxRdAtomic(), 1024, config.maxQpWr(), config.maxInline());
+        return limits.attributes();
     }
 
     @Override
@@ -658,9 +342,7 @@ public final class SoftDevice implements Device, PacketSink {
 
     @Override
     public CompletionQueue createCq(int entries, CompletionChannel channel) {
-        if (entries <= 0 || entries > config.maxCqe()) {
-            throw new IllegalArgumentException("cqe: must be 1.." + config.maxCqe() + ", was " + entries);
-        }
+        limits.checkCq(entries);
         if (channel != null && !(channel instanceof SoftChannel)) {
             throw new IllegalArgumentException("channel: must come from createCompletionChannel of this device");
         }
@@ -670,13 +352,17 @@ public final class SoftDevice implements Device, PacketSink {
     @Override
     public void close() {
         control(() -> {
-            for (SoftQp qp : qpsByNum.values()) qp.cancelTimers();
+            for (SoftQp qp : qps.all()) qp.timers.cancelAll();
             return null;
         });
     }
 
     public DeviceConfig config() {
         return config;
+    }
+
+    DeviceLimits limits() {
+        return limits;
     }
 
     public MemoryKeyTable keys() {
@@ -707,17 +393,17 @@ public final class SoftDevice implements Device, PacketSink {
 
     /** QP visits so far (one per ready QP per pass): proportional to QPs with work, not to QPs that exist. */
     public long qpVisits() {
-        return qpVisits;
+        return scheduler.qpVisits();
     }
 
     /** QPs that exist on this device. */
     public int qpCount() {
-        return qpsByNum.size();
+        return qps.size();
     }
 
     /** Engine passes completed so far. */
     public long passes() {
-        return passes;
+        return scheduler.passes();
     }
 
     public long rxUnknownQp() {

@@ -1,24 +1,19 @@
 package org.urdma.transport.engine;
 
-import org.agrona.DeadlineTimerWheel;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.counters.QpCounters;
 import org.urdma.transport.journal.EventJournal;
 import org.urdma.transport.packet.Route;
-import org.urdma.transport.packet.RxPacket;
 import org.urdma.transport.packet.TxPacket;
-import org.urdma.transport.rate.CongestionSignal;
 import org.urdma.transport.rate.RateControl;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.verbs.AsyncEventType;
 import org.urdma.verbs.ProtectionDomain;
-import org.urdma.verbs.QpAttrMask;
 import org.urdma.verbs.QpAttributes;
 import org.urdma.verbs.QpInitAttributes;
 import org.urdma.verbs.QpState;
-import org.urdma.verbs.QpTransitions;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.QueuePair;
 import org.urdma.verbs.ReceiveWorkRequest;
@@ -64,7 +59,7 @@ public final class SoftQp implements QueuePair {
     FecReceiver fecRx;
     /** The rate control holds the requester back until this time (Long.MIN_VALUE: not paced). */
     long pacedUntil = Long.MIN_VALUE;
-    private volatile QpState state = QpState.RESET;
+    volatile QpState state = QpState.RESET;
     final QpAttributes attrs = new QpAttributes();
     // connection parameters (engine copy of attrs)
     int mtu = 1024;
@@ -83,13 +78,17 @@ public final class SoftQp implements QueuePair {
     final Requester requester;
     final Completer completer;
     final Responder responder;
+    /** Arrivals for this QP, checked and handed on. */
+    final QpReceive rx = new QpReceive(this);
+    /** Modify, reset, error and flush, on the engine thread. */
+    private final QpControl control;
     /** Answers CE-marked requests with CNPs. */
     final CnpSender cnp;
     /** Requester side: CNPs handed to the rate control, and those PAXI's CNP merge dropped. */
     long cnpsHandled;
     long cnpsMerged;
 
-    private boolean drainedRaised;
+    boolean drainedRaised;
     // scheduling (SoftDevice): in the ready queue; position in each QpSet; closed
     boolean ready;
     final int[] setIndex = {-1, -1};
@@ -106,13 +105,8 @@ public final class SoftQp implements QueuePair {
             throw new ExceptionInInitializerError(e);
         }
     }
-    long retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-    long retryDeadline = Long.MAX_VALUE;
-    long rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-    long rnrDeadline = Long.MAX_VALUE;
-    /** WAN mode: the responder's SACK timer (an ACK with SACK-ETH at least every T µs while packets arrive). */
-    long sackTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-    long sackDeadline = Long.MAX_VALUE;
+    /** The ACK-timeout, RNR and SACK timers. */
+    final QpTimers timers = new QpTimers(this);
 
     SoftQp(SoftDevice device, SoftPd pd, QpInitAttributes init, int qpn, QpCounters counters) {
         this.device = device;
@@ -135,6 +129,7 @@ public final class SoftQp implements QueuePair {
         this.completer = new Completer(this);
         this.responder = new Responder(this);
         this.cnp = new CnpSender(this);
+        this.control = new QpControl(this);
     }
 
     // ---------------------------------------------------------------- verbs (application side)
@@ -164,7 +159,7 @@ public final class SoftQp implements QueuePair {
         if (a == null) throw new IllegalArgumentException("attr: must not be null");
         QpAttributes copy = a.copy();
         device.control(() -> {
-            applyModify(copy, mask);
+            control.applyModify(copy, mask);
             return null;
         });
     }
@@ -253,27 +248,7 @@ public final class SoftQp implements QueuePair {
         if (s == QpState.RESET || s == QpState.INIT || s == QpState.RTR) {
             throw new IllegalStateException("qp_state: postSend needs RTS, SQD, SQE or ERR; QP " + qpn + " is " + s);
         }
-        if (wr.numSge() > maxSendSge) {
-            throw new IllegalArgumentException("num_sge: " + wr.numSge() + " exceeds cap.max_send_sge=" + maxSendSge);
-        }
-        long total = wr.totalLength();
-        if (total > Integer.MAX_VALUE) throw new IllegalArgumentException("sg_list: total length must be < 2 GiB");
-        WrOpcode op = wr.opcode();
-        if ((wr.flags() & SendFlags.INLINE) != 0) {
-            if (op.writesLocalMemory()) throw new IllegalArgumentException("send_flags: INLINE is not allowed for " + op);
-            if (total > maxInline) {
-                throw new IllegalArgumentException("send_flags: INLINE payload " + total + " exceeds cap.max_inline_data=" + maxInline);
-            }
-        }
-        if (op.isAtomic() && op.supportedOn(type) && (wr.numSge() != 1 || total != 8)) {
-            throw new IllegalArgumentException("sg_list: an atomic needs exactly one 8-byte SGE, had " + wr.numSge() + " SGEs, " + total + " bytes");
-        }
-        if (type == QpType.UD && op.supportedOn(type)) {
-            if (!(wr.ah() instanceof SoftAh ah) || ah.pd() != pd) {
-                throw new IllegalArgumentException("wr.ud.ah: must be an address handle of the QP's protection domain");
-            }
-            if ((wr.remoteQpn() & ~0xFFFFFF) != 0) throw new IllegalArgumentException("wr.ud.remote_qpn: must fit 24 bits");
-        }
+        long total = SendChecks.check(this, wr);
         sq.put(wr, (int) total);
         device.onPosted(this);
     }
@@ -305,157 +280,16 @@ public final class SoftQp implements QueuePair {
         device.destroyQp(this);
     }
 
-    // ---------------------------------------------------------------- control (engine thread)
-
-    private void applyModify(QpAttributes a, int mask) {
-        QpState cur = state;
-        QpState next = QpTransitions.validate(type, cur, a, mask);
-        if ((mask & QpAttrMask.PATH_MTU) != 0 && a.pathMtu().bytes() > device.link().maxPayload()) {
-            throw new IllegalArgumentException("path_mtu: " + a.pathMtu().bytes() + " exceeds the link's " + device.link().maxPayload());
-        }
-        if ((mask & QpAttrMask.MAX_QP_RD_ATOMIC) != 0 && a.maxRdAtomic() > device.config().maxRdAtomic()) {
-            throw new IllegalArgumentException("max_rd_atomic: " + a.maxRdAtomic() + " exceeds device max_qp_init_rd_atom " + device.config().maxRdAtomic());
-        }
-        if ((mask & QpAttrMask.MAX_DEST_RD_ATOMIC) != 0 && a.maxDestRdAtomic() > device.config().maxRdAtomic()) {
-            throw new IllegalArgumentException("max_dest_rd_atomic: " + a.maxDestRdAtomic() + " exceeds device max_qp_rd_atom " + device.config().maxRdAtomic());
-        }
-        if (next == QpState.RTR && cur == QpState.INIT && recovery.selective() && uethFlags == 0 && type == QpType.RC) {
-            // a SACK sender needs a receiver that places out of order and reports gaps: WAN mode on both sides
-            throw new IllegalStateException("reliability: " + recovery.name() + " needs WAN mode (per-packet RETH and SACK agreed with the peer); QP " + qpn + " is in DC mode");
-        }
-        attrs.apply(a, mask);
-        mtu = type == QpType.UD ? Math.min(4096, device.link().maxPayload()) : attrs.pathMtu().bytes() - fecHeadroom();
-        destQpn = attrs.destQpn();
-        qkey = attrs.qkey();
-        accessFlags = attrs.accessFlags();
-        ackTimeoutNanos = Timing.ackTimeoutNanos(attrs.timeout());
-        retryCnt = attrs.retryCnt();
-        rnrRetry = attrs.rnrRetry();
-        minRnrTimer = attrs.minRnrTimer();
-        maxRdAtomic = Math.max(1, attrs.maxRdAtomic());
-        maxDestRdAtomic = Math.max(1, attrs.maxDestRdAtomic());
-        if ((mask & QpAttrMask.AV) != 0) {
-            route.set(attrs.av().dmac(), attrs.av().dgid() != null ? attrs.av().dgid().toBytes() : new byte[16])
-                    .trafficClass(attrs.av().trafficClass());
-        }
-        if (next == cur && (mask & QpAttrMask.STATE) == 0) return;
-        switch (next) {
-            case RESET -> reset();
-            case RTR -> {
-                if (cur == QpState.INIT) {
-                    recovery.window(window());
-                    responder.start(attrs.rqPsn());
-                    startFec(attrs.rqPsn());
-                }
-            }
-            case RTS -> {
-                if (cur == QpState.RTR) {
-                    recovery.start(attrs.sqPsn());
-                    requester.start(attrs.sqPsn());
-                }
-            }
-            case ERR -> {
-                moveToError(false);
-                return;
-            }
-            case SQD -> drainedRaised = false;
-            default -> { }
-        }
-        if (next != cur) journal.qpState(now(), qpn, cur, next);
-        state = next;
-        device.activate(this);
-    }
-
-    private long now() {
-        return device.now();
-    }
-
-    /**
-     * P-FEC protects whole transport sections (headers too), so a parity payload is up to 64 bytes longer than a data
-     * payload: with FEC agreed both sides segment at path MTU - 64, and parity frames stay within the data frames' size.
-     */
-    static final int FEC_HEADROOM = 64;
-
-    private int fecHeadroom() {
-        return (uethFlags & OpcodeTable.UETH_FEC) != 0 ? FEC_HEADROOM : 0;
-    }
-
-    /** Longest transport section P-FEC protects: BTH, every URDMA and extended header a request carries, payload, pad. */
-    private int fecSection() {
-        return mtu + FEC_HEADROOM;
-    }
-
-    private void startFec(int rqPsn) {
-        if ((uethFlags & OpcodeTable.UETH_FEC) == 0) {
-            fecTx = null;
-            fecRx = null;
-            return;
-        }
-        int m = FecSender.initialM(fecData);
-        int r = FecSender.initialR(fecData, fecParity);
-        fecRx = new FecReceiver(fecSection(), rqPsn, m, r);
-        fecTx = new FecSender(this, fecSection(), fecData, fecParity);
-    }
-
-    private void reset() {
-        cancelTimers();
-        // discard every queued request without completions, as a RESET does
-        sq.retired.set(sq.producer.get());
-        if (rq != null) rq.consumer.set(rq.producer.get());
-        requester.reset();
-        responder.start(0);
-        fecTx = null;
-        fecRx = null;
-        state = QpState.RESET;
-    }
-
     // ---------------------------------------------------------------- engine
 
     /** Moves to ERR: the failing request already completed with its status; everything else flushes. */
     void enterError(long now) {
-        moveToError(true);
-    }
-
-    /** {@code fatal}: the engine found the error (raises QP_FATAL); a modify to ERR does not. */
-    private void moveToError(boolean fatal) {
-        if (state == QpState.ERR) return;
-        journal.qpState(now(), qpn, state, QpState.ERR);
-        state = QpState.ERR;
-        cancelTimers();
-        if (fatal) device.raise(AsyncEventType.QP_FATAL, this);
-        flush();
-        device.activate(this); // what is posted later is flushed when it comes
-    }
-
-    /** Completes every outstanding send and receive WQE with WR_FLUSH_ERR (ERR state). */
-    private int flush() {
-        int n = 0;
-        long p = sq.producer.get();
-        for (long i = sq.retired.get(); i < p; i++) {
-            int s = sq.slot(i);
-            long id = sq.wrId[s];
-            WcOpcode op = WrOpcode.of(sq.opcode[s]).completion();
-            sq.retired.lazySet(i + 1);
-            sendCq.push(id, WcStatus.WR_FLUSH_ERR, op, 0, 0, 0, qpn, 0, 0, false);
-            n++;
-        }
-        requester.afterFlush();
-        responder.flushTaken();
-        if (rq != null) {
-            long rp = rq.producer.get();
-            for (long i = rq.consumer.get(); i < rp; i++) {
-                long id = rq.wrId[(int) (i & rq.mask)];
-                rq.consumer.lazySet(i + 1);
-                recvCq.push(id, WcStatus.WR_FLUSH_ERR, WcOpcode.RECV, 0, 0, 0, qpn, 0, 0, false);
-                n++;
-            }
-        }
-        return n;
+        control.moveToError(true);
     }
 
     int progress(long now) {
         QpState s = state;
-        if (s == QpState.ERR) return flush();
+        if (s == QpState.ERR) return control.flush();
         if (s == QpState.RESET || s == QpState.INIT) return 0;
         // this QP's responses (the coalesced ACK) before its new requests: a peer in a ping-pong waits for the ACK of
         // its own message before it takes our reply (perftest's latency loops poll the send CQ first), so with the
@@ -475,67 +309,6 @@ public final class SoftQp implements QueuePair {
         if (s == QpState.ERR) return sq.producer.get() != sq.retired.get() || (rq != null && rq.posted() > 0);
         return responder.hasPendingWork() || cnp.hasPendingWork()
                 || ((s == QpState.RTS || s == QpState.SQD) && requester.hasPendingWork() && pacedUntil == Long.MIN_VALUE);
-    }
-
-    void onPacket(RxPacket p, long now) {
-        QpState s = state;
-        if (s == QpState.RESET || s == QpState.INIT || s == QpState.ERR) {
-            drop(Counter.DROP_WRONG_STATE, p.psn(), now);
-            return;
-        }
-        if (type != QpType.UD && !p.sourceIs(route)) { // rxe check_addr: RC/UC take packets from their peer only
-            drop(Counter.DROP_FOREIGN_SOURCE, p.psn(), now);
-            return;
-        }
-        if (((p.opcode() & 0xE0) == Opcode.TRANSPORT_RC && OpcodeTable.has(p.opcode(), OpcodeTable.ACK))) {
-            if (type == QpType.RC && s != QpState.RTR) {
-                received(p);
-                completer.onResponse(p, now);
-            } else {
-                drop(Counter.DROP_BAD_OPCODE, p.psn(), now);
-            }
-        } else if (p.opcode() == Opcode.URDMA_FEC_PARITY) {
-            if (fecRx == null) {
-                drop(Counter.DROP_BAD_OPCODE, 0, now);
-                return;
-            }
-            received(p);
-            counters.increment(Counter.FEC_PARITY_RCVD);
-            RxPacket rebuilt = fecRx.onParity(p);
-            if (rebuilt != null) repaired(rebuilt, p.fecBasePsn(), now);
-        } else {
-            received(p);
-            if (p.ecn() == ECN_CE) cnp.onCe(p, now);
-            // the decoder reads the packet before the responder acts on it; a packet it lets us rebuild goes after
-            RxPacket rebuilt = fecRx != null && type == QpType.RC ? fecRx.onData(p) : null;
-            responder.onRequest(p, now);
-            if (rebuilt != null && state != QpState.ERR) repaired(rebuilt, p.psn(), now);
-        }
-    }
-
-    /** A lost request rebuilt from P-FEC parity: counted, journalled and placed as if it had arrived. */
-    private void repaired(RxPacket rebuilt, int byPsn, long now) {
-        counters.increment(Counter.FEC_REPAIRED);
-        journal.fecRepaired(now, qpn, rebuilt.psn(), byPsn);
-        responder.onRequest(rebuilt, now);
-    }
-
-    /** A CNP for this QP (past the device's CNP merge): its rate control hears it. */
-    void onCnp(long now) {
-        QpState s = state;
-        if (s == QpState.RESET || s == QpState.INIT || s == QpState.ERR) {
-            drop(Counter.DROP_WRONG_STATE, 0, now);
-            return;
-        }
-        cnpsHandled++;
-        counters.increment(Counter.CNP_HANDLED);
-        journal.cnpReceived(now, qpn, 0);
-        rate.onCongestion(CongestionSignal.CNP, now);
-    }
-
-    private void received(RxPacket p) {
-        counters.increment(Counter.RCVD_PKTS);
-        counters.add(Counter.RCVD_BYTES, TxPacket.sectionLength(p.opcode(), p.payloadLength()));
     }
 
     /** A packet for this QP is dropped: counted under its reason and journalled. */
@@ -572,69 +345,9 @@ public final class SoftQp implements QueuePair {
         device.commit(t, to, now);
     }
 
-    /** The earliest timer (ACK timeout, RNR wait) of this QP; the wheel fires it on the tick after. */
-    long nextDeadline() {
-        return Math.min(Math.min(retryDeadline, rnrDeadline), sackDeadline);
-    }
-
-    void armSackTimer(long deadline) {
-        if (sackTimerId != DeadlineTimerWheel.NULL_DEADLINE) return;
-        sackDeadline = deadline;
-        sackTimerId = device.scheduleTimer(this, deadline);
-    }
-
-    void cancelSackTimer() {
-        device.cancelTimer(sackTimerId);
-        sackTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-        sackDeadline = Long.MAX_VALUE;
-    }
-
     /** When the rate control lets this QP send what it has waiting, or Long.MAX_VALUE when it is not held back. */
     long pacingDeadline() {
         return pacedUntil != Long.MIN_VALUE && requester.hasPendingWork() ? pacedUntil : Long.MAX_VALUE;
-    }
-
-    void armRetryTimer(long deadline) {
-        if (ackTimeoutNanos == Long.MAX_VALUE) return;
-        if (retryTimerId != DeadlineTimerWheel.NULL_DEADLINE) return; // lazily re-checked at expiry
-        retryDeadline = deadline;
-        retryTimerId = device.scheduleTimer(this, deadline);
-    }
-
-    void cancelRetryTimer() {
-        device.cancelTimer(retryTimerId);
-        retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-        retryDeadline = Long.MAX_VALUE;
-    }
-
-    void armRnrTimer(long deadline) {
-        device.cancelTimer(rnrTimerId);
-        rnrDeadline = deadline;
-        rnrTimerId = device.scheduleTimer(this, deadline);
-    }
-
-    void cancelTimers() {
-        cancelRetryTimer();
-        device.cancelTimer(rnrTimerId);
-        rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-        rnrDeadline = Long.MAX_VALUE;
-        cancelSackTimer();
-    }
-
-    void onTimer(long timerId, long now) {
-        if (timerId == retryTimerId) {
-            retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-            retryDeadline = Long.MAX_VALUE;
-            if (state == QpState.RTS || state == QpState.SQD || state == QpState.SQE) completer.onRetryTimer(now);
-        } else if (timerId == rnrTimerId) {
-            rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-            rnrDeadline = Long.MAX_VALUE;
-            requester.onRnrTimer(now);
-        } else if (timerId == sackTimerId) {
-            sackTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-            sackDeadline = Long.MAX_VALUE;
-            if (state != QpState.ERR && state != QpState.RESET) responder.onSackTimer(now);
-        }
     }
 
     /**

@@ -13,6 +13,14 @@
  * after checking every rkey (PD, rights, bounds), answers READ/atomics from responder resources that also
  * replay duplicates, and sends coalesced ACKs, NAKs and RNR NAKs; class C errors move it to ERR as rxe does.
  *
+ * <p>Each of those hands its jobs to small classes. Responder: {@code InOrderReceiver} (DC-mode RC, rxe's chain of
+ * checks) or {@code WanReceiver} (WAN mode: placed on arrival, with {@code SackRanges}), chosen at RTR;
+ * {@code UcUdReceiver}; {@code ResponderResources} (READ/atomic, rxe's resp_res); {@code TakenRecv}. Completer:
+ * {@code InOrderReads} or {@code WanReads}, chosen at RTS; {@code AckFeedback} (AETH-EXT and SACK-ETH). Requester:
+ * {@code ResendJournal}. QP: {@code QpControl} (modify, RESET, ERR, flush), {@code QpTimers}, {@code QpReceive},
+ * {@code SendChecks}. Device: {@code EngineGate} (the engine's claim, control queue, posted work),
+ * {@code PassScheduler} (the pass), {@code EngineTimers}, {@code DeviceLimits}, {@code QpTable}, {@code RxDemux}.
+ *
  * <p>Threading: everything here runs on the thread that calls {@code doWork(now)} — a driver agent or a
  * test stepping a virtual clock. Applications post into single-producer rings ({@code SendQueue},
  * {@code RecvQueue}) and poll single-consumer completion rings ({@link org.urdma.transport.engine.SoftCq});

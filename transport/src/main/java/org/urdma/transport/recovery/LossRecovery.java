@@ -26,7 +26,7 @@ public interface LossRecovery {
         int messageFirstPsn(int psn);
 
         /** The first PSN never sent (everything before it went out at least once), or -1 when unknown. */
-        default int nextPsn() {
+        default int firstUnsentPsn() {
             return -1;
         }
 

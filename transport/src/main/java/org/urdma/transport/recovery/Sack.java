@@ -78,7 +78,7 @@ public final class Sack implements LossRecovery {
             // lost tail, which is then resent exactly. Resending the whole unreported tail instead cost a window of
             // packets per timeout when only ACKs were late (a switch or receiver stalled for longer than the timeout)
             mark(psn, cause, now, true);
-            int end = requester.nextPsn();
+            int end = requester.firstUnsentPsn();
             if (end < 0) return;
             int newest = Psn.add(end, -1);
             if (Psn.after(newest, psn) && Psn.diff(newest, acked) < window) mark(newest, cause, now, true);

@@ -138,7 +138,7 @@ class LossRecoveryTest {
                     r.fabric.linkA.sentFrames(), r.fabric.linkA.lostFrames(), r.fabric.linkA.duplicatedFrames(),
                     r.fabric.linkA.reorderedFrames(), a.retransmittedPackets(), a.retries(),
                     a.counters().get(org.urdma.transport.counters.Counter.NAKS_RCVD), a.completer.implicitNaks,
-                    a.completer.readGaps, a.timeouts(),
+                    a.completer.readGaps(), a.timeouts(),
                     r.fabric.linkB.sentFrames(), (r.sim.now() - Rig.START) / 1e6);
         }
     }

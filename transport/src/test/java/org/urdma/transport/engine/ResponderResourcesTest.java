@@ -155,4 +155,70 @@ class ResponderResourcesTest {
             assertEquals(WcStatus.SUCCESS, wcs.get(1).status);
         }
     }
+
+    @Test
+    void aDuplicateAtomicReplaysTheStoredOriginalAndDoesNotExecuteAgain() {
+        try (ResponderHarness h = ResponderHarness.of(QpType.RC)) {
+            MemoryRegion mr = h.rig.mrB(64, AccessFlags.ALL);
+            mr.segment().set(ValueLayout.JAVA_LONG, 8, 40);
+            org.urdma.transport.wire.Packet add = h.request(org.urdma.transport.wire.Opcode.FETCH_ADD, h.psn(0));
+            add.atomicVa = mr.address() + 8;
+            add.atomicRkey = mr.rkey();
+            add.atomicSwapAdd = 2;
+            add.ackReq = true;
+            h.deliver(add);
+            h.deliver(add);
+            assertEquals(42, mr.segment().get(ValueLayout.JAVA_LONG, 8), "executed once");
+            List<org.urdma.transport.wire.Packet> acks = h.sentOf(org.urdma.transport.wire.Opcode.RC_ATOMIC_ACKNOWLEDGE);
+            assertEquals(2, acks.size(), "answered twice");
+            assertEquals(40, acks.get(0).atomicAckOriginalData);
+            assertEquals(40, acks.get(1).atomicAckOriginalData, "the replay carries the stored original");
+            assertEquals(acks.get(0).psn, acks.get(1).psn);
+        }
+    }
+
+    @Test
+    void aMisalignedAtomicIsAnInvalidRequest() {
+        try (ResponderHarness h = ResponderHarness.of(QpType.RC)) {
+            MemoryRegion mr = h.rig.mrB(64, AccessFlags.ALL);
+            org.urdma.transport.wire.Packet cas = h.request(org.urdma.transport.wire.Opcode.COMPARE_SWAP, h.psn(0));
+            cas.atomicVa = mr.address() + 4;
+            cas.atomicRkey = mr.rkey();
+            h.deliver(cas);
+            List<org.urdma.transport.wire.Packet> naks = h.acks(org.urdma.transport.wire.Aeth.SYNDROME_NAK);
+            assertEquals(1, naks.size());
+            assertEquals(org.urdma.transport.wire.Aeth.NAK_INVALID_REQUEST, naks.get(0).aethSyndrome & 0x1F);
+            assertTrue(h.sentOf(org.urdma.transport.wire.Opcode.RC_ATOMIC_ACKNOWLEDGE).isEmpty());
+        }
+    }
+
+    @Test
+    void aDuplicateReadFromItsSecondPsnIsAnsweredFromThereToTheEnd() {
+        try (ResponderHarness h = ResponderHarness.of(QpType.RC)) {
+            int mtu = h.qb.mtu;
+            MemoryRegion mr = h.rig.mrB(3 * mtu, AccessFlags.ALL);
+            for (int i = 0; i < 3; i++) mr.segment().asSlice((long) i * mtu, mtu).fill((byte) (i + 1));
+            int e = h.psn(0);
+            org.urdma.transport.wire.Packet read = h.request(org.urdma.transport.wire.Opcode.RDMA_READ_REQUEST, e);
+            read.rethVa = mr.address();
+            read.rethRkey = mr.rkey();
+            read.rethDmaLength = 3 * mtu;
+            read.ackReq = true;
+            h.deliver(read);
+            assertEquals(3, h.sent.size(), "FIRST, MIDDLE, LAST");
+            assertEquals((e + 3) & 0xFFFFFF, h.qb.responder.ePsn, "the READ's response PSNs are taken");
+            h.sent.clear();
+            org.urdma.transport.wire.Packet again = h.request(org.urdma.transport.wire.Opcode.RDMA_READ_REQUEST, (e + 1) & 0xFFFFFF);
+            again.rethVa = mr.address() + mtu;
+            again.rethRkey = mr.rkey();
+            again.rethDmaLength = 2 * mtu;
+            again.ackReq = true;
+            h.deliver(again);
+            assertEquals(2, h.sent.size(), "answered from its PSN on");
+            assertEquals(org.urdma.transport.wire.Opcode.RC_RDMA_READ_RESPONSE_MIDDLE, h.sent.get(0).opcode);
+            assertEquals((e + 1) & 0xFFFFFF, h.sent.get(0).psn);
+            assertEquals(org.urdma.transport.wire.Opcode.RC_RDMA_READ_RESPONSE_LAST, h.sent.get(1).opcode);
+            assertEquals(1, h.qb.counters().get(org.urdma.transport.counters.Counter.DUPLICATE_REQUEST));
+        }
+    }
 }

@@ -61,7 +61,7 @@ class UcUdSrqChannelTest {
                 assertEquals(WcStatus.SUCCESS, w.status);
                 assertTrue(w.byteLen == 64 || w.byteLen == 3000, "never a partial message: " + w);
             }
-            assertTrue(((SoftQp) qp[1]).responder.ucDiscarded > 0);
+            assertTrue(((SoftQp) qp[1]).responder.ucDiscarded() > 0);
         }
     }
 

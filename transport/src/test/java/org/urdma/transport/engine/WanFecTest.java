@@ -50,7 +50,7 @@ class WanFecTest {
     static final long MS = 1_000_000L;
     static final long START = 1_000_000_000L;
     /** Path MTU 1024 less the 64 bytes P-FEC keeps for the headers a parity also carries. */
-    static final int PAYLOAD = 1024 - SoftQp.FEC_HEADROOM;
+    static final int PAYLOAD = 1024 - QpControl.FEC_HEADROOM;
     static final int WAN_FEC = OpcodeTable.UETH_TS | OpcodeTable.UETH_PER_PACKET_RETH | OpcodeTable.UETH_SACK | OpcodeTable.UETH_FEC;
 
     @TempDir

@@ -113,6 +113,8 @@ class WanSackTest {
     static final class Recording implements RateControl {
         final List<Long> rtts = new ArrayList<>();
         final List<long[]> delays = new ArrayList<>();
+        /** Each ACK's delivered bytes and round trip (-1: none), in order. */
+        final List<long[]> acks = new ArrayList<>();
 
         @Override
         public long nextSendTime(long now) {
@@ -126,6 +128,12 @@ class WanSackTest {
         @Override
         public void onAck(long rttNanos, long now) {
             if (rttNanos >= 0) rtts.add(rttNanos);
+        }
+
+        @Override
+        public void onAck(long ackedBytes, long rttNanos, long now) {
+            acks.add(new long[] {ackedBytes, rttNanos});
+            onAck(rttNanos, now);
         }
 
         @Override
