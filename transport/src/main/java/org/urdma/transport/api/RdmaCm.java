@@ -161,22 +161,43 @@ public final class RdmaCm implements AutoCloseable {
     /**
      * Listens on {@code port} of RDMA_PS_TCP (service ID 0x0000000001060000 | port), as rdma_listen does: REQs for it
      * wait for {@link RdmaCmListener#accept} or {@link RdmaCmListener#reject}; REQs for other ports are rejected at once.
+     * The backlog is rdma_listen's 0: 1024 REQs not yet taken.
      *
      * @param port the IP port (1..65535)
      * @return the listener; closing it stops listening
      */
     public RdmaCmListener listen(int port) {
+        return listen(port, 0);
+    }
+
+    /**
+     * Listens as {@link #listen(int)} does with {@code backlog} REQs allowed to wait untaken (MRAed when they wait long);
+     * the next is rejected at once with REJ reason 3 (no resources), and those still waiting when the listener closes
+     * with reason 28 (consumer defined), as the kernel refuses the unanswered requests of a destroyed listener.
+     *
+     * @param port    the IP port (1..65535)
+     * @param backlog REQs that may wait for the application; 0 or less: 1024, as rdma_listen's 0
+     * @return the listener; closing it stops listening
+     */
+    public RdmaCmListener listen(int port, int backlog) {
         long sid = PortSpace.TCP.serviceId(port);
         BlockingQueue<CmId> requests = new LinkedBlockingQueue<>();
         synchronized (agent) {
-            agent.listen(sid, requests::add);
+            agent.listen(sid, requests::add, backlog);
         }
         return new RdmaCmListener(this, sid, requests);
     }
 
     void unlisten(long sid) {
         synchronized (agent) {
-            agent.unlisten(sid);
+            agent.unlisten(sid, System.nanoTime());
+        }
+    }
+
+    /** The application takes a REQ it was told of; false when it is gone meanwhile (see {@link CmAgent#take}). */
+    boolean take(CmId id) {
+        synchronized (agent) {
+            return agent.take(id);
         }
     }
 

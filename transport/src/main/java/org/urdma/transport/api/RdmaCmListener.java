@@ -28,6 +28,18 @@ public final class RdmaCmListener implements AutoCloseable {
     }
 
     /**
+     * Accepts a REQ from {@link #nextRequest} with a new QP, as {@link #accept(EndpointOptions)} does: a server that
+     * takes requests on one thread and makes each connection on another (rping -P) serves clients side by side.
+     *
+     * @param request the REQ, from {@link #nextRequest}
+     * @param options the QP to make, the private data to answer with and how long to wait for the RTU
+     * @return the connection, its QP in RTS
+     */
+    public RdmaConnection accept(CmId request, EndpointOptions options) {
+        return cm.accept(request, options);
+    }
+
+    /**
      * Waits for a REQ and refuses it (REJ, reason 28 "consumer defined": rdma_reject).
      *
      * @param options how long to wait, and the private data the REJ carries (at most 148 bytes)
@@ -47,16 +59,20 @@ public final class RdmaCmListener implements AutoCloseable {
      * @return the request: its private data (rdma_cm's IP header first), offered MTU and RDMA READ depths
      */
     public CmId nextRequest(java.time.Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         try {
-            CmId id = requests.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            if (id == null) throw new RdmaConnectException("accept: no connection request within " + timeout.toMillis() + " ms", null);
-            return id;
+            while (true) {
+                CmId id = requests.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (id == null) throw new RdmaConnectException("accept: no connection request within " + timeout.toMillis() + " ms", null);
+                if (cm.take(id)) return id; // else its client gave up while it waited: the next one
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RdmaConnectException("accept: interrupted", e);
         }
     }
 
+    /** Stops listening; REQs still waiting for the application are rejected at once (REJ reason 28). */
     @Override
     public void close() {
         cm.unlisten(serviceId);
