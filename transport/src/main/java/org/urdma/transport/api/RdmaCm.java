@@ -291,15 +291,8 @@ public final class RdmaCm implements AutoCloseable {
      * @throws RdmaConnectException rejected (naming the REJ reason), or no answer within {@code timeout}
      */
     public CmId connectQp(String ip, int port, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user, java.time.Duration timeout) {
-        Target t = target(ip, port, user);
         Waiter w = new Waiter();
-        CmId id;
-        synchronized (agent) {
-            id = agent.newId().qpParameters(ThreadLocalRandom.current().nextInt(1 << 24), CmQp.code(PathMtu.ofBytes(mtuBytes)),
-                    rdAtomic, rdAtomic);
-            agent.connect(id, PortSpace.TCP.serviceId(port), new CmPeer(t.gid(), t.mac(), 1), t.gid(), new CmQp(qp), w,
-                    t.privateData(), System.nanoTime());
-        }
+        CmId id = startConnect(ip, port, qp, mtuBytes, rdAtomic, user, w);
         try {
             w.await(timeout, "connect to " + ip + ":" + port);
         } catch (RdmaConnectException ex) {
@@ -307,6 +300,30 @@ public final class RdmaCm implements AutoCloseable {
             throw ex;
         }
         return id;
+    }
+
+    /**
+     * {@link #connectQp} without waiting, as rdma_connect on an id with an event channel: the REQ goes out now, and the
+     * future completes when the RTU is sent (or fails with an {@link RdmaConnectException} on a REJ or after the CM's
+     * last retry). Many connections can be under way at once (cmtime).
+     *
+     * @return the connection being made
+     */
+    public CompletableFuture<CmId> connectQpAsync(String ip, int port, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user) {
+        Waiter w = new Waiter();
+        startConnect(ip, port, qp, mtuBytes, rdAtomic, user, w);
+        return w.done;
+    }
+
+    private CmId startConnect(String ip, int port, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user, Waiter w) {
+        Target t = target(ip, port, user);
+        synchronized (agent) {
+            CmId id = agent.newId().qpParameters(ThreadLocalRandom.current().nextInt(1 << 24), CmQp.code(PathMtu.ofBytes(mtuBytes)),
+                    rdAtomic, rdAtomic);
+            agent.connect(id, PortSpace.TCP.serviceId(port), new CmPeer(t.gid(), t.mac(), 1), t.gid(), new CmQp(qp), w,
+                    t.privateData(), System.nanoTime());
+            return id;
+        }
     }
 
     /** Where a REQ goes: the server's GID and MAC, and the REQ's private data (rdma_cm's IP header, then {@code user}). */
@@ -347,16 +364,32 @@ public final class RdmaCm implements AutoCloseable {
      * @param timeout  how long to wait for the RTU
      */
     public void acceptQp(CmId id, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user, java.time.Duration timeout) {
+        Waiter w = new Waiter();
+        startAccept(id, qp, mtuBytes, rdAtomic, user, w);
+        w.await(timeout, "accept");
+    }
+
+    /**
+     * {@link #acceptQp} without waiting for the RTU, as rdma_accept on an id with an event channel: the REP goes out
+     * now, the future completes when the RTU comes (or fails with an {@link RdmaConnectException}).
+     *
+     * @return the connection being made
+     */
+    public CompletableFuture<CmId> acceptQpAsync(CmId id, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user) {
+        Waiter w = new Waiter();
+        startAccept(id, qp, mtuBytes, rdAtomic, user, w);
+        return w.done;
+    }
+
+    private void startAccept(CmId id, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user, Waiter w) {
         if (user.length > MAX_ACCEPT_PRIVATE_DATA) {
             throw new IllegalArgumentException("privateData: rdma_cm accepts with at most " + MAX_ACCEPT_PRIVATE_DATA + " bytes, was " + user.length);
         }
-        Waiter w = new Waiter();
         synchronized (agent) {
             id.qpParameters(ThreadLocalRandom.current().nextInt(1 << 24), Math.min(id.mtuCode(), CmQp.code(PathMtu.ofBytes(mtuBytes))),
                     Math.min(rdAtomic, Math.max(1, id.responderResources())), Math.min(rdAtomic, Math.max(1, id.initiatorDepth())));
             agent.accept(id, new CmQp(qp), w, user, System.nanoTime());
         }
-        w.await(timeout, "accept");
     }
 
     // ---------------------------------------------------------------- UD through SIDR (RDMA_PS_UDP)
@@ -480,6 +513,19 @@ public final class RdmaCm implements AutoCloseable {
         long deadline = System.nanoTime() + 500_000_000L;
         while (id.state() == org.urdma.transport.gsi.CmState.DREQ_SENT && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(100_000);
+        }
+    }
+
+    /**
+     * rdma_disconnect on many connections at once, without waiting: every DREQ goes out now (its QP to ERROR), and each
+     * id leaves {@code DREQ_SENT} when its DREP comes or the CM's last retry passes (cmtime's disconnect step).
+     *
+     * @param ids connections from {@link #connectQp} or {@link #acceptQp}; those already going or gone are left alone
+     */
+    public void disconnectAll(java.util.Collection<CmId> ids) {
+        synchronized (agent) {
+            long now = System.nanoTime();
+            for (CmId id : ids) agent.disconnect(id, null, now);
         }
     }
 

@@ -48,6 +48,16 @@ public final class RdmaCmListener implements AutoCloseable {
         cm.reject(next(options), options.privateData());
     }
 
+    /**
+     * Refuses a REQ from {@link #nextRequest} (REJ, reason 28 "consumer defined": rdma_reject).
+     *
+     * @param request     the REQ
+     * @param privateData what the REJ carries (at most 148 bytes)
+     */
+    public void reject(CmId request, byte[] privateData) {
+        cm.reject(request, privateData);
+    }
+
     private CmId next(EndpointOptions options) {
         return nextRequest(options.timeout());
     }
