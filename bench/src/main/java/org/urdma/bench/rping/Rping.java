@@ -103,7 +103,8 @@ public final class Rping {
     public int server(int port) {
         RdmaCm cm = device.rdmaCm();
         try (RdmaCmListener l = cm.listen(port, BACKLOG)) {
-            return serve(l.accept(options()), buffers());
+            Buffers b = buffers();
+            return serve(l.accept(l.nextRequest(timeout), options(), qp -> postRecv(qp, b.recv())), b);
         }
     }
 
@@ -155,7 +156,8 @@ public final class Rping {
                     Buffers b = pool.poll();
                     if (b == null) b = buffers();
                     try {
-                        RdmaConnection c = l.accept(request, options());
+                        Buffers mine = b;
+                        RdmaConnection c = l.accept(request, options(), qp -> postRecv(qp, mine.recv()));
                         pings.addAndGet(serve(c, b));
                         clients.incrementAndGet();
                     } catch (RuntimeException e) { // one client failed: as rping -P, the server goes on with the rest
@@ -195,9 +197,9 @@ public final class Rping {
     }
 
     /**
-     * Serves one client's pings until it disconnects. Each receive is posted again as soon as the one before it is
-     * read, before the SEND that lets the client send again, as stock rping's completion handler does: the client's
-     * next advertisement then finds a receive waiting instead of drawing an RNR NAK.
+     * Serves one client's pings until it disconnects; its first receive was posted before the REP. Each receive is
+     * posted again as soon as the one before it is read, before the SEND that lets the client send again, as stock
+     * rping's completion handler does: the client's next advertisement finds a receive waiting, not an RNR NAK.
      */
     private int serve(RdmaConnection conn, Buffers b) {
         MemoryRegion buf = b.buf();
@@ -205,7 +207,6 @@ public final class Rping {
         MemoryRegion recv = b.recv();
         try (RdmaConnection c = conn) {
             int served = 0;
-            postRecv(c, recv); // accept posts nothing: the client's first SEND may meet an RNR NAK until here
             while (true) {
                 if (!awaitOrGone(c, "the client's start buffer")) return served;
                 long addr = recv.segment().get(BE64, 0);
@@ -233,7 +234,11 @@ public final class Rping {
     }
 
     private void postRecv(RdmaConnection c, MemoryRegion recv) {
-        c.qp().postRecv(new ReceiveWorkRequest().wrId(1).addSge(recv, 0, INFO));
+        postRecv(c.qp(), recv);
+    }
+
+    private static void postRecv(org.urdma.verbs.QueuePair qp, MemoryRegion recv) {
+        qp.postRecv(new ReceiveWorkRequest().wrId(1).addSge(recv, 0, INFO));
     }
 
     private void sendInfo(RdmaConnection c, MemoryRegion send, MemoryRegion advertised) {
@@ -265,16 +270,9 @@ public final class Rping {
 
     /** Waits for {@code cq}'s next completion: true on success, false if flushed (the client disconnected). */
     private boolean completedUnlessFlushed(CompletionQueue cq, String what) {
-        WorkCompletion[] wc = {new WorkCompletion()};
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long park = 1_000;
-        while (cq.poll(wc, 1) == 0) {
-            if (System.nanoTime() - deadline > 0) throw new IllegalStateException(what + ": nothing within " + timeout.toSeconds() + " s");
-            java.util.concurrent.locks.LockSupport.parkNanos(park);
-            park = Math.min(1_000_000, park * 2); // a client that thinks long costs its server thread little
-        }
-        if (wc[0].status() == WcStatus.WR_FLUSH_ERR) return false;
-        if (wc[0].status() != WcStatus.SUCCESS) throw new IllegalStateException(what + ": " + wc[0].status());
+        WorkCompletion wc = Completions.next(cq, timeout, what); // backs off: a client that thinks long costs its thread little
+        if (wc.status() == WcStatus.WR_FLUSH_ERR) return false;
+        if (wc.status() != WcStatus.SUCCESS) throw new IllegalStateException(what + ": " + wc.status());
         return true;
     }
 

@@ -202,10 +202,16 @@ public final class RdmaCm implements AutoCloseable {
     }
 
     RdmaConnection accept(CmId id, EndpointOptions o) {
+        return accept(id, o, qp -> { });
+    }
+
+    /** Accepts with a new QP; {@code inInit} sees it in INIT, before the REP lets the client send (receives go there). */
+    RdmaConnection accept(CmId id, EndpointOptions o, java.util.function.Consumer<QueuePair> inInit) {
         Endpoint e = Endpoint.make(device(), o);
         Waiter w = new Waiter();
         try {
             e.toInit(o);
+            inInit.accept(e.qp);
             byte[] pd = o.privateData();
             if (pd.length > MAX_ACCEPT_PRIVATE_DATA) {
                 throw new IllegalArgumentException("privateData: rdma_cm accepts with at most " + MAX_ACCEPT_PRIVATE_DATA + " bytes, was " + pd.length);

@@ -40,6 +40,20 @@ public final class RdmaCmListener implements AutoCloseable {
     }
 
     /**
+     * Accepts a REQ as {@link #accept(CmId, EndpointOptions)} does, handing the new QP to {@code inInit} before the REP
+     * goes out: receives posted there wait for the client's first SEND, as a librdmacm server posts them before
+     * rdma_accept.
+     *
+     * @param request the REQ, from {@link #nextRequest}
+     * @param options the QP to make, the private data to answer with and how long to wait for the RTU
+     * @param inInit  called with the QP in INIT, before the REP
+     * @return the connection, its QP in RTS
+     */
+    public RdmaConnection accept(CmId request, EndpointOptions options, java.util.function.Consumer<org.urdma.verbs.QueuePair> inInit) {
+        return cm.accept(request, options, inInit);
+    }
+
+    /**
      * Waits for a REQ and refuses it (REJ, reason 28 "consumer defined": rdma_reject).
      *
      * @param options how long to wait, and the private data the REJ carries (at most 148 bytes)
