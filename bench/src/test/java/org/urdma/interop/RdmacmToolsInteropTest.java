@@ -50,8 +50,9 @@ class RdmacmToolsInteropTest {
 
     private static String[] urdma(String tap, String tool, String... more) {
         List<String> a = new java.util.ArrayList<>(List.of(tool, "--link", "tap:" + tap, "--ip", URDMA_IP + "/24",
-                "--mac", "02:75:72:64:6d:50", "--timeout-s", "60"));
+                "--mac", "02:75:72:64:6d:50"));
         a.addAll(List.of(more));
+        if (!a.contains("--timeout-s")) a.addAll(List.of("--timeout-s", "60"));
         return a.toArray(String[]::new);
     }
 
@@ -96,6 +97,17 @@ class RdmacmToolsInteropTest {
         assertEquals(100, count(mads, "ConnectRequest"), "one REQ per connection, none resent:\n" + mads);
         assertEquals(0, count(mads, "ConnectReject"), mads);
         CaptureChecks.assertAllDecode(r.pcap(), out.resolve("cmtime-urdma-server-decode.txt"));
+    }
+
+    @Test
+    void aHundredStockCmtimeConnectionsAtOnceAreAllServedByAPersistentUrdmaRping() throws Exception {
+        Run r = urdmaServer("cmtime-urdma-rping-P", new String[] {"rping", "-s", "-P", "-p", "7471", "--timeout-s", "15"}, "cmtime -s " + URDMA_IP + " -c 100");
+        assertTrue(r.guest().output().contains("rc=0"), r.transcript());
+        assertFalse(r.guest().output().contains("event: RDMA_CM_EVENT"), "every connection made:\n" + r.transcript());
+        assertEquals(0, r.urdma().exit(), r.transcript());
+        assertTrue(r.urdma().out().contains("rping server: 100 clients served, 0 pings, 0 connections failed"), r.transcript());
+        String mads = RdmaCmInteropTest.tshark(r.pcap(), "infiniband.mad", "_ws.col.Info");
+        assertEquals(0, count(mads, "ConnectReject"), mads);
     }
 
     @Test
