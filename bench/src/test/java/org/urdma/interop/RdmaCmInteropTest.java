@@ -96,7 +96,7 @@ class RdmaCmInteropTest {
         assertTrue(gapMs < 250, "REJ " + gapMs + " ms after the REQ\n" + times);
     }
 
-    private static String tshark(Path pcap, String filter, String... fields) throws Exception {
+    static String tshark(Path pcap, String filter, String... fields) throws Exception {
         List<String> cmd = new java.util.ArrayList<>(List.of("tshark", "-r", pcap.toString(), "-Y", filter, "-T", "fields"));
         for (String f : fields) cmd.addAll(List.of("-e", f));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(false).start();

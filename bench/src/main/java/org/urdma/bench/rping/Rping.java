@@ -6,12 +6,18 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.urdma.transport.api.Completions;
 import org.urdma.transport.api.EndpointOptions;
 import org.urdma.transport.api.RdmaCm;
 import org.urdma.transport.api.RdmaCmListener;
+import org.urdma.transport.api.RdmaConnectException;
 import org.urdma.transport.api.RdmaConnection;
 import org.urdma.transport.api.UrdmaDevice;
+import org.urdma.transport.gsi.CmId;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.CompletionQueue;
 import org.urdma.verbs.MemoryRegion;
@@ -95,65 +101,128 @@ public final class Rping {
 
     /** Server: accepts one client and serves its pings until it disconnects; returns pings served. */
     public int server(int port) {
-        return server(port, false);
-    }
-
-    /**
-     * Server; {@code persistent} (rping -P): one client after another on the same listener until none comes within the
-     * timeout, then prints how many it served; returns pings served.
-     */
-    public int server(int port, boolean persistent) {
         RdmaCm cm = device.rdmaCm();
-        MemoryRegion buf = device.register(size, AccessFlags.LOCAL_WRITE);
-        MemoryRegion send = device.register(INFO, AccessFlags.LOCAL_WRITE);
-        MemoryRegion recv = device.register(INFO, AccessFlags.LOCAL_WRITE);
-        try (RdmaCmListener l = cm.listen(port)) {
-            if (!persistent) return serve(l, buf, send, recv);
-            int pings = 0;
-            int clients = 0;
-            int failed = 0;
-            while (true) {
-                try {
-                    pings += serve(l, buf, send, recv);
-                    clients++;
-                } catch (org.urdma.transport.api.RdmaConnectException e) {
-                    if (e.getMessage().startsWith("accept: no connection request")) { // nobody came within the timeout: done
-                        if (clients == 0) throw e;
-                        out.println("rping server: " + clients + " clients served, " + pings + " pings, " + failed
-                                + " connections failed; " + cm.stats());
-                        return pings;
-                    }
-                    failed++; // one client's connection failed (rejected, timed out): the next may still come
-                    out.println("rping server: a connection failed: " + e.getMessage());
-                } catch (RuntimeException e) {
-                    failed++; // one client's pings failed (a completion error): as rping -P, the server goes on
-                    out.println("rping server: a client failed: " + e.getMessage());
-                }
-            }
+        try (RdmaCmListener l = cm.listen(port, BACKLOG)) {
+            Buffers b = buffers();
+            return serve(l.accept(l.nextRequest(timeout), options(), qp -> postRecv(qp, b.recv())), b);
         }
     }
 
-    private int serve(RdmaCmListener l, MemoryRegion buf, MemoryRegion send, MemoryRegion recv) {
-        // the first receive must be posted before the REP lets the client send: accept posts nothing, so the
-        // client's first SEND may meet RNR NAKs until this post (the client retries)
-        try (RdmaConnection c = l.accept(options())) {
+    /** Server; {@code persistent}: {@link #persistentServer}'s pings. */
+    public int server(int port, boolean persistent) {
+        return persistent ? persistentServer(port).pings() : server(port);
+    }
+
+    /**
+     * What a persistent server did.
+     *
+     * @param clients clients whose pings all came back until they disconnected
+     * @param pings   pings served
+     * @param failed  connections that failed (not accepted, or a completion error)
+     */
+    public record Served(int clients, int pings, int failed) {
+    }
+
+    /**
+     * rdma_listen's 0 (1024 REQs), not stock rping's 3: past its backlog urdma refuses a REQ at once, where the kernel
+     * drops it and lets the client resend, so a burst of clients would be refused that stock rping serves.
+     */
+    static final int BACKLOG = 0;
+
+    /**
+     * rping -P: each client on a thread of its own, as the stock server runs one per connection, until none is connected
+     * and no new one comes within the timeout; prints what it served.
+     */
+    public Served persistentServer(int port) {
+        RdmaCm cm = device.rdmaCm();
+        AtomicInteger clients = new AtomicInteger();
+        AtomicInteger pings = new AtomicInteger();
+        AtomicInteger failed = new AtomicInteger();
+        ConcurrentLinkedQueue<Buffers> pool = new ConcurrentLinkedQueue<>();
+        List<Thread> running = new ArrayList<>();
+        try (RdmaCmListener l = cm.listen(port, BACKLOG)) {
+            while (true) {
+                CmId request;
+                try {
+                    request = l.nextRequest(timeout);
+                } catch (RdmaConnectException e) { // nobody came within the timeout: done, unless some are still connected
+                    running.removeIf(t -> !t.isAlive());
+                    if (!running.isEmpty()) continue;
+                    if (clients.get() + failed.get() == 0) throw e;
+                    break;
+                }
+                running.removeIf(t -> !t.isAlive());
+                running.add(Thread.ofPlatform().daemon().name("rping-server-" + request.remoteQpn()).start(() -> {
+                    Buffers b = pool.poll();
+                    if (b == null) b = buffers();
+                    try {
+                        Buffers mine = b;
+                        RdmaConnection c = l.accept(request, options(), qp -> postRecv(qp, mine.recv()));
+                        pings.addAndGet(serve(c, b));
+                        clients.incrementAndGet();
+                    } catch (RuntimeException e) { // one client failed: as rping -P, the server goes on with the rest
+                        failed.incrementAndGet();
+                        synchronized (out) {
+                            out.println("rping server: a connection failed: " + e.getMessage());
+                        }
+                    } finally {
+                        pool.add(b);
+                    }
+                }));
+            }
+            for (Thread t : running) join(t);
+        }
+        Served s = new Served(clients.get(), pings.get(), failed.get());
+        out.println("rping server: " + s.clients() + " clients served, " + s.pings() + " pings, " + s.failed()
+                + " connections failed; " + cm.stats());
+        return s;
+    }
+
+    private static void join(Thread t) {
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("rping server: interrupted", e);
+        }
+    }
+
+    /** One connection's registered buffers: the ping data, and the 16-byte advertisement out and in. */
+    private record Buffers(MemoryRegion buf, MemoryRegion send, MemoryRegion recv) {
+    }
+
+    private Buffers buffers() {
+        return new Buffers(device.register(size, AccessFlags.LOCAL_WRITE), device.register(INFO, AccessFlags.LOCAL_WRITE),
+                device.register(INFO, AccessFlags.LOCAL_WRITE));
+    }
+
+    /**
+     * Serves one client's pings until it disconnects; its first receive was posted before the REP. Each receive is
+     * posted again as soon as the one before it is read, before the SEND that lets the client send again, as stock
+     * rping's completion handler does: the client's next advertisement finds a receive waiting, not an RNR NAK.
+     */
+    private int serve(RdmaConnection conn, Buffers b) {
+        MemoryRegion buf = b.buf();
+        MemoryRegion send = b.send();
+        MemoryRegion recv = b.recv();
+        try (RdmaConnection c = conn) {
             int served = 0;
             while (true) {
-                postRecv(c, recv);
                 if (!awaitOrGone(c, "the client's start buffer")) return served;
                 long addr = recv.segment().get(BE64, 0);
                 int rkey = recv.segment().get(BE32, 8);
                 int len = recv.segment().get(BE32, 12);
+                postRecv(c, recv);
                 int n = Math.min(len, size);
                 c.qp().postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.RDMA_READ).flags(SendFlags.SIGNALED)
                         .addSge(buf, 0, n).remote(addr, rkey));
                 await(c, true, "RDMA READ of the client's buffer");
                 if (verbose) out.println("server ping data: " + cString(buf.segment()));
-                postRecv(c, recv);
                 if (!sendInfoUnlessGone(c, send, buf)) return served;
                 if (!awaitOrGone(c, "the client's sink buffer")) return served;
                 addr = recv.segment().get(BE64, 0);
                 rkey = recv.segment().get(BE32, 8);
+                postRecv(c, recv);
                 int w = Math.min(cString(buf.segment()).length() + 1, n);
                 c.qp().postSend(new SendWorkRequest().wrId(3).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
                         .addSge(buf, 0, w).remote(addr, rkey));
@@ -165,7 +234,11 @@ public final class Rping {
     }
 
     private void postRecv(RdmaConnection c, MemoryRegion recv) {
-        c.qp().postRecv(new ReceiveWorkRequest().wrId(1).addSge(recv, 0, INFO));
+        postRecv(c.qp(), recv);
+    }
+
+    private static void postRecv(org.urdma.verbs.QueuePair qp, MemoryRegion recv) {
+        qp.postRecv(new ReceiveWorkRequest().wrId(1).addSge(recv, 0, INFO));
     }
 
     private void sendInfo(RdmaConnection c, MemoryRegion send, MemoryRegion advertised) {
@@ -197,14 +270,9 @@ public final class Rping {
 
     /** Waits for {@code cq}'s next completion: true on success, false if flushed (the client disconnected). */
     private boolean completedUnlessFlushed(CompletionQueue cq, String what) {
-        WorkCompletion[] wc = {new WorkCompletion()};
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (cq.poll(wc, 1) == 0) {
-            if (System.nanoTime() - deadline > 0) throw new IllegalStateException(what + ": nothing within " + timeout.toSeconds() + " s");
-            java.util.concurrent.locks.LockSupport.parkNanos(20_000);
-        }
-        if (wc[0].status() == WcStatus.WR_FLUSH_ERR) return false;
-        if (wc[0].status() != WcStatus.SUCCESS) throw new IllegalStateException(what + ": " + wc[0].status());
+        WorkCompletion wc = Completions.next(cq, timeout, what); // backs off: a client that thinks long costs its thread little
+        if (wc.status() == WcStatus.WR_FLUSH_ERR) return false;
+        if (wc.status() != WcStatus.SUCCESS) throw new IllegalStateException(what + ": " + wc.status());
         return true;
     }
 

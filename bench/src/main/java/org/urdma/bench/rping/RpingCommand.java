@@ -11,10 +11,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code urdma rping}: librdmacm's rping (client or server) over urdma's rdma_cm, with rping's flags and output. */
-@Command(name = "rping", mixinStandardHelpOptions = true,
+@Command(name = "rping",
         description = {"rping over rdma_cm (the IB CM on QP1): talks to the stock rping of rdmacm-utils, either role.",
-            "--link memory runs a server and a client in this JVM."})
+            "--link memory runs a server and a client in this JVM (" + RpingCommand.MEMORY_PINGS + " pings unless -C says otherwise).",
+            "Exit code 1 when a persistent server (-s -P) saw connections fail."})
 public final class RpingCommand implements Callable<Integer> {
+    /** Pings of an in-memory run without -C: it has no peer to interrupt it, so it must end by itself. */
+    static final int MEMORY_PINGS = 10;
+
+    // rping's -V (validate) takes the standard mixin's version flag, which would drop the mixin: help by hand
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit")
+    boolean help;
+
     @Option(names = "-s", description = "Server")
     boolean server;
 
@@ -29,7 +37,7 @@ public final class RpingCommand implements Callable<Integer> {
     int port = 7174;
 
     @Range(min = 0, max = Integer.MAX_VALUE)
-    @Option(names = "-C", description = "Ping count (0: until interrupted) (default: ${DEFAULT-VALUE})")
+    @Option(names = "-C", description = "Ping count (0: until interrupted; --link memory: " + MEMORY_PINGS + ") (default: ${DEFAULT-VALUE})")
     int count;
 
     @Range(min = 16, max = 1 << 30)
@@ -66,6 +74,10 @@ public final class RpingCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Duration timeout = Duration.ofSeconds(timeoutS);
         if (link.equals("memory")) {
+            if (count == 0) {
+                count = MEMORY_PINGS;
+                System.out.println("rping: " + MEMORY_PINGS + " pings in memory (-C N for more)");
+            }
             try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory())) {
                 CompletableFuture<Integer> served = CompletableFuture.supplyAsync(() ->
                         new Rping(pair.first(), size, count, verbose, validate, timeout, System.out).server(port),
@@ -84,8 +96,11 @@ public final class RpingCommand implements Callable<Integer> {
         if (mac != null) o = o.withMac(mac);
         try (UrdmaDevice d = Urdma.open(o)) {
             Rping r = new Rping(d, size, count, verbose, validate, timeout, System.out);
-            if (server) {
-                r.server(port, persistent);
+            if (server && persistent) {
+                Rping.Served s = r.persistentServer(port);
+                if (s.failed() > 0) return 1; // its summary line said how many
+            } else if (server) {
+                r.server(port);
             } else {
                 if (address == null) throw new IllegalArgumentException("-a: the server's address is required with -c");
                 r.client(address, port);

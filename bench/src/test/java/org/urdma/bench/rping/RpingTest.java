@@ -37,4 +37,21 @@ class RpingTest {
         assertEquals("ping data: rdma-ping-1: BCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrs", lines[1]);
         assertTrue(serverOut.toString(StandardCharsets.US_ASCII).startsWith("server ping data: rdma-ping-0: ABCDEFG"));
     }
+
+    @Test
+    void theServerPostsItsNextReceiveBeforeReplyingSoTheClientMeetsNoRnrNak() throws Exception {
+        Duration t = Duration.ofSeconds(20);
+        PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.US_ASCII);
+        try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory())) {
+            pair.first().rdmaCm();
+            CompletableFuture<Integer> served = CompletableFuture.supplyAsync(() ->
+                    new Rping(pair.first(), 64, 0, false, true, t, quiet).server(7177), r -> Thread.ofPlatform().daemon().start(r));
+            Thread.sleep(200);
+            assertEquals(500, new Rping(pair.second(), 64, 500, false, true, t, quiet).client("10.0.0.1", 7177));
+            assertEquals(500, (int) served.get());
+            // the first receive is posted before the REP, each next one before the SEND that lets the client go on
+            long rnr = ((org.urdma.transport.engine.SoftDevice) pair.first().verbs()).counters().get(org.urdma.transport.counters.Counter.RNR_NAKS_SENT);
+            assertEquals(0, rnr, "RNR NAKs the server sent");
+        }
+    }
 }

@@ -20,6 +20,28 @@ public final class Completions {
      * @throws IllegalStateException if none arrives within {@code timeout}, or it is not {@link WcStatus#SUCCESS}
      *                               (naming the work request, opcode and status)
      */
+    /**
+     * Polls {@code cq} until a completion arrives and returns it whatever its status, parking longer the longer it waits
+     * (up to a millisecond): for a thread that may wait long for a peer, one of many such side by side.
+     *
+     * @param cq      the queue to poll
+     * @param timeout how long to wait
+     * @param what    what is awaited, for the message when nothing comes
+     * @return the completion (a new object)
+     * @throws IllegalStateException if none arrives within {@code timeout}
+     */
+    public static WorkCompletion next(CompletionQueue cq, Duration timeout, String what) {
+        WorkCompletion[] wc = {new WorkCompletion()};
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long park = 1_000;
+        while (cq.poll(wc, 1) == 0) {
+            if (System.nanoTime() - deadline > 0) throw new IllegalStateException(what + ": nothing within " + timeout.toSeconds() + " s");
+            LockSupport.parkNanos(park);
+            park = Math.min(1_000_000, park * 2);
+        }
+        return wc[0];
+    }
+
     public static WorkCompletion await(CompletionQueue cq, Duration timeout) {
         WorkCompletion[] wc = {new WorkCompletion()};
         long deadline = System.nanoTime() + timeout.toNanos();

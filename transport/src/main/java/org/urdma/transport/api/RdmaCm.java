@@ -161,30 +161,57 @@ public final class RdmaCm implements AutoCloseable {
     /**
      * Listens on {@code port} of RDMA_PS_TCP (service ID 0x0000000001060000 | port), as rdma_listen does: REQs for it
      * wait for {@link RdmaCmListener#accept} or {@link RdmaCmListener#reject}; REQs for other ports are rejected at once.
+     * The backlog is rdma_listen's 0: 1024 REQs not yet taken.
      *
      * @param port the IP port (1..65535)
      * @return the listener; closing it stops listening
      */
     public RdmaCmListener listen(int port) {
+        return listen(port, 0);
+    }
+
+    /**
+     * Listens as {@link #listen(int)} does with {@code backlog} REQs allowed to wait untaken (MRAed when they wait long);
+     * the next is rejected at once with REJ reason 3 (no resources), and those still waiting when the listener closes
+     * with reason 28 (consumer defined), as the kernel refuses the unanswered requests of a destroyed listener.
+     *
+     * @param port    the IP port (1..65535)
+     * @param backlog REQs that may wait for the application; 0 or less: 1024, as rdma_listen's 0
+     * @return the listener; closing it stops listening
+     */
+    public RdmaCmListener listen(int port, int backlog) {
         long sid = PortSpace.TCP.serviceId(port);
         BlockingQueue<CmId> requests = new LinkedBlockingQueue<>();
         synchronized (agent) {
-            agent.listen(sid, requests::add);
+            agent.listen(sid, requests::add, backlog);
         }
         return new RdmaCmListener(this, sid, requests);
     }
 
     void unlisten(long sid) {
         synchronized (agent) {
-            agent.unlisten(sid);
+            agent.unlisten(sid, System.nanoTime());
+        }
+    }
+
+    /** The application takes a REQ it was told of; false when it is gone meanwhile (see {@link CmAgent#take}). */
+    boolean take(CmId id) {
+        synchronized (agent) {
+            return agent.take(id);
         }
     }
 
     RdmaConnection accept(CmId id, EndpointOptions o) {
+        return accept(id, o, qp -> { });
+    }
+
+    /** Accepts with a new QP; {@code inInit} sees it in INIT, before the REP lets the client send (receives go there). */
+    RdmaConnection accept(CmId id, EndpointOptions o, java.util.function.Consumer<QueuePair> inInit) {
         Endpoint e = Endpoint.make(device(), o);
         Waiter w = new Waiter();
         try {
             e.toInit(o);
+            inInit.accept(e.qp);
             byte[] pd = o.privateData();
             if (pd.length > MAX_ACCEPT_PRIVATE_DATA) {
                 throw new IllegalArgumentException("privateData: rdma_cm accepts with at most " + MAX_ACCEPT_PRIVATE_DATA + " bytes, was " + pd.length);
@@ -270,15 +297,8 @@ public final class RdmaCm implements AutoCloseable {
      * @throws RdmaConnectException rejected (naming the REJ reason), or no answer within {@code timeout}
      */
     public CmId connectQp(String ip, int port, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user, java.time.Duration timeout) {
-        Target t = target(ip, port, user);
         Waiter w = new Waiter();
-        CmId id;
-        synchronized (agent) {
-            id = agent.newId().qpParameters(ThreadLocalRandom.current().nextInt(1 << 24), CmQp.code(PathMtu.ofBytes(mtuBytes)),
-                    rdAtomic, rdAtomic);
-            agent.connect(id, PortSpace.TCP.serviceId(port), new CmPeer(t.gid(), t.mac(), 1), t.gid(), new CmQp(qp), w,
-                    t.privateData(), System.nanoTime());
-        }
+        CmId id = startConnect(ip, port, qp, mtuBytes, rdAtomic, user, w);
         try {
             w.await(timeout, "connect to " + ip + ":" + port);
         } catch (RdmaConnectException ex) {
@@ -286,6 +306,30 @@ public final class RdmaCm implements AutoCloseable {
             throw ex;
         }
         return id;
+    }
+
+    /**
+     * {@link #connectQp} without waiting, as rdma_connect on an id with an event channel: the REQ goes out now, and the
+     * future completes when the RTU is sent (or fails with an {@link RdmaConnectException} on a REJ or after the CM's
+     * last retry). Many connections can be under way at once (cmtime).
+     *
+     * @return the connection being made
+     */
+    public CompletableFuture<CmId> connectQpAsync(String ip, int port, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user) {
+        Waiter w = new Waiter();
+        startConnect(ip, port, qp, mtuBytes, rdAtomic, user, w);
+        return w.done;
+    }
+
+    private CmId startConnect(String ip, int port, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user, Waiter w) {
+        Target t = target(ip, port, user);
+        synchronized (agent) {
+            CmId id = agent.newId().qpParameters(ThreadLocalRandom.current().nextInt(1 << 24), CmQp.code(PathMtu.ofBytes(mtuBytes)),
+                    rdAtomic, rdAtomic);
+            agent.connect(id, PortSpace.TCP.serviceId(port), new CmPeer(t.gid(), t.mac(), 1), t.gid(), new CmQp(qp), w,
+                    t.privateData(), System.nanoTime());
+            return id;
+        }
     }
 
     /** Where a REQ goes: the server's GID and MAC, and the REQ's private data (rdma_cm's IP header, then {@code user}). */
@@ -326,16 +370,32 @@ public final class RdmaCm implements AutoCloseable {
      * @param timeout  how long to wait for the RTU
      */
     public void acceptQp(CmId id, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user, java.time.Duration timeout) {
+        Waiter w = new Waiter();
+        startAccept(id, qp, mtuBytes, rdAtomic, user, w);
+        w.await(timeout, "accept");
+    }
+
+    /**
+     * {@link #acceptQp} without waiting for the RTU, as rdma_accept on an id with an event channel: the REP goes out
+     * now, the future completes when the RTU comes (or fails with an {@link RdmaConnectException}).
+     *
+     * @return the connection being made
+     */
+    public CompletableFuture<CmId> acceptQpAsync(CmId id, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user) {
+        Waiter w = new Waiter();
+        startAccept(id, qp, mtuBytes, rdAtomic, user, w);
+        return w.done;
+    }
+
+    private void startAccept(CmId id, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user, Waiter w) {
         if (user.length > MAX_ACCEPT_PRIVATE_DATA) {
             throw new IllegalArgumentException("privateData: rdma_cm accepts with at most " + MAX_ACCEPT_PRIVATE_DATA + " bytes, was " + user.length);
         }
-        Waiter w = new Waiter();
         synchronized (agent) {
             id.qpParameters(ThreadLocalRandom.current().nextInt(1 << 24), Math.min(id.mtuCode(), CmQp.code(PathMtu.ofBytes(mtuBytes))),
                     Math.min(rdAtomic, Math.max(1, id.responderResources())), Math.min(rdAtomic, Math.max(1, id.initiatorDepth())));
             agent.accept(id, new CmQp(qp), w, user, System.nanoTime());
         }
-        w.await(timeout, "accept");
     }
 
     // ---------------------------------------------------------------- UD through SIDR (RDMA_PS_UDP)
@@ -459,6 +519,19 @@ public final class RdmaCm implements AutoCloseable {
         long deadline = System.nanoTime() + 500_000_000L;
         while (id.state() == org.urdma.transport.gsi.CmState.DREQ_SENT && System.nanoTime() - deadline < 0) {
             LockSupport.parkNanos(100_000);
+        }
+    }
+
+    /**
+     * rdma_disconnect on many connections at once, without waiting: every DREQ goes out now (its QP to ERROR), and each
+     * id leaves {@code DREQ_SENT} when its DREP comes or the CM's last retry passes (cmtime's disconnect step).
+     *
+     * @param ids connections from {@link #connectQp} or {@link #acceptQp}; those already going or gone are left alone
+     */
+    public void disconnectAll(java.util.Collection<CmId> ids) {
+        synchronized (agent) {
+            long now = System.nanoTime();
+            for (CmId id : ids) agent.disconnect(id, null, now);
         }
     }
 

@@ -15,8 +15,11 @@ import org.agrona.concurrent.UnsafeBuffer;
  * The Communication Manager of one port (IBTA chapter 12, as the kernel's cm.c runs it): connections by
  * communication ID, listeners by service ID, transaction IDs, response timeouts and retries, MRA when the application
  * answers a REQ late, a duplicate REQ answered rather than made a second connection, an unknown service ID rejected at
- * once. A state machine: MADs in through {@link #onMad}, time through {@link #poll}, MADs out through its
- * {@link Transport}; it never reads a clock. Not thread-safe: one thread (or a lock) drives it.
+ * once. A listener's REQs wait in its backlog (rdma_listen's) until the application takes them; past the backlog, or
+ * when the listener goes, they are refused at once with a reason the active side's CM acts on (never Timeout, which
+ * the kernel's CM ignores for a REQ it got no REP for). A state machine: MADs in through {@link #onMad}, time through
+ * {@link #poll}, MADs out through its {@link Transport}; it never reads a clock. Not thread-safe: one thread (or a lock)
+ * drives it.
  */
 public final class CmAgent {
     /** Sends one MAD (256 bytes at {@code offset}) to a peer's GSI; copies it before returning. */
@@ -49,7 +52,7 @@ public final class CmAgent {
     private final byte[] localGid;
     /** The upper half of the transaction IDs this agent starts (the kernel's per-agent hi_tid). */
     private final int tidHigh;
-    private final Long2ObjectHashMap<Listener> listeners = new Long2ObjectHashMap<>();
+    private final Long2ObjectHashMap<Backlog> listeners = new Long2ObjectHashMap<>();
     private final Int2ObjectHashMap<CmId> byLocalId = new Int2ObjectHashMap<>();
     private final Map<RemoteKey, CmId> byRemote = new HashMap<>();
     private final UnsafeBuffer out = new UnsafeBuffer(new byte[Mad.SIZE]);
@@ -88,15 +91,53 @@ public final class CmAgent {
 
     // ---------------------------------------------------------------- application calls
 
+    /** Listens with rdma_listen's default backlog ({@value Backlog#DEFAULT_CAPACITY} REQs not yet taken). */
     public void listen(long serviceId, Listener l) {
+        listen(serviceId, l, 0);
+    }
+
+    /**
+     * Listens on {@code serviceId}: each REQ goes to {@code l} and waits (MRAed when late) until {@link #take}; a REQ
+     * finding {@code backlog} others waiting is rejected at once ({@link CmRej#NO_RESOURCES}).
+     *
+     * @param backlog how many REQs may wait untaken; 0 or less: {@value Backlog#DEFAULT_CAPACITY}, as rdma_listen's 0
+     */
+    public void listen(long serviceId, Listener l, int backlog) {
         if (listeners.containsKey(serviceId)) {
             throw new IllegalStateException(String.format("service ID 0x%016x: already listened on", serviceId));
         }
-        listeners.put(serviceId, l);
+        listeners.put(serviceId, new Backlog(l, backlog));
     }
 
-    public void unlisten(long serviceId) {
-        listeners.remove(serviceId);
+    /**
+     * Stops listening: the REQs still waiting in the backlog are rejected at once ({@link CmRej#CONSUMER_DEFINED}, as
+     * the kernel rejects the unanswered IDs of a destroyed listener); later REQs get {@link CmRej#INVALID_SERVICE_ID}.
+     */
+    public void unlisten(long serviceId, long now) {
+        Backlog b = listeners.remove(serviceId);
+        if (b == null) return;
+        for (CmId id : b.drain()) {
+            id.backlog = null;
+            reject(id, CmRej.CONSUMER_DEFINED, null, now);
+        }
+    }
+
+    /**
+     * The application takes a REQ from its listener's backlog, to accept or reject it.
+     *
+     * @return false when the REQ is gone (refused as its listener closed, or its active side stopped asking)
+     */
+    public boolean take(CmId id) {
+        if (id.backlog == null || (id.state != CmState.REQ_RCVD && id.state != CmState.MRA_REQ_SENT)) return false;
+        id.backlog.remove(id);
+        id.backlog = null;
+        return true;
+    }
+
+    /** REQs waiting in {@code serviceId}'s backlog, not yet taken (0 when nobody listens). */
+    public int waiting(long serviceId) {
+        Backlog b = listeners.get(serviceId);
+        return b == null ? 0 : b.size();
     }
 
     /**
@@ -232,7 +273,12 @@ public final class CmAgent {
         if (dup != null) {
             stats.duplicate();
             switch (dup.state) {
-                case MRA_REQ_SENT, REP_SENT -> resend(dup); // the MRA or REP was lost: the same answer again
+                case MRA_REQ_SENT -> { // still waiting: the MRA again, and the active side is still asking
+                    resend(dup);
+                    stats.mraSent();
+                    dup.deadline = now + mraWait(dup);
+                }
+                case REP_SENT -> resend(dup); // the REP was lost: the same answer again
                 case TIMEWAIT -> rejectReq(b, o, from, CmRej.STALE_CONN);
                 default -> {
                     // still deciding (the MRA timer answers) or established (a late copy)
@@ -240,13 +286,18 @@ public final class CmAgent {
             }
             return;
         }
-        Listener l = listeners.get(req.serviceId());
-        if (l == null) {
+        Backlog backlog = listeners.get(req.serviceId());
+        if (backlog == null) {
             rejectReq(b, o, from, CmRej.INVALID_SERVICE_ID);
             return;
         }
         if (req.transportServiceType() != CmReq.SERVICE_RC && req.transportServiceType() != CmReq.SERVICE_UC) {
             rejectReq(b, o, from, CmRej.INVALID_TRANSPORT_TYPE);
+            return;
+        }
+        if (backlog.full()) { // refused now, not left to time out: the active side learns at once
+            stats.backlogFull();
+            rejectReq(b, o, from, CmRej.NO_RESOURCES);
             return;
         }
         CmId id = new CmId(true);
@@ -277,7 +328,9 @@ public final class CmAgent {
         // answer within half the active side's wait, or it resends: an MRA then buys the application time
         id.deadline = now + CmConfig.nanos(id.peerResponseTimeout) / 2;
         stats.request();
-        l.onRequest(id);
+        backlog.add(id);
+        id.backlog = backlog;
+        backlog.listener.onRequest(id);
     }
 
     private void rejectReq(MutableDirectBuffer b, int o, CmPeer from, int reason) {
@@ -365,10 +418,12 @@ public final class CmAgent {
         CmId id = byLocalId.get(mra.remoteCommId());
         if (id == null) return;
         long extra = CmConfig.nanos(mra.serviceTimeout()) + CmConfig.nanos(config.responseTimeout());
-        if (id.state == CmState.REQ_SENT && mra.messageMraed() == CmMra.MRAED_REQ) {
+        boolean reqMraed = id.state == CmState.REQ_SENT || id.state == CmState.MRA_REQ_RCVD;
+        if (reqMraed && mra.messageMraed() == CmMra.MRAED_REQ) { // again for a resent REQ: the peer still needs time
             id.state = CmState.MRA_REQ_RCVD;
             id.remoteCommId = mra.localCommId();
             id.deadline = now + extra;
+            id.retryWait = extra; // the later resends wait as long (the kernel's ib_modify_mad does the same)
             stats.mraReceived();
         } else if (id.state == CmState.REP_SENT && mra.messageMraed() == CmMra.MRAED_REP) {
             id.deadline = now + extra;
@@ -418,7 +473,8 @@ public final class CmAgent {
         long tid = sidrReq.transactionId();
         int requestId = sidrReq.requestId();
         long sid = sidrReq.serviceId();
-        Listener l = listeners.get(sid);
+        Backlog backlog = listeners.get(sid);
+        Listener l = backlog == null ? null : backlog.listener;
         sidrRep.wrap(out, 0);
         sidrRep.start(tid);
         sidrRep.requestId(requestId).serviceId(sid);
@@ -475,7 +531,7 @@ public final class CmAgent {
                     id.retriesLeft--;
                     stats.retry();
                     resend(id);
-                    id.deadline = now + CmConfig.nanos(config.responseTimeout());
+                    id.deadline = now + id.retryWait;
                     return;
                 }
                 stats.timeout();
@@ -499,9 +555,12 @@ public final class CmAgent {
                 keepLastSent(id);
                 stats.mraSent();
                 id.state = CmState.MRA_REQ_SENT;
-                id.deadline = now + CmConfig.nanos(config.serviceTimeout());
+                id.deadline = now + mraWait(id);
             }
-            case MRA_REQ_SENT -> reject(id, CmRej.TIMEOUT, null, now); // the application never answered
+            case MRA_REQ_SENT -> { // no duplicate REQ for a whole MRA wait: the active side gave up, so nobody to answer
+                stats.abandon();
+                forget(id);
+            }
             case TIMEWAIT -> forget(id);
             default -> id.deadline = Long.MAX_VALUE;
         }
@@ -523,7 +582,19 @@ public final class CmAgent {
         byLocalId.put(local, id);
     }
 
+    /**
+     * How long an MRAed REQ stays without a duplicate: the active side waits the MRA's service timeout plus its own
+     * response timeout before each resend, so twice that without one means it stopped.
+     */
+    private long mraWait(CmId id) {
+        return 2 * (CmConfig.nanos(config.serviceTimeout()) + CmConfig.nanos(id.peerResponseTimeout));
+    }
+
     private void forget(CmId id) {
+        if (id.backlog != null) {
+            id.backlog.remove(id);
+            id.backlog = null;
+        }
         id.state = CmState.IDLE;
         id.deadline = Long.MAX_VALUE;
         byLocalId.remove(id.localCommId);
@@ -543,6 +614,7 @@ public final class CmAgent {
         send(id.peer);
         keepLastSent(id);
         id.retriesLeft = config.maxRetries();
+        id.retryWait = CmConfig.nanos(config.responseTimeout());
         id.deadline = now + CmConfig.nanos(timeout);
     }
 

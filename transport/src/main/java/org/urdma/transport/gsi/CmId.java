@@ -68,9 +68,13 @@ public final class CmId {
     byte[] peerPrivateData = new byte[0];
     long deadline = Long.MAX_VALUE;
     int retriesLeft;
+    /** How long each resend waits for an answer: the response timeout, longer once an MRA asked for more. */
+    long retryWait;
     long arrived;
     final byte[] lastSent = new byte[Mad.SIZE];
     boolean haveLastSent;
+    /** The listener's backlog a passive REQ waits in until the application takes it; null once taken or gone. */
+    Backlog backlog;
     /** The passive side's remote-timeout promise from the REQ (how long the active side waits), and the active's. */
     int peerResponseTimeout;
 

@@ -24,6 +24,10 @@ public final class CmStats {
     public long mrasSent;
     public long mrasReceived;
     public long disconnectsCrossed;
+    /** REQs refused at once because their listener's backlog was full. */
+    public long backlogFull;
+    /** MRAed REQs dropped because their active side stopped resending (it gave up). */
+    public long abandoned;
 
     /** Also counts into {@code c} (null: only here). */
     public void counters(EngineCounters c) {
@@ -47,11 +51,13 @@ public final class CmStats {
     void mraSent() { mrasSent++; count(Counter.CM_MRA_SENT); }
     void mraReceived() { mrasReceived++; }
     void disconnectCrossed() { disconnectsCrossed++; }
+    void backlogFull() { backlogFull++; }
+    void abandon() { abandoned++; }
 
     @Override
     public String toString() {
         return "CmStats[in " + madsIn + ", out " + madsOut + ", dropped " + dropped + ", requests " + requests + ", established "
                 + established + ", duplicates " + duplicates + ", retries " + retries + ", timeouts " + timeouts + ", rej sent "
-                + rejectsSent + ", rej rcvd " + rejectsReceived + ", mra sent " + mrasSent + ", mra rcvd " + mrasReceived + "]";
+                + rejectsSent + ", rej rcvd " + rejectsReceived + ", mra sent " + mrasSent + ", mra rcvd " + mrasReceived + ", backlog full " + backlogFull + ", abandoned " + abandoned + "]";
     }
 }

@@ -34,8 +34,10 @@ import org.urdma.verbs.WrOpcode;
  * rxe; whoever owns it calls {@link #poll} (one thread, the same one that calls the agent).
  */
 public final class Gsi implements CmAgent.Transport, AutoCloseable {
-    static final int RECV_SLOTS = 64;
-    static final int SEND_SLOTS = 64;
+    /** As deep as the kernel's MAD layer (mad_recvq_size): a burst of REQs (cmtime's hundred) must not outrun it. */
+    static final int RECV_SLOTS = 512;
+    /** The kernel's mad_sendq_size. */
+    static final int SEND_SLOTS = 128;
     static final int RECV_SLOT = 40 + Mad.SIZE;
 
     private final QueuePair qp;

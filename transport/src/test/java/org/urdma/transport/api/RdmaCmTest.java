@@ -121,4 +121,22 @@ class RdmaCmTest {
         System.out.printf("[rdma_cm] %d sequential connections on the memory link: setup p50 %.0f us, p99 %.0f us%n", n,
                 setup[n / 2] / 1e3, setup[n * 99 / 100] / 1e3);
     }
+
+    @Test
+    void aConnectWaitingInTheBacklogIsRejectedWhenTheListenerClosesAndOnePastTheBacklogAtOnce() throws Exception {
+        try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory())) {
+            RdmaCmListener l = pair.first().rdmaCm().listen(7200, 1);
+            RdmaCm client = pair.second().rdmaCm();
+            CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() -> assertThrows(RdmaConnectException.class,
+                    () -> client.connect("10.0.0.1", 7200, EndpointOptions.defaults())).getMessage(), THREADS);
+            long deadline = System.nanoTime() + T.toNanos();
+            while (pair.first().rdmaCm().cmStats().requests == 0 && System.nanoTime() < deadline) Thread.onSpinWait();
+            RdmaConnectException past = assertThrows(RdmaConnectException.class,
+                    () -> client.connect("10.0.0.1", 7200, EndpointOptions.defaults()));
+            assertTrue(past.getMessage().contains("REJ reason 3"), past.getMessage());
+            l.close();
+            assertTrue(waiting.get().contains("REJ reason 28"), waiting.get());
+            assertEquals(1, pair.first().rdmaCm().cmStats().backlogFull);
+        }
+    }
 }

@@ -42,6 +42,8 @@ class CmAgentTest {
 
     final ArrayDeque<Wire> inFlight = new ArrayDeque<>();
     final List<Integer> sent = new ArrayList<>();
+    /** Every MAD either agent sent, as encoded, lost or not. */
+    final List<Wire> onWire = new ArrayList<>();
     Predicate<Wire> lose = w -> false;
     CmAgent a;
     CmAgent b;
@@ -57,6 +59,7 @@ class CmAgentTest {
         m.getBytes(o, copy);
         Wire w = new Wire(copy, to.equals(PEER_A) ? a : b, from);
         sent.add(w.attribute());
+        onWire.add(w);
         if (!lose.test(w)) inFlight.add(w);
     }
 
@@ -355,5 +358,129 @@ class CmAgentTest {
         assertEquals(false, b.onMad(m, 0, Mad.SIZE, PEER_A, now));
         assertEquals(1, b.stats().dropped);
         assertNull(inFlight.poll());
+    }
+
+    /** One more active connection from a, with its own QP and events. */
+    record Client(CmId id, FakeQp qp, Recorder events) {
+    }
+
+    Client another(int qpn) {
+        FakeQp qp = new FakeQp(qpn);
+        Recorder r = new Recorder();
+        CmId id = a.connect(a.newId().qpParameters(qpn, 5, 1, 1), SID, PEER_B, GID_B, qp, r, null, now);
+        return new Client(id, qp, r);
+    }
+
+    /** The REJs b put on the wire, decoded from the bytes sent. */
+    List<CmRej> rejectsFromB() {
+        List<CmRej> out = new ArrayList<>();
+        for (Wire w : onWire) {
+            if (w.from() != PEER_B || w.attribute() != CmAttribute.REJ) continue;
+            CmRej r = new CmRej();
+            r.wrap(new UnsafeBuffer(w.mad()), 0);
+            out.add(r);
+        }
+        return out;
+    }
+
+    @Test
+    void reqsBeyondTheOneBeingServedWaitInTheBacklogAndAreAcceptedInArrivalOrder() {
+        b.listen(SID, server, 3);
+        List<Client> clients = List.of(another(0x301), another(0x302), another(0x303));
+        deliver();
+        assertEquals(3, b.waiting(SID));
+        for (int i = 0; i < clients.size(); i++) {
+            CmId r = server.requests.get(i);
+            assertEquals(0x301 + i, r.remoteQpn(), "request " + i + " in arrival order");
+            assertTrue(b.take(r));
+            assertEquals(2 - i, b.waiting(SID));
+            b.accept(r.qpParameters(0x10 + i, 5, 1, 1), new FakeQp(0x401 + i), server, null, now);
+            deliver();
+            assertEquals(List.of("established"), clients.get(i).events().events);
+        }
+        assertTrue(rejectsFromB().isEmpty());
+    }
+
+    @Test
+    void aReqWaitingInTheBacklogIsMraedAndItsActiveSideKeepsWaitingUntilItIsTaken() {
+        b.listen(SID, server, 2);
+        Client c = another(0x301);
+        deliver();
+        // the application is busy for several MRA periods: the active side resends its REQ, each answered by the MRA
+        long mraPeriod = CmConfig.nanos(CONFIG.serviceTimeout()) + CmConfig.nanos(CONFIG.responseTimeout());
+        advance(3 * mraPeriod);
+        assertTrue(b.stats().mrasSent >= 2, "MRAs sent: " + b.stats().mrasSent);
+        assertEquals(b.stats().mrasSent, a.stats().mrasReceived);
+        assertEquals(List.of(), c.events().events);
+        assertEquals(1, b.waiting(SID));
+        CmId r = server.requests.get(0);
+        assertTrue(b.take(r));
+        b.accept(r.qpParameters(0x10, 5, 1, 1), qpB, server, null, now);
+        deliver();
+        assertEquals(List.of("established"), c.events().events);
+        assertTrue(rejectsFromB().isEmpty());
+    }
+
+    @Test
+    void aReqPastTheBacklogIsRejectedAtOnceWithNoResourcesOnTheWire() {
+        b.listen(SID, server, 1);
+        another(0x301);
+        Client late = another(0x302);
+        long t0 = now;
+        deliver();
+        assertEquals(t0, now); // no time passed: refused, not left to time out
+        assertEquals(List.of("rejected"), late.events().events);
+        assertEquals(CmRej.NO_RESOURCES, late.events().reason);
+        List<CmRej> rej = rejectsFromB();
+        assertEquals(1, rej.size());
+        assertEquals(CmRej.NO_RESOURCES, rej.get(0).reason());
+        assertEquals(CmRej.REJECTED_REQ, rej.get(0).messageRejected());
+        assertEquals(late.id().localCommId(), rej.get(0).remoteCommId());
+        assertEquals(1, b.waiting(SID));
+        assertEquals(1, server.requests.size());
+        assertEquals(1, b.stats().backlogFull);
+    }
+
+    @Test
+    void closingTheListenerRejectsTheWaitingReqsAtOnceAsConsumerDefined() {
+        b.listen(SID, server, 4);
+        Client first = another(0x301);
+        Client second = another(0x302);
+        deliver();
+        advance(CmConfig.nanos(CONFIG.responseTimeout())); // both MRAed by now
+        b.unlisten(SID, now);
+        deliver();
+        for (Client c : List.of(first, second)) {
+            assertEquals(List.of("rejected"), c.events().events);
+            assertEquals(CmRej.CONSUMER_DEFINED, c.events().reason);
+            assertEquals(List.of("ERR"), c.qp().states);
+        }
+        List<CmRej> rej = rejectsFromB();
+        assertEquals(2, rej.size());
+        assertEquals(List.of(first.id().localCommId(), second.id().localCommId()), rej.stream().map(CmRej::remoteCommId).toList());
+        for (CmRej r : rej) {
+            assertEquals(CmRej.CONSUMER_DEFINED, r.reason());
+            assertEquals(CmRej.REJECTED_REQ, r.messageRejected());
+        }
+        assertEquals(0, b.connections());
+        assertEquals(0, a.connections());
+        assertTrue(!b.take(server.requests.get(0))); // gone: the application cannot take it any more
+    }
+
+    @Test
+    void anMraedReqWhoseActiveSideGaveUpLeavesTheBacklogWithoutATimeoutReject() {
+        b.listen(SID, server, 2);
+        another(0x301);
+        deliver();
+        lose = w -> true; // the active side vanishes: no more duplicates come
+        long end = now + 4 * (CmConfig.nanos(CONFIG.serviceTimeout()) + CmConfig.nanos(CONFIG.responseTimeout()));
+        while (now < end) {
+            now = Math.min(end, b.nextDeadline());
+            b.poll(now);
+        }
+        assertEquals(0, b.waiting(SID));
+        assertEquals(0, b.connections());
+        assertEquals(1, b.stats().abandoned);
+        assertTrue(rejectsFromB().isEmpty(), "a REJ (timeout) is one the kernel's CM ignores: none is sent");
     }
 }
