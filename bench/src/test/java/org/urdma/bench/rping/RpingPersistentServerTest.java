@@ -8,11 +8,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.api.DeviceOptions;
 import org.urdma.transport.api.Urdma;
 
 /** urdma rping -s -P on the memory link: one client after another on one listener, each with its own connection. */
+@Tag("slow")
 class RpingPersistentServerTest {
     private static final int CLIENTS = 300;
 
