@@ -13,6 +13,7 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.urdma.docs.Repository;
 
 /** The committed CLI reference is what the generator makes of today's commands. */
 class CliReferencePagesTest {
@@ -21,7 +22,7 @@ class CliReferencePagesTest {
 
     @Test
     void theCommittedPagesAreWhatTheGeneratorMakesOfTheCommands() throws IOException {
-        Path dir = reactorRoot().resolve("docs/reference/cli");
+        Path dir = Repository.root().resolve("docs/reference/cli");
         if (Boolean.getBoolean("urdma.cli.reference.write")) CliReference.write(dir);
         Map<String, String> pages = CliReference.pages();
         List<String> stale = new ArrayList<>();
@@ -62,12 +63,5 @@ class CliReferencePagesTest {
         try (Stream<Path> s = Files.list(dir)) {
             return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".md")).toList();
         }
-    }
-
-    private static Path reactorRoot() {
-        Path d = Path.of("").toAbsolutePath();
-        while (d != null && !Files.isDirectory(d.resolve("bench"))) d = d.getParent();
-        assertTrue(d != null, "the reactor's root is above " + Path.of("").toAbsolutePath());
-        return d;
     }
 }

@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /** The checkout the tests run in: its root and its Markdown files (build output and hidden directories aside). */
-final class Repository {
+public final class Repository {
     private Repository() {
     }
 
     /** The reactor's root: the nearest directory up from the module's that holds a pom.xml listing modules. */
-    static Path root() {
+    public static Path root() {
         for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
             Path pom = d.resolve("pom.xml");
             try {
@@ -25,7 +25,7 @@ final class Repository {
         throw new IllegalStateException("no reactor pom.xml above " + Path.of("").toAbsolutePath());
     }
 
-    static List<Path> markdownFiles(Path root) {
+    public static List<Path> markdownFiles(Path root) {
         try (Stream<Path> all = Files.walk(root)) {
             return all.filter(p -> p.toString().endsWith(".md") && Files.isRegularFile(p))
                 .filter(p -> !skipped(root.relativize(p))).sorted().toList();
