@@ -82,6 +82,7 @@ public final class UrdmaCli implements Runnable {
     }
 
     public static void main(String[] args) {
+        ThirdPartyLogs.quietUnlessVerbose(args);
         System.exit(commandLine().execute(args));
     }
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -33,6 +34,8 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  * 1500 (active_mtu 1024), then at 4200 (active_mtu 4096). The table of results lands in
  * bench/target/interop/perftest-bw/results.md.
  */
+@Tag("root")
+@Tag("interop")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SharedGuest.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -35,6 +36,8 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  * receiver: a stock ib_send_bw server with one receive posted at a time (-r 1) against urdma's send-bw client.
  * Transcripts, pcaps and results.md land in bench/target/interop/perftest-lat/.
  */
+@Tag("root")
+@Tag("interop")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SharedGuest.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,6 +32,8 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  * ~80 MiB through rxe (the 8 MiB ping-pong ~50 s on a loaded host): they run without captures (the -D case checks
  * every frame on the bridge decodes).
  */
+@Tag("root")
+@Tag("interop")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SharedGuest.class)
 class PerftestModesInteropTest {

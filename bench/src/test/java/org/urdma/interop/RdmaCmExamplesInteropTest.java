@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -21,6 +22,8 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  * 7471, checked on urdma's side (the stock examples send zeros); udaddy, UD through SIDR on RDMA_PS_UDP port 7174: 10
  * messages of 100 bytes each way, urdma checking length, GRH and the sender's QPN as immediate data. Transcripts in bench/target/interop/rdmacm-examples/.
  */
+@Tag("root")
+@Tag("interop")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SharedGuest.class)
 class RdmaCmExamplesInteropTest {

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -22,6 +23,8 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  * REP, RTU, DREQ/DREP, REJ) then rping's READ/WRITE exchange with -V; a REQ for a port nobody listens on gets a REJ
  * (reason 8) at once. Every frame on the bridge must decode with a good ICRC, and tshark must see CM MADs, none malformed.
  */
+@Tag("root")
+@Tag("interop")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SharedGuest.class)
 class RdmaCmInteropTest {

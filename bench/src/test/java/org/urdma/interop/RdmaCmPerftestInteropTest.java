@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -30,6 +31,8 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  * SENDs, binary key messages; then the test's QP through rdma_cm between two syncs) with the stock ib_write_bw,
  * ib_read_bw, ib_send_bw and ib_send_lat -R in both roles, urdma checking its memory. Transcripts and pcaps land in bench/target/interop/rdmacm-perftest/.
  */
+@Tag("root")
+@Tag("interop")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SharedGuest.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

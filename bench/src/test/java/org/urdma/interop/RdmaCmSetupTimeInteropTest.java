@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -26,6 +27,8 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  * guest (process start, address and route resolution, REQ/REP/RTU, one ping, DREQ/DREP) for both, and for urdma the
  * REQ-to-RTU time on the bridge.
  */
+@Tag("root")
+@Tag("interop")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SharedGuest.class)
 class RdmaCmSetupTimeInteropTest {

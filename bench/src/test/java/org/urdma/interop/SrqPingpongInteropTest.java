@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,6 +27,8 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  * guest: 256 address messages each way (MAX_QP), four RC QPs receiving from one SRQ on each side, -n exchanges over
  * all QPs; both print the tool's summary lines, and urdma's receives came in on every one of its QPs.
  */
+@Tag("root")
+@Tag("interop")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SharedGuest.class)
 class SrqPingpongInteropTest {

@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.TestInstance;
@@ -45,6 +46,8 @@ import org.urdma.transport.cm.perftest.Transcript;
  * roles, as far as the exchange goes without an RDMA data path. The Java side's sockets live in the
  * test's namespace (host address 10.77.0.1 on the bridge). Transcripts go to bench/target/interop/exchange/.
  */
+@Tag("root")
+@Tag("interop")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @ExtendWith(SharedGuest.class)
 class StockToolExchangeTest {

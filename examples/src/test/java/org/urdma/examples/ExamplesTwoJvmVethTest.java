@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.urdma.nativeio.netns.Netns;
@@ -20,6 +21,7 @@ import org.urdma.nativeio.netns.junit.RootAssumptions;
  * Every example as a user runs it: server and client in two JVMs, each in its own network namespace, joined by a
  * veth pair, over AF_PACKET with RoCEv2 (the kernel owns .1/.2 for the out-of-band TCP, urdma's ports are .11/.12).
  */
+@Tag("root")
 class ExamplesTwoJvmVethTest {
     @BeforeAll
     static void root() {

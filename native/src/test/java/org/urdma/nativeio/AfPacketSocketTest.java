@@ -2,6 +2,7 @@ package org.urdma.nativeio;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.nativeio.netns.Netns;
 import org.urdma.nativeio.netns.Topology;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import static org.urdma.nativeio.TestFrames.*;
 
 /** Two namespaces joined by a veth pair (MTU 1500): A sends, B receives. */
+@Tag("root")
 class AfPacketSocketTest {
     static final int MTU = 1500;
     static Topology topo;

@@ -1,5 +1,6 @@
 package org.urdma.nativeio;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.nativeio.netns.Netns;
 import org.urdma.nativeio.netns.Topology;
@@ -10,6 +11,7 @@ import java.lang.management.ManagementFactory;
 import static org.junit.jupiter.api.Assertions.*;
 
 /** The ring data path (acquire, write, commit, flush, poll, receive) allocates nothing once warm. */
+@Tag("root")
 class DataPathAllocationTest {
     private long frames;
 

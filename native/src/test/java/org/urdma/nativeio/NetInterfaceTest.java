@@ -1,5 +1,6 @@
 package org.urdma.nativeio;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.nativeio.netns.Topology;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
@@ -40,6 +41,7 @@ class NetInterfaceTest {
     }
 
     /** The ethtool speed read in the thread's namespace is what that namespace's sysfs shows (veth: 10000 once up). */
+    @Tag("root")
     @Test
     void vethSpeedMatchesSysfsInsideItsNamespace() throws Exception {
         RootAssumptions.assumeRoot();
@@ -57,6 +59,7 @@ class NetInterfaceTest {
         }
     }
 
+    @Tag("root")
     @Test
     void vethLookupMatchesWhatIpSet() {
         RootAssumptions.assumeRoot();

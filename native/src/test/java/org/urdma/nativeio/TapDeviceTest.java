@@ -1,5 +1,6 @@
 package org.urdma.nativeio;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.nativeio.netns.Topology;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
@@ -11,6 +12,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.urdma.nativeio.TestFrames.*;
 
+@Tag("root")
 class TapDeviceTest {
 
     @Test

@@ -32,7 +32,7 @@ import picocli.CommandLine.Option;
  * floor). Prints each round's half-round-trip p50s, the load average, and urdma's p50 over TCP's.
  */
 @Command(name = "lat-vs-tcp", mixinStandardHelpOptions = true,
-        description = "send-lat p50 beside a TCP_NODELAY ping-pong and a raw AF_PACKET ping-pong on one veth pair, in one run (root)")
+        description = "send-lat p50 beside a TCP_NODELAY ping-pong and a raw AF_PACKET ping-pong on one veth pair, in one run (root).")
 public final class LatVsTcpCommand implements Callable<Integer> {
     @Range(min = 1, max = 4096, why = "one frame")
     @Option(names = {"-s", "--size"}, description = "message size in bytes (default: ${DEFAULT-VALUE})")

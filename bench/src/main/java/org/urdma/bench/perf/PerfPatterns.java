@@ -53,6 +53,11 @@ final class PerfPatterns {
      * ({@link PerfOptions#marginNanos}) over that time. All QPs are one device's, advanced through the first side.
      */
     static Bw window(PerfSide[] ss, WrOpcode op, int size, long iters, long durationNanos, int depth, int phase) {
+        return window(ss, op, size, iters, durationNanos, depth, phase, null);
+    }
+
+    /** The same, ended by {@code warmup} rather than by {@code durationNanos} when it is given. */
+    static Bw window(PerfSide[] ss, WrOpcode op, int size, long iters, long durationNanos, int depth, int phase, JitWarmup warmup) {
         int q = ss.length;
         SendWorkRequest wr = new SendWorkRequest();
         long[] base = new long[q], posted = new long[q], completed = new long[q], limit = new long[q];
@@ -62,6 +67,7 @@ final class PerfPatterns {
         }
         int moderation = moderation(depth, size); // (UD never gets here with more than one MTU)
         long start = System.nanoTime(), end = start + durationNanos, last = start;
+        if (warmup != null) warmup.start(start);
         long margin = PerfOptions.marginNanos(durationNanos), sampleFrom = start + margin, sampleTo = end - margin, sampled = 0;
         long done = 0, peakStart = start, peakDone = 0;
         double peak = 0;
@@ -70,7 +76,7 @@ final class PerfPatterns {
             for (int i = 0; i < q; i++) {
                 PerfSide s = ss[i];
                 while (posted[i] < limit[i] && posted[i] - completed[i] < depth) {
-                    if (durationNanos > 0 && System.nanoTime() - end >= 0) limit[i] = posted[i] + 1;
+                    if (durationNanos > 0 && ended(warmup, System.nanoTime(), end)) limit[i] = posted[i] + 1;
                     boolean signal = (posted[i] + 1) % moderation == 0 || posted[i] + 1 == limit[i];
                     prepare(s, wr, op, size, posted[i], base[i]).wrId(posted[i]).flags(signal ? SendFlags.SIGNALED : 0);
                     s.qp.postSend(wr);
@@ -135,6 +141,10 @@ final class PerfPatterns {
         }
         double avg = (double) done * size * 1e9 / el;
         return new Bw(avg, Math.max(peak, avg), done * 1e9 / el, done / q, done, received);
+    }
+
+    private static boolean ended(JitWarmup warmup, long now, long end) {
+        return warmup == null ? now - end >= 0 : warmup.over(now);
     }
 
     /** Fills {@code wr} for the {@code n}-th request of a window: same bytes, same remote place, like perftest. */

@@ -271,7 +271,11 @@ final class PerfRunner {
         if (passivePeer != null) {
             for (PerfSide each : passivePeer) if (op.isSend() && test.bandwidth()) each.postRecvs(PerfPatterns.RX_DEPTH);
         }
-        if (!s.server) out.println(test.bandwidth() ? bwColumns() : LAT_COLUMNS);
+        if (!s.server) {
+            out.println(test.bandwidth() ? JitWarmup.describe() : String.format(Locale.ROOT, " Warm-up         : %d unmeasured"
+                    + " iterations before the measured ones, on both sides", warmup(sizes[0])));
+            out.println(test.bandwidth() ? bwColumns() : LAT_COLUMNS);
+        }
         int phase = 0;
         for (int size : sizes) {
             Object result = null;
@@ -289,8 +293,9 @@ final class PerfRunner {
                     }
                 }
                 long n = measured == 1 ? iters : warmup(size);
-                // phase 0 is the first size's warm-up
-                long d = measured == 1 ? durationNanos : phase == 0 && test.bandwidth() ? BW_JIT_WARMUP_NANOS : 0;
+                // phase 0 is the first size's warm-up: a bandwidth test's runs until the JIT is done
+                JitWarmup jit = measured == 0 && phase == 0 && test.bandwidth() ? JitWarmup.ofThisJvm() : null;
+                long d = measured == 1 ? durationNanos : jit != null ? JitWarmup.ITERATION_NANOS : 0;
                 if (op.isSend() && !test.bandwidth()) {
                     // send-lat: the phase's receives are there before the peer may send (perftest posts them before RTR)
                     for (PerfSide each : all) each.postRecvs(PerfPatterns.latRecvDepth(n));
@@ -299,17 +304,17 @@ final class PerfRunner {
                 s.sync("start of phase " + phase);
                 Object peerResult = null;
                 if (passivePeer == null) {
-                    result = pattern(all, size, n, d, phase);
+                    result = pattern(all, size, n, d, phase, jit);
                 } else if (test.pattern == PerfTest.Pattern.PING_PONG) {
                     result = PerfPatterns.pingPong(s, passivePeer[0], op, size, (int) n);
                 } else if (op.isSend()) {
                     PerfPatterns.Sink sink = new PerfPatterns.Sink(passivePeer, phase);
                     for (PerfSide each : all) ((MemoryPerfSide) each).peerSink = sink;
-                    result = pattern(all, size, n, d, phase);
+                    result = pattern(all, size, n, d, phase, jit);
                     for (PerfSide each : all) ((MemoryPerfSide) each).peerSink = null;
                     peerResult = sink.total;
                 } else {
-                    result = pattern(all, size, n, d, phase);
+                    result = pattern(all, size, n, d, phase, jit);
                 }
                 s.settle();
                 s.sync("end of phase " + phase);
@@ -343,24 +348,17 @@ final class PerfRunner {
         if (result instanceof Long received) out.printf(" %d-byte messages received: %d%n", size, received);
     }
 
-    /**
-     * A bandwidth test's first warm-up runs this long, whatever its count: the JIT must have compiled the data path
-     * before the measured phase, and a count does not say when it has (write-bw over the memory link, 5000 x 64 KiB:
-     * 0.13-0.30 of memcpy after the 4096-message warm-up, 0.39-0.51 after 250 ms). Later sizes run the same code.
-     */
-    static final long BW_JIT_WARMUP_NANOS = 250_000_000;
-
     private long warmup(int size) {
         long w = test.bandwidth() ? Math.max(100, Math.min(20_000, (256L << 20) / size)) : Math.max(100, iters / 2);
         return Math.min(w, Math.max(iters, 100));
     }
 
     /** Runs this side's part of the test's pattern: a Bw (client of a window), Long (send-bw server), Histogram, or null. */
-    private Object pattern(PerfSide[] all, int size, long n, long duration, int phase) {
+    private Object pattern(PerfSide[] all, int size, long n, long duration, int phase, JitWarmup jit) {
         PerfSide s = all[0];
         return switch (test.pattern) {
             case WINDOW -> {
-                if (!s.server) yield PerfPatterns.window(all, op, size, n, duration, o.txDepth, phase);
+                if (!s.server) yield PerfPatterns.window(all, op, size, n, duration, o.txDepth, phase, jit);
                 yield op.isSend() ? PerfPatterns.sink(all, phase) : null;
             }
             case PING_PONG -> PerfPatterns.pingPong(s, op, size, (int) n);

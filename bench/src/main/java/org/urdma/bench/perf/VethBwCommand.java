@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
  * frame rates, and the load average, so a busy machine shows in the numbers.
  */
 @Command(name = "veth-bw", mixinStandardHelpOptions = true,
-        description = "RC write-bw over a fresh veth pair beside a raw AF_PACKET blast of same-size frames (needs root)")
+        description = "RC write-bw over a fresh veth pair beside a raw AF_PACKET blast of same-size frames (needs root).")
 public final class VethBwCommand implements Callable<Integer> {
     @Range(min = 1, max = Integer.MAX_VALUE)
     @Option(names = {"-s", "--size"}, description = "write-bw message size (default: ${DEFAULT-VALUE})")

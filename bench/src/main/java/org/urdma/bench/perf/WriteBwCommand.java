@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
  * link, the same bytes copied by one thread with {@code MemorySegment.copy} — the ceiling a software NIC is
  * measured against.
  */
-@Command(name = "write-bw", mixinStandardHelpOptions = true, description = "RDMA WRITE bandwidth (ib_write_bw); RC or UC")
+@Command(name = "write-bw", mixinStandardHelpOptions = true, description = "RDMA WRITE bandwidth (ib_write_bw); RC or UC.")
 public final class WriteBwCommand extends PerfTestCommand {
     public WriteBwCommand() {
         super(PerfTest.WRITE_BW);

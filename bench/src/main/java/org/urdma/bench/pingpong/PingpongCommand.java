@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
  * either side can be the stock tool.
  */
 @Command(name = "pingpong", mixinStandardHelpOptions = true,
-        description = "ibv_{rc,uc,ud}_pingpong on a urdma port (server when no PEER is given)")
+        description = "ibv_{rc,uc,ud}_pingpong on a urdma port (server when no PEER is given).")
 public final class PingpongCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "PEER", description = "Server to connect to; none = act as the server")
     String peer;

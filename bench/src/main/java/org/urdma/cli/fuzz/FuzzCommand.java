@@ -17,12 +17,14 @@ import picocli.CommandLine.TypeConversionException;
 @Command(
     name = "fuzz",
     mixinStandardHelpOptions = true,
-    description = {"Mutates valid frames of a live RC, UC and UD QP pair on the in-memory link (every header field,",
-        "lengths, opcodes, PSNs at the window edges, stale and future ACK/NAK/RNR, wrong sources, bad ICRC,",
-        "truncation) and injects them from a foreign host, under a virtual clock, until --duration of wall time.",
-        "Checks that every frame is processed or dropped with a counted reason, nothing throws, memory outside the",
-        "exposed regions equals its shadow copy, and QPs leave RTS only where the spec says. Prints frames/s and",
-        "the count per reason; on the first oracle failure prints one line with the seed and exits 1."})
+    description = {"Mutates valid frames of a live RC, UC and UD QP pair on the in-memory link and checks how the"
+        + " engine takes them.",
+        "Every header field, lengths, opcodes, PSNs at the window edges, stale and future ACK/NAK/RNR, wrong"
+        + " sources, bad ICRC and truncation are mutated, and the frames injected from a foreign host, under a"
+        + " virtual clock, until --duration of wall time. Checks that every frame is processed or dropped with a"
+        + " counted reason, nothing throws, memory outside the exposed regions equals its shadow copy, and QPs"
+        + " leave RTS only where the spec says. Prints frames/s and the count per reason; on the first oracle"
+        + " failure prints one line with the seed and exits 1."})
 public final class FuzzCommand implements Callable<Integer> {
     /** Frames per chunk between progress lines. */
     private static final long CHUNK = 200_000;

@@ -30,12 +30,14 @@ import java.util.concurrent.Callable;
 @Command(
     name = "journal",
     mixinStandardHelpOptions = true,
-    description = {"Prints the events engines journaled (Chronicle Queue directories engine-DEV-PID.journal beside",
-        "the counters files): QP state changes, retransmissions (which PSNs, why), NAKs and RNR NAKs sent and",
-        "received, CNPs sent/received/merged, PFC pause on/off, drops with their reason. One line each: wall time",
-        "the journal took it, engine time (t=, ns), device, qp, type, fields. LOST lines say the ring was full and",
-        "events are missing (they pass --qp and --type). DIR: one journal; --name: every journal's events of that",
-        "device; neither: every journal found."})
+    description = {"Prints the events engines journaled: QP state changes, retransmissions, NAKs, CNPs, PFC pause and"
+        + " drops.",
+        "The journals are Chronicle Queue directories engine-DEV-PID.journal beside the counters files. Events:"
+        + " QP state changes, retransmissions (which PSNs, why), NAKs and RNR NAKs sent and received, CNPs"
+        + " sent/received/merged, PFC pause on/off, drops with their reason. One line each: wall time the journal"
+        + " took it, engine time (t=, ns), device, qp, type, fields. LOST lines say the ring was full and events are"
+        + " missing (they pass --qp and --type). DIR: one journal; --name: every journal's events of that device;"
+        + " neither: every journal found."})
 public final class JournalCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "DIR", description = "a journal directory")
     Path journal;

@@ -24,12 +24,12 @@ import java.util.concurrent.Callable;
 @Command(
     name = "stat",
     mixinStandardHelpOptions = true,
-    description = {"Prints the per-port counters of running (or stopped) switches from their memory-mapped counters",
-        "files, as the switches update them: frames, bytes, drops by reason, PFC sent/received per priority, ECN",
-        "marks, queue high-water. FILE: the switches of that topology ('urdma switch', 'urdma topo up', in-process",
-        "runs); --name: one switch or device; neither: every counters file found, engines' too (engine-DEV-PID:",
-        "per device packets, bytes, rxe hw_counters, retransmissions, NAKs, CNPs, pause, drops by reason, and one",
-        "row per QP). --watch: again every interval, with rates."})
+    description = {"Prints the per-port counters of running (or stopped) switches and engines.",
+        "They are read from memory-mapped counters files, as the switches update them: frames, bytes, drops by"
+        + " reason, PFC sent/received per priority, ECN marks, queue high-water. FILE: the switches of that topology"
+        + " ('urdma switch', 'urdma topo up', in-process runs); --name: one switch or device; neither: every counters"
+        + " file found, engines' too (engine-DEV-PID: per device packets, bytes, rxe hw_counters, retransmissions,"
+        + " NAKs, CNPs, pause, drops by reason, and one row per QP). --watch: again every interval, with rates."})
 public final class StatCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "topology file (YAML)")
     Path file;

@@ -26,13 +26,13 @@ import java.util.concurrent.Callable;
 @Command(
     name = "switch",
     mixinStandardHelpOptions = true,
-    description = {"Runs one switch of a topology file in the foreground on AF_PACKET ports p0..pN (made by",
-        "'urdma topo up', in the switch's namespace: run it there or give --netns). Stops after --duration or on",
-        "SIGINT/SIGTERM and prints per-port counters: frames, bytes, drops by reason, PFC sent/received per",
-        "priority, ECN marks, queue high-water, impairment and driver counters. While it runs, the counters are",
-        "live in a memory-mapped file: 'urdma stat --name SW' shows them.",
-        "Not root (or --in-process): the whole topology runs in this process under the simulated driver, its",
-        "clock paced to the wall clock, hosts sending the file's flows (default: every host to the last one)."})
+    description = {"Runs one switch of a topology file in the foreground on AF_PACKET ports p0..pN.",
+        "The ports are made by 'urdma topo up' in the switch's namespace: run it there or give --netns. Stops after"
+        + " --duration or on SIGINT/SIGTERM and prints per-port counters: frames, bytes, drops by reason, PFC"
+        + " sent/received per priority, ECN marks, queue high-water, impairment and driver counters. While it runs,"
+        + " the counters are live in a memory-mapped file: 'urdma stat --name SW' shows them.",
+        "Not root (or --in-process): the whole topology runs in this process under the simulated driver, its clock"
+        + " paced to the wall clock, hosts sending the file's flows (default: every host to the last one)."})
 public final class SwitchCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "topology file (YAML)")
     Path file;

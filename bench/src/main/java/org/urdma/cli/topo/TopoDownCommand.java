@@ -12,9 +12,10 @@ import java.util.concurrent.Callable;
 @Command(
     name = "down",
     mixinStandardHelpOptions = true,
-    description = {"Stops the topology's switch processes (they print their counters, shown here) and deletes",
-        "its namespaces (their veths go with them): what the state file lists and anything named with the",
-        "file's prefix, so it also cleans up after a failed or interrupted 'up'."})
+    description = {"Stops the topology's switch processes and deletes its namespaces.",
+        "The switches print their counters, shown here; the veths go with their namespaces. What goes is what the"
+        + " state file lists and anything named with the file's prefix, so it also cleans up after a failed or"
+        + " interrupted 'up'."})
 public final class TopoDownCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "topology file (YAML) given to 'up'")
     Path file;

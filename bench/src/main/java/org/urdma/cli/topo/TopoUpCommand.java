@@ -24,13 +24,15 @@ import java.util.concurrent.Callable;
 @Command(
     name = "up",
     mixinStandardHelpOptions = true,
-    description = {"Creates a namespace per host and switch, a veth per link (MTU, MACs, host IPs), and starts",
-        "'urdma switch FILE --name SW' inside each switch namespace (log: STATE_DIR/PREFIX-SW.log). Everything",
-        "made is recorded in STATE_DIR/PREFIX.state for 'urdma topo down FILE'. Links asking for kernel",
-        "impairment (impairment: kernel, or auto where the kernel has sch_netem) get tc netem qdiscs instead.",
-        "Not root (or --in-process): runs the whole topology in this process for --duration instead (simulated",
-        "driver paced to the wall clock; hosts send the file's flows, default every host to the last one) and",
-        "prints the per-port counters; nothing is left behind. 'urdma stat FILE' shows live counters either way."})
+    description = {"Creates a namespace per host and switch and a veth per link, and starts a switch process in each"
+        + " switch namespace.",
+        "Each veth gets the link's MTU, MACs and host IPs; 'urdma switch FILE --name SW' runs inside each switch"
+        + " namespace (log: STATE_DIR/PREFIX-SW.log). Everything made is recorded in STATE_DIR/PREFIX.state for"
+        + " 'urdma topo down FILE'. Links asking for kernel impairment (impairment: kernel, or auto where the kernel"
+        + " has sch_netem) get tc netem qdiscs instead.",
+        "Not root (or --in-process): runs the whole topology in this process for --duration instead (simulated"
+        + " driver paced to the wall clock; hosts send the file's flows, default every host to the last one) and"
+        + " prints the per-port counters; nothing is left behind. 'urdma stat FILE' shows live counters either way."})
 public final class TopoUpCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "topology file (YAML)")
     Path file;

@@ -17,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,6 +67,7 @@ import org.urdma.verbs.WrOpcode;
  * one per 50 µs), h1's QP hands them to its rate control; the switch's capture of the port, {@code urdma wire decode},
  * tshark, the switch's own counter and the two engines' counters agree on the CE-marked frames and the CNPs.
  */
+@Tag("root")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class EcnThroughRtSwitchTest {
     private static final String YAML = """

@@ -7,12 +7,14 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
 import picocli.CommandLine;
 
 /** {@code urdma perf lat-vs-tcp}: its own namespaces, three ping-pongs as separate processes, one table (numbers not judged). */
 class LatVsTcpCommandTest {
+    @Tag("root")
     @Test
     void oneRoundPrintsTheThreeP50sAndTheRatio() {
         RootAssumptions.assumeRoot();

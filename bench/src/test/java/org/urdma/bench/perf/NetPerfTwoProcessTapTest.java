@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,6 +21,7 @@ import org.urdma.transport.wire.FramingKind;
  * made up front for each run ({@code ip tuntap add}) and enslaved to the bridge, so each JVM only attaches to its
  * TAP and its frames cross the bridge from the first one.
  */
+@Tag("root")
 class NetPerfTwoProcessTapTest {
     private static Topology topo;
     private static String ns;

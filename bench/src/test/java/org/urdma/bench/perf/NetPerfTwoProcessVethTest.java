@@ -21,6 +21,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -36,6 +37,7 @@ import org.urdma.transport.wire.FramingKind;
  * the first matrix test on {@link #LANES} lanes (a veth pair each) so two pairs of JVMs overlap their start-up; each test
  * invocation checks one run.
  */
+@Tag("root")
 class NetPerfTwoProcessVethTest {
     /** Server/client pairs run at once, each pair on its own veth pair (-Durdma.perf.lanes=N; 1 = one after another). */
     static final int LANES = Math.max(1, Integer.getInteger("urdma.perf.lanes", 2));

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,6 +30,7 @@ import picocli.CommandLine;
  * namespace): the server is the side without a peer address. The full matrix with two real processes is
  * {@link NetPerfTwoProcessVethTest}; this keeps the cases that need this JVM (stderr, -q, pcap of one side).
  */
+@Tag("root")
 class NetPerfVethTest {
     @BeforeAll
     static void root() {

@@ -2,6 +2,7 @@ package org.urdma.bench.perf;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.urdma.nativeio.netns.Topology;
@@ -24,6 +25,7 @@ class PeerVanishesPerfTest {
                 + Keepalive.IDLE_SECONDS + " s, " + Keepalive.COUNT + " probes " + Keepalive.INTERVAL_SECONDS + " s apart)"), help);
     }
 
+    @Tag("root")
     @Test
     @Timeout(90)
     void aServerWhoseClientsLinkIsCutEndsWithinTheKeepaliveBound() throws Exception {

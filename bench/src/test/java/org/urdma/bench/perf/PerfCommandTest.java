@@ -28,6 +28,7 @@ class PerfCommandTest {
     void writeBwPrintsPerftestColumnsAndTheCopyRatio() {
         String out = run("perf", "write-bw", "-n", "300", "-s", "65536", "--link", "memory");
         assertTrue(out.contains("RDMA_Write BW Test"), out);
+        assertTrue(out.contains(JitWarmup.describe() + System.lineSeparator() + " #bytes"), "the header says a warm-up ran: " + out);
         assertTrue(out.contains("#bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]"), out);
         assertTrue(out.matches("(?s).*\\n 65536\\s+300\\s+[0-9.]+\\s+[0-9.]+\\s+[0-9.]+\\n.*"), out);
         assertTrue(out.contains("ratio urdma/copy = "), out);

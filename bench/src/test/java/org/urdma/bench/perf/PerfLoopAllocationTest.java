@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.lang.management.ManagementFactory;
 import java.util.function.LongConsumer;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.urdma.verbs.WrOpcode;
@@ -125,6 +126,7 @@ class PerfLoopAllocationTest {
      * WAN mode (TS, per-packet RETH, out-of-order placement, TC-SACK) under 1 % loss: the placement windows, SACK ranges,
      * scoreboard resends and timestamps allocate nothing either.
      */
+    @Tag("slow")
     @Test
     void wanModeWritesAndReadsUnderLossAllocateNothingPerIteration() {
         PerfOptions o = options("RC");

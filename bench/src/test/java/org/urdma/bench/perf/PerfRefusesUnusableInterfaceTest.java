@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.nativeio.netns.Topology;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
@@ -16,6 +17,7 @@ import org.urdma.nativeio.netns.junit.RootAssumptions;
  * kernel owns (the kernel would answer every RoCEv2 frame to it with ICMP port unreachable) and an interface that is
  * down or has no carrier, before it opens anything or waits for a peer.
  */
+@Tag("root")
 class PerfRefusesUnusableInterfaceTest {
     private static Topology topo;
     private static String ns, other;

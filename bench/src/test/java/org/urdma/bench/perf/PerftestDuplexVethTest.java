@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,6 +22,7 @@ import org.urdma.nativeio.netns.junit.RootAssumptions;
  * them against the stock tools): both directions at once, the summed row, each side's own row, each side's memory
  * checked after the peer's run; a side with -b against one without fails naming -b, on either role.
  */
+@Tag("root")
 class PerftestDuplexVethTest {
     private static final Pattern ROW = Pattern.compile("(?m)^ 4096\\s+(\\d+)\\s+([0-9.]+)\\s+([0-9.]+)\\s+([0-9.]+)$");
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -17,6 +18,7 @@ import org.urdma.nativeio.netns.junit.RootAssumptions;
  * the stock tools): every size of the sweep, perftest's buffer sizing and per-size barriers, and a timed send_bw
  * whose receiver reposts every receive.
  */
+@Tag("root")
 class PerftestSweepAndDurationVethTest {
     private static final int[] SWEEP = {2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536,
         131072, 262144, 524288, 1048576, 2097152, 4194304, 8388608};

@@ -6,12 +6,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
 import org.urdma.transport.wire.FramingKind;
 import picocli.CommandLine;
 
 /** {@code urdma perf veth-bw}: one short round prints both rates, the ratio and the load (no timing asserted). */
+@Tag("root")
 class VethBwCommandTest {
     @BeforeAll
     static void root() {

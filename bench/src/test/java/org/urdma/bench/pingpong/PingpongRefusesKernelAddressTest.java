@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.nativeio.netns.Topology;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
 import picocli.CommandLine;
 
 /** {@code urdma pingpong} refuses, in one line and with exit 1, a port address the kernel owns and a down interface. */
+@Tag("root")
 class PingpongRefusesKernelAddressTest {
     static String run(Topology t, String ns, String... args) throws Exception {
         PingpongCommand c = new PingpongCommand();

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.urdma.nativeio.netns.Netns;
@@ -19,6 +20,7 @@ import org.urdma.nativeio.netns.junit.RootAssumptions;
 import picocli.CommandLine;
 
 /** Two {@code urdma pingpong} sides in two namespaces over a veth pair (AF_PACKET), one thread per side. */
+@Tag("root")
 class PingpongVethTest {
     @BeforeAll
     static void root() {

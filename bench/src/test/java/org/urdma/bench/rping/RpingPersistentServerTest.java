@@ -8,6 +8,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.api.DeviceOptions;
 import org.urdma.transport.api.EndpointOptions;
@@ -15,6 +16,7 @@ import org.urdma.transport.api.RdmaConnection;
 import org.urdma.transport.api.Urdma;
 
 /** urdma rping -s -P on the memory link: one client after another on one listener, each with its own connection. */
+@Tag("slow")
 class RpingPersistentServerTest {
     private static final int CLIENTS = 300;
 

@@ -10,12 +10,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.nativeio.netns.Netns;
 import org.urdma.nativeio.netns.Topology;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
 
 /** urdma rping ↔ urdma rping through rdma_cm on QP1, two JVMs in two namespaces joined by a veth pair (AF_PACKET, RoCEv2). */
+@Tag("root")
 class RpingTwoJvmVethTest {
     @BeforeAll
     static void root() {

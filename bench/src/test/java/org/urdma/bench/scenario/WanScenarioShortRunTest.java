@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.urdma.cli.UrdmaCli;
@@ -21,6 +22,7 @@ import org.urdma.nativeio.netns.Privileges;
  * and the real-time switch (every row), otherwise in-process (the urdma rows). Checks the table, the CSV and the PNG,
  * and that the chart drawn from the CSV holds one series per protocol with a point per loss rate in each RTT panel.
  */
+@Tag("root")
 class WanScenarioShortRunTest {
     /** The rows of the short form: every row. */
     private static final List<String> SHORT_ROWS = List.of("tcp-cubic", "tcp-bbr", "urdma-gbn", "urdma-wan");

@@ -1,5 +1,6 @@
 package org.urdma.cli.sw;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.urdma.cli.UrdmaCli;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** {@code urdma switch FILE --netns NS --duration 1s}: runs, stops by itself, prints per-port counters. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SwitchCommandTest {
+    @Tag("root")
     @Test
     void runsForTheDurationAndPrintsPerPortCounters(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         RootAssumptions.assumeRoot();

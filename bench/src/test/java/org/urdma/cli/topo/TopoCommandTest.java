@@ -1,6 +1,7 @@
 package org.urdma.cli.topo;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code urdma topo up/down} of the example file: frames cross the switch process, nothing is left behind. */
+@Tag("root")
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class TopoCommandTest {
     @TempDir

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.urdma.cli.UrdmaCli;
@@ -52,6 +53,7 @@ class WireDecodePcapngTest {
     }
 
     /** Frames sent on a namespace's loopback, captured by dumpcap with no format option: pcapng. */
+    @Tag("root")
     @Test
     void aDumpcapCaptureInItsDefaultFormatDecodes() throws Exception {
         String skip = Privileges.skipReasonUnlessRoot();

@@ -1,6 +1,7 @@
 package org.urdma.nativeio.netns;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.nativeio.NativeException;
 import org.urdma.nativeio.NetInterface;
@@ -8,6 +9,7 @@ import org.urdma.nativeio.netns.junit.RootAssumptions;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+@Tag("root")
 class NetnsTest {
 
     @BeforeEach

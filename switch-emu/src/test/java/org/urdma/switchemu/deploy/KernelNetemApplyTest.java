@@ -1,6 +1,7 @@
 package org.urdma.switchemu.deploy;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.urdma.nativeio.netns.Netns;
@@ -26,6 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * qdisc it is there ({@code tc qdisc show}); where it refuses (no sch_netem, as here), an {@code auto} link
  * goes back to the switch stage and says so, and a {@code kernel} link fails naming its line.
  */
+@Tag("root")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class KernelNetemApplyTest {
     @BeforeAll

@@ -1,6 +1,7 @@
 package org.urdma.switchemu.rt;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Hosts in namespaces through one real-time switch: delivery, learning, flooding, PFC never forwarded. */
+@Tag("root")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ForwardingRtTest {
     static final long H1 = 0x02_00_00_00_00_01L;

@@ -1,6 +1,7 @@
 package org.urdma.switchemu.rt;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
@@ -19,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * statistical tolerance; delays only loosely (never early, late by whatever the machine's load costs:
  * the exact delay statistics are checked in the simulator). Jitter shows as reordering.
  */
+@Tag("root")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ImpairmentRtTest {
     static final long H1 = 0x02_00_00_00_00_01L;

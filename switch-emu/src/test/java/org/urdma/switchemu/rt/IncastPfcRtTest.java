@@ -1,6 +1,7 @@
 package org.urdma.switchemu.rt;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * XOFF (65535 quanta) lasts 33 ms and its refresh (every half of that) survives a switch thread the
  * machine's load keeps off the CPU for a while.
  */
+@Tag("root")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class IncastPfcRtTest {
     static final long H1 = 0x02_00_00_00_00_01L;

@@ -1,6 +1,7 @@
 package org.urdma.switchemu.rt;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
@@ -17,6 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * only, while another priority keeps flowing; XON (time 0) releases it. The link to h2 runs at
  * 100 Mbit/s, so 65535 quanta are 335 ms.
  */
+@Tag("root")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PfcPauseRtTest {
     static final long H1 = 0x02_00_00_00_00_01L;

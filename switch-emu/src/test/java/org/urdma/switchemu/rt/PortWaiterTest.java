@@ -1,5 +1,6 @@
 package org.urdma.switchemu.rt;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.nativeio.AfPacketOptions;
 import org.urdma.nativeio.AfPacketSocket;
@@ -22,6 +23,7 @@ class PortWaiterTest {
         assertTrue(Math.abs(real - jvm) < 1_000_000_000L, "CLOCK_REALTIME " + real + " vs JVM " + jvm);
     }
 
+    @Tag("root")
     @Test
     void aFrameArrivingEndsTheSleepBeforeItsTimeout() throws Exception {
         RootAssumptions.assumeRoot();

@@ -15,6 +15,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
@@ -62,6 +63,7 @@ import org.urdma.verbs.WrOpcode;
  * every stretch of clean messages, so it never fires inside one (with 20 ms it did, once in a few loaded runs: one
  * ACK more in real time).
  */
+@Tag("root")
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class SimulatedAndRealTimeCountersRtTest {
     static final long MAC_A = 0x02_00_00_00_00_0AL;

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.IdleStrategy;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.urdma.nativeio.AfPacketOptions;
@@ -30,6 +31,7 @@ import org.urdma.verbs.QueuePair;
  * h2's ring, no switch drop, nothing resent; both ends count the same credits consumed and granted. The credit
  * frames (RH opcode 0xC0) cross the switch as ordinary unicast.
  */
+@Tag("root")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class UrdmaCbfcRtTest {
     static final long H1 = 0x02_00_00_00_00_01L;

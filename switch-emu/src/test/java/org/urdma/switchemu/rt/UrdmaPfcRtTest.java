@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
@@ -24,6 +25,7 @@ import org.urdma.verbs.QueuePair;
  * early and the senders would resume into the headroom. The headroom (3 MB per lossless ingress) covers 30 ms of a
  * sender at its 800 Mbit/s limit, because frames the busy switch thread has not read yet are still "on the cable" (see IncastPfcRtTest).
  */
+@Tag("root")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class UrdmaPfcRtTest {
     static final long H1 = 0x02_00_00_00_00_01L;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.urdma.nativeio.netns.Topology;
@@ -15,6 +16,7 @@ import org.urdma.nativeio.netns.junit.RootAssumptions;
  * with a long read timeout (as between two barriers of a run) fails within {@link Keepalive#BOUND_SECONDS}, naming
  * the peer as gone, instead of waiting out the read timeout.
  */
+@Tag("root")
 class PeerVanishesTest {
     @BeforeAll
     static void root() {

@@ -3,6 +3,7 @@ package org.urdma.transport.engine;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.lang.foreign.Arena;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
@@ -29,6 +30,7 @@ import org.urdma.verbs.WrOpcode;
  * beside 16k idle pairs moves data about as fast as it does alone (bytes per second of the engine thread's CPU time,
  * under the virtual clock, so the measure holds on a crowded machine).
  */
+@Tag("slow")
 class ScaleTest {
     static final long START = 1_000_000_000L;
     static final int PAIRS = 65_536;

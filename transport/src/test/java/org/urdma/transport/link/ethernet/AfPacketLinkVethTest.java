@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,6 +45,7 @@ import org.urdma.verbs.WorkCompletion;
 import org.urdma.verbs.WrOpcode;
 
 /** Two devices in two namespaces joined by a veth pair, each on an AF_PACKET link opened inside its namespace. */
+@Tag("root")
 class AfPacketLinkVethTest {
     static final byte[] MAC_A = PortIdentity.parseMac("02:00:00:aa:00:01");
     static final byte[] MAC_B = PortIdentity.parseMac("02:00:00:aa:00:02");

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.urdma.nativeio.AfPacketOptions;
 import org.urdma.nativeio.NetInterface;
@@ -24,6 +25,7 @@ import org.urdma.transport.port.PortIdentity;
 import org.urdma.transport.wire.FramingKind;
 
 /** Once warm, sending (encode into the TX slot, flush) and receiving (decode in the RX slot) allocate nothing. */
+@Tag("root")
 class LinkAllocationTest {
     static final byte[] MAC_A = PortIdentity.parseMac("02:00:00:cc:00:01");
     static final byte[] MAC_B = PortIdentity.parseMac("02:00:00:cc:00:02");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -20,6 +21,7 @@ import org.urdma.verbs.PathMtu;
 import org.urdma.verbs.QpType;
 
 /** Two devices on two TAP devices joined by a Linux bridge inside a namespace: the same RC traffic as over veth. */
+@Tag("root")
 class TapLinkBridgeTest {
     static final byte[] MAC_A = PortIdentity.parseMac("02:00:00:bb:00:01");
     static final byte[] MAC_B = PortIdentity.parseMac("02:00:00:bb:00:02");

@@ -16,6 +16,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,6 +47,7 @@ import org.urdma.verbs.WrOpcode;
  * with {@code ip netns exec}; the client runs here with its sockets opened inside namespace a. The QP attributes
  * travel over TCP (kernel addresses .1/.2), RDMA frames use the engines' own addresses (.11/.12, resolved by ARP).
  */
+@Tag("root")
 class TwoJvmVethTest {
     @BeforeAll
     static void root() {
