@@ -146,7 +146,7 @@ final class Completer {
                     case Aeth.SYNDROME_ACK -> {
                         if (Psn.after(psn, ackedHigh)) ackedHigh = psn;
                         onAck(psn, now);
-                        if (!p.hasAethExt()) qp.rate.onAck(-1, now);
+                        if (!p.hasAethExt()) qp.rate.onAck(req().rttProbe.acked(psn, now), now);
                         if (p.hasSack()) {
                             onLossReport(p.sackLoss(), now);
                             onSack(p, now);

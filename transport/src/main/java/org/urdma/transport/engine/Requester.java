@@ -107,7 +107,7 @@ final class Requester implements LossRecovery.Retransmitter {
     private int transmit(long now, boolean drained) {
         int work = 0;
         int burst = qp.device.config().txBurst();
-        int window = qp.window();
+        int window = congestionWindow(qp.window());
         int sent = qp.type == QpType.RC ? qp.recovery.retransmit(this, now) : 0;
         if (qp.fecTx != null) qp.fecTx.flush(now);
         while (sent < burst) {
@@ -146,6 +146,13 @@ final class Requester implements LossRecovery.Retransmitter {
             sent++;
         }
         return work + sent;
+    }
+
+    /** The QP's PSN window, narrowed to the rate control's in-flight window ({@code +w} policies) in whole packets. */
+    private int congestionWindow(int window) {
+        long bytes = qp.rate.windowBytes();
+        if (bytes == Long.MAX_VALUE) return window;
+        return (int) Math.max(1, Math.min(window, (bytes + qp.mtu - 1) / qp.mtu));
     }
 
     /**
@@ -297,9 +304,11 @@ final class Requester implements LossRecovery.Retransmitter {
         transmitted++;
         if (!fresh) {
             resent(packetsUsed);
+            rttProbe.resent();
         } else {
             highestSentPlusOne = Psn.add(txPsn, packetsUsed);
             everSent = true;
+            rttProbe.sent(Psn.add(txPsn, packetsUsed - 1), now);
         }
         sinceAckReq = ackReq ? 0 : sinceAckReq + 1;
         txPsn = Psn.add(txPsn, packetsUsed);
@@ -322,6 +331,8 @@ final class Requester implements LossRecovery.Retransmitter {
 
     private int highestSentPlusOne;
     private boolean everSent;
+    /** DC mode's RTT samples, one per round trip, for the rate control (WAN mode's ACKs carry timestamps). */
+    final RttProbe rttProbe = new RttProbe();
     /** Request packets this requester sent (for the completer's retry logic; the counters have the telemetry). */
     long transmitted;
 
