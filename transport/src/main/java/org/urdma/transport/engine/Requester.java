@@ -108,6 +108,7 @@ final class Requester implements LossRecovery.Retransmitter {
         int work = 0;
         int burst = qp.device.config().txBurst();
         int window = congestionWindow(qp.window());
+        windowAckInterval = window < qp.window() ? Math.max(1, window / 2) : 0;
         int sent = qp.type == QpType.RC ? qp.recovery.retransmit(this, now) : 0;
         if (qp.fecTx != null) qp.fecTx.flush(now);
         while (sent < burst) {
@@ -119,7 +120,10 @@ final class Requester implements LossRecovery.Retransmitter {
                 if (drained) break; // SQD: finish what started, start nothing new
                 if ((sq.flags[s] & SendFlags.FENCE) != 0 && sq.retired.get() != idx) break;
                 if (op.writesLocalMemory() && op.supportedOn(qp.type) && rdAtomicOutstanding >= qp.maxRdAtomic) break;
-                if (qp.type == QpType.RC && windowFull(window)) break;
+                if (qp.type == QpType.RC && windowFull(window)) {
+                    qp.pacedUntil = Long.MIN_VALUE; // waits for an ACK, not a time: a past deadline would wake it forever
+                    break;
+                }
                 if (!startWqe(s, op)) {
                     work++;
                     stalled = true;
@@ -133,6 +137,7 @@ final class Requester implements LossRecovery.Retransmitter {
                     continue;
                 }
             } else if (qp.type == QpType.RC && windowFull(window)) {
+                qp.pacedUntil = Long.MIN_VALUE;
                 break;
             }
             long at = qp.rate.nextSendTime(now);
@@ -146,6 +151,16 @@ final class Requester implements LossRecovery.Retransmitter {
             sent++;
         }
         return work + sent;
+    }
+
+    /**
+     * Packets between ACK requests inside a message: the loss recovery's, and at most half a narrowed window, so the
+     * ACKs that open a small window come before it closes (HPCC's NIC ACKs every packet).
+     */
+    private int ackReqInterval() {
+        int interval = qp.recovery.ackReqInterval();
+        if (windowAckInterval == 0) return interval;
+        return interval == 0 ? windowAckInterval : Math.min(interval, windowAckInterval);
     }
 
     /** The QP's PSN window, narrowed to the rate control's in-flight window ({@code +w} policies) in whole packets. */
@@ -221,6 +236,7 @@ final class Requester implements LossRecovery.Retransmitter {
         int payload = 0;
         boolean endOfWqe;
         boolean ackReq;
+        boolean timed = false;
         TxPacket t;
         Route route = qp.route;
         switch (op) {
@@ -266,8 +282,11 @@ final class Requester implements LossRecovery.Retransmitter {
                             : Opcode.SEND_MIDDLE;
                 }
                 int opcode = service | o;
-                int interval = qp.recovery.ackReqInterval();
-                ackReq = qp.type == QpType.RC && (last || (interval > 0 && sinceAckReq + 1 >= interval));
+                int interval = ackReqInterval();
+                // the timed packet asks for its ACK, so the sample is a round trip and not the rest of the message
+                timed = qp.type == QpType.RC && qp.rate.wantsRtt() && !rttProbe.running()
+                        && !(everSent && Psn.before(txPsn, highestSentPlusOne));
+                ackReq = qp.type == QpType.RC && (last || timed || (interval > 0 && sinceAckReq + 1 >= interval));
                 t = qp.claim(opcode, len, qp.type == QpType.UD ? sq.ah[s].route() : route, now);
                 if (t == null) return false;
                 int destQp = qp.destQpn;
@@ -308,7 +327,7 @@ final class Requester implements LossRecovery.Retransmitter {
         } else {
             highestSentPlusOne = Psn.add(txPsn, packetsUsed);
             everSent = true;
-            rttProbe.sent(Psn.add(txPsn, packetsUsed - 1), now);
+            if (timed) rttProbe.sent(txPsn, now);
         }
         sinceAckReq = ackReq ? 0 : sinceAckReq + 1;
         txPsn = Psn.add(txPsn, packetsUsed);
@@ -331,6 +350,8 @@ final class Requester implements LossRecovery.Retransmitter {
 
     private int highestSentPlusOne;
     private boolean everSent;
+    /** Half the rate control's window in packets when it narrows the PSN window, else 0. */
+    private int windowAckInterval;
     /** DC mode's RTT samples, one per round trip, for the rate control (WAN mode's ACKs carry timestamps). */
     final RttProbe rttProbe = new RttProbe();
     /** Request packets this requester sent (for the completer's retry logic; the counters have the telemetry). */

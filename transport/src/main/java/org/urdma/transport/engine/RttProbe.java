@@ -3,8 +3,9 @@ package org.urdma.transport.engine;
 import org.urdma.transport.wire.Psn;
 
 /**
- * One round-trip sample at a time for an RC requester whose ACKs carry no timestamp (DC mode): the first new packet
- * sent while no sample is running is timed, and the first ACK that covers it ends the sample. A resend cancels the
+ * One round-trip sample at a time for an RC requester whose ACKs carry no timestamp (DC mode), when its rate control
+ * wants RTTs: the first new SEND/WRITE packet sent while no sample is running is timed and asks for an ACK, and the
+ * first ACK that covers it ends the sample. A resend cancels the
  * sample (Karn: an ACK after a resend cannot say which copy it answers). This gives one RTT per round trip, the cadence
  * at which HPCC's {@code rdma-hw.cc} updates TIMELY and DCTCP (an ACK past the sequence sent at the last update).
  */
@@ -13,11 +14,16 @@ final class RttProbe {
     private int psn;
     private long sentAt;
 
-    /** A new packet whose last PSN is {@code lastPsn} left at {@code now}. */
-    void sent(int lastPsn, long now) {
+    /** A sample is running: new packets are not timed until it ends. */
+    boolean running() {
+        return running;
+    }
+
+    /** A new packet {@code packetPsn}, which asked for an ACK, left at {@code now}. */
+    void sent(int packetPsn, long now) {
         if (running) return;
         running = true;
-        psn = lastPsn;
+        psn = packetPsn;
         sentAt = now;
     }
 

@@ -126,6 +126,11 @@ public final class Dctcp implements RateControl, CurrentRate {
     }
 
     @Override
+    public boolean wantsRtt() {
+        return true;
+    }
+
+    @Override
     public long rateBps() {
         return pacer.rate();
     }

@@ -74,6 +74,14 @@ public interface RateControl {
     }
 
     /**
+     * The policy reacts to RTTs (TIMELY, DCTCP's round-trip windows): in DC mode, where ACKs carry no timestamp, the
+     * requester then times one packet per round trip and asks for its ACK. Others leave the ACK stream as it is.
+     */
+    default boolean wantsRtt() {
+        return false;
+    }
+
+    /**
      * Payload bytes this QP may have sent and not yet had acknowledged (HPCC's {@code GetWin}); the requester rounds
      * it up to whole packets, at least one. {@link Long#MAX_VALUE}, the default, leaves only the QP's PSN window.
      */

@@ -143,6 +143,11 @@ public final class Timely implements RateControl, CurrentRate {
     }
 
     @Override
+    public boolean wantsRtt() {
+        return true;
+    }
+
+    @Override
     public long rateBps() {
         return pacer.rate();
     }

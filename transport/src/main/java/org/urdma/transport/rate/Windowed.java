@@ -89,6 +89,11 @@ final class Windowed implements RateControl {
     }
 
     @Override
+    public boolean wantsRtt() {
+        return inner.wantsRtt();
+    }
+
+    @Override
     public long nextSendTime(long now) {
         return inner.nextSendTime(now);
     }
