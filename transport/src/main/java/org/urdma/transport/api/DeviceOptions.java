@@ -17,7 +17,8 @@ import org.urdma.transport.wire.FramingKind;
  * @param mac          this port's MAC as {@code aa:bb:cc:dd:ee:ff}, or null for the interface's (a fixed local one on
  *                     TAP, one per end on the memory link)
  * @param lossRecovery loss recovery of every QP: {@code gbn} (go-back-N, the default) or {@code gb0}
- * @param rateControl  rate control of every QP: {@code none} (the default) or {@code window:BYTES/NANOS}
+ * @param rateControl  rate control of every QP: {@code none} (the default), {@code window:BYTES/NANOS} or any name
+ *                     {@link org.urdma.transport.rate.RateControl#named} takes ({@code dcqcn}, {@code dctcp}, {@code timely}, ...)
  * @param driver       what runs the engine
  * @param name         the device's name (for messages and counters)
  */

@@ -180,7 +180,7 @@ final class Completer {
             case Aeth.SYNDROME_ACK -> {
                 reads.onAck(psn);
                 onAck(psn, now);
-                if (!p.hasAethExt()) qp.rate.onAck(-1, now);
+                if (!p.hasAethExt()) qp.rate.onAck(req().rttProbe.acked(psn, now), now);
                 if (p.hasSack()) {
                     feedback.onLossReport(p.sackLoss(), now);
                     feedback.onSack(p, now);

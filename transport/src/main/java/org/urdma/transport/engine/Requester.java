@@ -107,7 +107,8 @@ final class Requester implements LossRecovery.Retransmitter {
     private int transmit(long now, boolean drained) {
         int work = 0;
         int burst = qp.device.config().txBurst();
-        int window = qp.window();
+        int window = congestionWindow(qp.window());
+        windowAckInterval = window < qp.window() ? Math.max(1, window / 2) : 0;
         int sent = qp.type == QpType.RC ? qp.recovery.retransmit(this, now) : 0;
         if (qp.fecTx != null) qp.fecTx.flush(now);
         while (sent < burst) {
@@ -119,7 +120,10 @@ final class Requester implements LossRecovery.Retransmitter {
                 if (drained) break; // SQD: finish what started, start nothing new
                 if ((sq.flags[s] & SendFlags.FENCE) != 0 && sq.retired.get() != idx) break;
                 if (op.writesLocalMemory() && op.supportedOn(qp.type) && rdAtomicOutstanding >= qp.maxRdAtomic) break;
-                if (qp.type == QpType.RC && windowFull(window)) break;
+                if (qp.type == QpType.RC && windowFull(window)) {
+                    qp.pacedUntil = Long.MIN_VALUE; // waits for an ACK, not a time: a past deadline would wake it forever
+                    break;
+                }
                 if (!startWqe(s, op)) {
                     work++;
                     stalled = true;
@@ -133,6 +137,7 @@ final class Requester implements LossRecovery.Retransmitter {
                     continue;
                 }
             } else if (qp.type == QpType.RC && windowFull(window)) {
+                qp.pacedUntil = Long.MIN_VALUE;
                 break;
             }
             long at = qp.rate.nextSendTime(now);
@@ -146,6 +151,23 @@ final class Requester implements LossRecovery.Retransmitter {
             sent++;
         }
         return work + sent;
+    }
+
+    /**
+     * Packets between ACK requests inside a message: the loss recovery's, and at most half a narrowed window, so the
+     * ACKs that open a small window come before it closes (HPCC's NIC ACKs every packet).
+     */
+    private int ackReqInterval() {
+        int interval = qp.recovery.ackReqInterval();
+        if (windowAckInterval == 0) return interval;
+        return interval == 0 ? windowAckInterval : Math.min(interval, windowAckInterval);
+    }
+
+    /** The QP's PSN window, narrowed to the rate control's in-flight window ({@code +w} policies) in whole packets. */
+    private int congestionWindow(int window) {
+        long bytes = qp.rate.windowBytes();
+        if (bytes == Long.MAX_VALUE) return window;
+        return (int) Math.max(1, Math.min(window, (bytes + qp.mtu - 1) / qp.mtu));
     }
 
     /**
@@ -211,15 +233,19 @@ final class Requester implements LossRecovery.Retransmitter {
         int opcode = nextOpcode(s, op);
         int len = payloadLength(s, op);
         int psns = op == WrOpcode.RDMA_READ ? Math.max(1, (readLength(s) + qp.mtu - 1) / qp.mtu) : 1;
-        boolean ackReq = ackReqFor(opcode);
+        boolean fresh = !(everSent && Psn.before(txPsn, highestSentPlusOne));
+        // the timed packet asks for its ACK, so the sample is a round trip and not the rest of the message
+        boolean timed = fresh && qp.type == QpType.RC && !op.isAtomic() && op != WrOpcode.RDMA_READ
+                && qp.rate.wantsRtt() && !rttProbe.running();
+        boolean ackReq = ackReqFor(opcode) || timed;
         Route to = qp.type == QpType.UD ? sq.ah[s].route() : qp.route;
         TxPacket t = qp.claim(opcode, len, to, now);
         if (t == null) return false;
         writeHeaders(t, s, op, opcode, ackReq, len, now);
-        boolean fresh = !(everSent && Psn.before(txPsn, highestSentPlusOne));
         if (fresh && qp.fecTx != null) qp.fecTx.onData(t, txPsn);
         qp.commit(t, to, now);
         if (fresh && qp.fecTx != null) qp.fecTx.flush(now);
+        if (timed) rttProbe.sent(txPsn, now);
         afterSend(s, op, opcode, len, psns, ackReq, fresh, now);
         return true;
     }
@@ -277,7 +303,7 @@ final class Requester implements LossRecovery.Retransmitter {
 
     /** RC asks for an ACK at a message's end (a READ and an atomic are one packet) and every ackReqInterval packets. */
     private boolean ackReqFor(int opcode) {
-        int interval = qp.recovery.ackReqInterval();
+        int interval = ackReqInterval();
         return qp.type == QpType.RC && (OpcodeTable.has(opcode, OpcodeTable.END) || (interval > 0 && sinceAckReq + 1 >= interval));
     }
 
@@ -325,6 +351,7 @@ final class Requester implements LossRecovery.Retransmitter {
         transmitted++;
         if (!fresh) {
             resends.resent(txPsn, psns);
+            rttProbe.resent();
         } else {
             highestSentPlusOne = Psn.add(txPsn, psns);
             everSent = true;
@@ -349,6 +376,10 @@ final class Requester implements LossRecovery.Retransmitter {
 
     private int highestSentPlusOne;
     private boolean everSent;
+    /** Half the rate control's window in packets when it narrows the PSN window, else 0. */
+    private int windowAckInterval;
+    /** DC mode's RTT samples, one per round trip, for the rate control (WAN mode's ACKs carry timestamps). */
+    final RttProbe rttProbe = new RttProbe();
     /** Request packets this requester sent (for the completer's retry logic; the counters have the telemetry). */
     long transmitted;
 

@@ -23,7 +23,7 @@ package org.urdma.transport.rate;
  * Timers are not scheduled anywhere: each call first runs, in time order, the timer events due by {@code now}, so the
  * policy is a pure function of its inputs and the times they came at. Rates are payload bit/s. No allocation.
  */
-public final class Dcqcn implements RateControl {
+public final class Dcqcn implements RateControl, CurrentRate {
     /**
      * DCQCN's parameters. Defaults: ns3-rdma/HPCC's ({@code MinRate} 100 Mbit/s, {@code RPTimer} 1500 µs,
      * {@code FastRecoveryTimes} 5, {@code AlphaResumInterval} 55 µs, {@code RateDecreaseInterval} 4 µs,
@@ -230,7 +230,13 @@ public final class Dcqcn implements RateControl {
         return "dcqcn";
     }
 
+    @Override
+    public long lineRateBps() {
+        return c.lineRateBps;
+    }
+
     /** Current sending rate, payload bit/s (after the timer events due by the last call). */
+    @Override
     public long rateBps() {
         return pacer.rate();
     }

@@ -65,12 +65,28 @@ public interface RateControl {
     default void onOneWayDelay(long forwardNanos, long reverseNanos, long now) {
     }
 
-    /** A congestion signal for this QP. */
     /** The link refused this QP a packet at {@code now} (paused, no credit, ring full): the QP waits, not the engine. */
     default void onLinkHeld(long now) {
     }
 
+    /** A congestion signal for this QP. */
     default void onCongestion(CongestionSignal signal, long now) {
+    }
+
+    /**
+     * The policy reacts to RTTs (TIMELY, DCTCP's round-trip windows): in DC mode, where ACKs carry no timestamp, the
+     * requester then times one packet per round trip and asks for its ACK. Others leave the ACK stream as it is.
+     */
+    default boolean wantsRtt() {
+        return false;
+    }
+
+    /**
+     * Payload bytes this QP may have sent and not yet had acknowledged (HPCC's {@code GetWin}); the requester rounds
+     * it up to whole packets, at least one. {@link Long#MAX_VALUE}, the default, leaves only the QP's PSN window.
+     */
+    default long windowBytes() {
+        return Long.MAX_VALUE;
     }
 
     String name();
@@ -94,18 +110,34 @@ public interface RateControl {
         return Rrcc.factory(config);
     }
 
+    /** DCTCP as HPCC's {@code rdma-hw.cc} runs it on a NIC: rate-based, alpha per window; see {@link Dctcp}. */
+    static Factory dctcp(Dctcp.Config config) {
+        return Dctcp.factory(config);
+    }
+
+    /** TIMELY (Mittal et al. 2015), RTT-gradient, as HPCC's {@code rdma-hw.cc}; see {@link Timely}. */
+    static Factory timely(Timely.Config config) {
+        return Timely.factory(config);
+    }
+
     /**
      * A factory from its name: {@code none}, {@code window:BYTES/NANOS} (PAXI's length_thr per CC_WINDOW, e.g.
      * {@code window:4096/8192}), {@code dcqcn} or {@code dcqcn:key=value,...} (see {@link Dcqcn.Config#parse}), {@code rrcc} or
-     * {@code rrcc:ref=RATE,...} (see {@link Rrcc.Config#parse}).
+     * {@code rrcc:ref=RATE,...} (see {@link Rrcc.Config#parse}), {@code dctcp[:k=v,...]} (see {@link Dctcp.Config#parse}),
+     * {@code timely[:k=v,...]} (see {@link Timely.Config#parse}). {@code dcqcn}, {@code dctcp} and {@code timely} take
+     * {@code +w} for HPCC's windowed variant ({@code dcqcn+w:line=25g,rtt=9}; see {@link Windowed}).
      * Throws IllegalArgumentException naming what is wrong.
      */
     static Factory named(String spec) {
         String s = spec.trim().toLowerCase(Locale.ROOT);
         if (s.equals("none")) return none();
-        if (s.equals("dcqcn") || s.startsWith("dcqcn:")) {
-            return dcqcn(Dcqcn.Config.parse(s.length() > 5 ? s.substring(6) : ""));
-        }
+        int colon = s.indexOf(':');
+        String head = colon < 0 ? s : s.substring(0, colon);
+        String options = colon < 0 ? "" : s.substring(colon + 1);
+        if (head.endsWith("+w")) return Windowed.named(head.substring(0, head.length() - 2), options);
+        if (head.equals("dcqcn")) return dcqcn(Dcqcn.Config.parse(options));
+        if (head.equals("dctcp")) return dctcp(Dctcp.Config.parse(options));
+        if (head.equals("timely")) return timely(Timely.Config.parse(options));
         if (s.equals("rrcc") || s.startsWith("rrcc:")) {
             return rrcc(Rrcc.Config.parse(s.length() > 4 ? s.substring(5) : ""));
         }
@@ -118,6 +150,7 @@ public interface RateControl {
                 throw new IllegalArgumentException("cc: window needs whole numbers BYTES/NANOS, was '" + spec + "'");
             }
         }
-        throw new IllegalArgumentException("cc: unknown '" + spec + "', expected none, window:BYTES/NANOS, dcqcn[:k=v,...], rrcc[:k=v,...]");
+        throw new IllegalArgumentException("cc: unknown '" + spec
+                + "', expected none, window:BYTES/NANOS, dcqcn[+w][:k=v,...], dctcp[+w][:k=v,...], timely[+w][:k=v,...], rrcc[:k=v,...]");
     }
 }

@@ -193,4 +193,89 @@ class QpPoliciesTest {
             assertEquals(8, r.fabric.linkA.sentFrames(), "the first transmission and seven retries");
         }
     }
+
+    /** Records the ACKs it hears; wants RTTs and holds a window when asked to. */
+    private static final class AckRecorder implements RateControl {
+        final boolean wantsRtt;
+        final long window;
+        final List<Long> rtts = new ArrayList<>();
+        long firstAckAt = -1;
+
+        AckRecorder(boolean wantsRtt, long window) {
+            this.wantsRtt = wantsRtt;
+            this.window = window;
+        }
+
+        RateControl.Factory factory() {
+            return RateControl.Factory.of("recorder", () -> this);
+        }
+
+        @Override
+        public long nextSendTime(long now) {
+            return Long.MIN_VALUE;
+        }
+
+        @Override
+        public void onSent(int payloadBytes, long now) {
+        }
+
+        @Override
+        public void onAck(long rttNanos, long now) {
+            if (firstAckAt < 0) firstAckAt = now;
+            if (rttNanos >= 0) rtts.add(rttNanos);
+        }
+
+        @Override
+        public boolean wantsRtt() {
+            return wantsRtt;
+        }
+
+        @Override
+        public long windowBytes() {
+            return window;
+        }
+
+        @Override
+        public String name() {
+            return "recorder";
+        }
+    }
+
+    @Test
+    void aRateControlThatWantsRttsGetsRoundTripSamplesFromDcAcksAndOneThatDoesNotGetsNone() {
+        try (Rig r = new Rig()) {
+            AckRecorder wants = new AckRecorder(true, Long.MAX_VALUE);
+            AckRecorder not = new AckRecorder(false, Long.MAX_VALUE);
+            QueuePair[] timed = pair(r, wants.factory());
+            QueuePair[] plain = pair(r, not.factory());
+            MemoryRegion src = r.mrA(65536, AccessFlags.LOCAL_WRITE);
+            MemoryRegion dst = r.mrB(65536, AccessFlags.ALL);
+            // 2 MiB: four times the PSN window, so new packets follow ACKs and are timed again
+            postWrites(r, timed[0], src, dst, 32);
+            postWrites(r, plain[0], src, dst, 32);
+            r.run(20_000_000);
+            assertTrue(wants.rtts.size() >= 2, "samples: " + wants.rtts);
+            assertTrue(wants.rtts.stream().allMatch(t -> t > 0), "samples: " + wants.rtts);
+            assertTrue(not.firstAckAt >= 0, "the other QP was acknowledged");
+            assertEquals(List.of(), not.rtts, "no samples for a policy that does not want them");
+        }
+    }
+
+    @Test
+    void aRateControlsWindowBoundsThePacketsSentBeforeTheFirstAckAndTheTransferStillCompletes() {
+        try (Rig r = new Rig()) {
+            AckRecorder w = new AckRecorder(false, 3 * 1024 + 1); // rounds up to 4 packets of 1 KiB
+            QueuePair[] qp = pair(r, w.factory());
+            MemoryRegion src = r.mrA(65536, AccessFlags.LOCAL_WRITE);
+            MemoryRegion dst = r.mrB(65536, AccessFlags.ALL);
+            List<Long> times = writesTo(r, qp[1].qpNum());
+            postWrites(r, qp[0], src, dst, 2);
+            r.run(5_000_000);
+            assertEquals(128, times.size(), "two 64 KiB WRITEs, no resends: ACKs came before the window closed");
+            long beforeAck = times.stream().filter(t -> t < w.firstAckAt).count();
+            assertTrue(beforeAck <= 4, beforeAck + " packets before the first ACK");
+            List<WorkCompletion> wcs = r.awaitA(2, 1_000_000_000L);
+            assertTrue(wcs.stream().allMatch(c -> c.status == WcStatus.SUCCESS), wcs.toString());
+        }
+    }
 }

@@ -13,6 +13,7 @@ import org.urdma.switchemu.world.MessageWorkload;
 import org.urdma.switchemu.world.SwitchNode;
 import org.urdma.switchemu.world.World;
 import org.urdma.transport.driver.MemoryFabric;
+import org.urdma.transport.engine.CnpConfig;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.rate.RateControl;
 import org.urdma.transport.recovery.LossRecovery;
@@ -20,9 +21,9 @@ import org.urdma.verbs.PathMtu;
 import org.urdma.verbs.QpType;
 
 /**
- * N:1 incast of urdma RC WRITE streams with DCQCN through one switch whose port to the receiver is the bottleneck:
- * RED/ECN marks at that port's egress, the receiver's engine answers CE with CNPs, each sender's DCQCN cuts and
- * recovers. Senders start {@code spacingNs} apart; run with PFC on the flows' priority (lossless) and without
+ * N:1 incast of urdma RC WRITE streams with DCQCN (or another rate control by name: DCTCP, TIMELY, their
+ * {@code +w} variants) through one switch whose port to the receiver is the bottleneck: RED/ECN marks at that port's
+ * egress, the receiver's engine answers CE with CNPs, each sender's rate control cuts and recovers. Senders start {@code spacingNs} apart; run with PFC on the flows' priority (lossless) and without
  * (lossy). Reports per-flow throughput over time, Jain's fairness index over the last half, the bottleneck queue
  * over time (sampled every {@code queueSampleNs}), PFC frames and drops.
  */
@@ -149,7 +150,9 @@ public final class Incast {
                 sc.port(p);
             }
             SwitchNode s = w.addSwitch("s1", sc);
-            DeviceHost sink = w.addDevice(DeviceConfig.named("sink", 1), 1024, PRIO);
+            DeviceConfig sinkConfig = DeviceConfig.named("sink", 1);
+            if (echoesEveryMark(o.cc)) sinkConfig = sinkConfig.withCnp(new CnpConfig(0, 0));
+            DeviceHost sink = w.addDevice(sinkConfig, 1024, PRIO);
             w.connect(sink, s, bottleneck, o.rateBps, 1_000, null, null);
             RateControl.Factory cc = RateControl.named(withLine(o.cc, o.rateBps));
             MessageWorkload[] m = new MessageWorkload[n];
@@ -233,11 +236,23 @@ public final class Incast {
         }
     }
 
-    /** DCQCN's line rate defaults to 100 Gbit/s; in a world it is the host's link rate unless the spec says. */
+    /**
+     * DCQCN's, DCTCP's and TIMELY's line rate defaults to 100 Gbit/s; in a world it is the host's link rate unless the
+     * spec says.
+     */
     static String withLine(String cc, long rateBps) {
-        if (!cc.startsWith("dcqcn") || cc.contains("line=")) return cc;
+        boolean lined = cc.startsWith("dcqcn") || cc.startsWith("dctcp") || cc.startsWith("timely");
+        if (!lined || cc.contains("line=")) return cc;
         String line = "line=" + rateBps;
-        return cc.equals("dcqcn") ? "dcqcn:" + line : cc + "," + line;
+        return cc.contains(":") ? cc + "," + line : cc + ":" + line;
+    }
+
+    /**
+     * DCTCP counts marked packets, so the receiver answers every CE-marked packet with a CNP (rdma-hw.cc's ECN-Echo on
+     * every ACK) instead of DCQCN's one per 50 µs.
+     */
+    static boolean echoesEveryMark(String cc) {
+        return cc.startsWith("dctcp");
     }
 
     /** The time series as CSV: one row per throughput sample, flows as columns, and the queue at that time. */
