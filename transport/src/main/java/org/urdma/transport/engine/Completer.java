@@ -24,6 +24,13 @@ final class Completer {
     int compPsn;
     private int retryLeft;
     private int rnrLeft;
+    /**
+     * Losses since the last progress, by what revealed them: a sequence-error NAK or a gap in the READ responses (the
+     * peer answers) or the ACK timer (it is silent).
+     */
+    private int episodeNaks;
+    private int episodeGaps;
+    private int episodeTimeouts;
     private boolean retrying;
     /** Packets the requester had sent when the current retry began. */
     private long retryMark;
@@ -273,6 +280,9 @@ final class Completer {
 
     private void onProgress(long now) {
         retryLeft = qp.retryCnt;
+        episodeNaks = 0;
+        episodeGaps = 0;
+        episodeTimeouts = 0;
         rnrLeft = qp.rnrRetry;
         retrying = false;
         lastProgress = now;
@@ -526,6 +536,11 @@ final class Completer {
         }
         long head = sq.retired.get();
         if (head >= req().startedIndex) return;
+        switch (cause) {
+            case NAK -> episodeNaks++;
+            case TIMEOUT -> episodeTimeouts++;
+            default -> episodeGaps++;
+        }
         if (retryLeft == 0) {
             qp.counters.increment(Counter.RETRY_EXCEEDED_ERR);
             retire(head, WcStatus.RETRY_EXC_ERR, 0, now);
@@ -581,6 +596,21 @@ final class Completer {
                 if (!readWin.has(q)) qp.recovery.onLoss(q, LossCause.READ_GAP, req(), now);
             }
         }
+    }
+
+    /** Sequence-error NAKs that started a retry (or found none left) since the last progress. */
+    int episodeNaks() {
+        return episodeNaks;
+    }
+
+    /** Missing READ/atomic responses (implicit NAKs, READ gaps) that started a retry (or found none left) since the last progress. */
+    int episodeGaps() {
+        return episodeGaps;
+    }
+
+    /** ACK timeouts that started a retry (or found none left) since the last progress. */
+    int episodeTimeouts() {
+        return episodeTimeouts;
     }
 
     int retryLeft() {
