@@ -86,8 +86,13 @@ public final class SoftCq implements CompletionQueue {
     /**
      * Publishes the completion just written and disarms the CQ when it fires on it, in one compare-and-set (it fails
      * only when the consumer armed meanwhile, and the retry sees that arm). True when the channel must be signalled.
+     * A CQ without a channel is polled only, so nothing orders its publish against an arm.
      */
     private boolean publish(boolean solicitedOrError) {
+        if (channel == null) { // never armed (requestNotify refuses): an ordered store, no fence, publishes
+            tailAndArm.lazySet(tailAndArm.get() + ONE);
+            return false;
+        }
         while (true) {
             long word = tailAndArm.get();
             boolean fires = firesOn((int) (word & ARM_MASK), solicitedOrError);
