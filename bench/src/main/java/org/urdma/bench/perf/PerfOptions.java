@@ -15,7 +15,7 @@ public final class PerfOptions {
     boolean all;
 
     @Range(min = 5, max = 100_000_000, why = "perftest's limits")
-    @Option(names = {"-n", "--iters"}, description = "Iterations (default: 5000 for bw, 1000 for lat)")
+    @Option(names = {"-n", "--iters"}, description = "Iterations (default: perftest's, 5000 for write-bw and 1000 for every other test)")
     int iters = -1;
 
     @Range(oneOf = {256, 512, 1024, 2048, 4096})
@@ -23,8 +23,9 @@ public final class PerfOptions {
     int mtu = 4096;
 
     @Range(min = 1, max = 16384)
-    @Option(names = {"-t", "--tx-depth"}, description = "Outstanding send requests (default: ${DEFAULT-VALUE})")
-    int txDepth = 128;
+    @Option(names = {"-t", "--tx-depth"}, description = "Outstanding send requests (default: perftest's, 128 for bandwidth tests "
+            + "and 1 for latency tests, at most -n)")
+    int txDepth = -1;
 
     @Option(names = {"-c", "--connection"}, description = "RC, UC or UD where the test allows it (default: ${DEFAULT-VALUE})")
     String connection = "RC";

@@ -43,21 +43,24 @@ final class PerfPatterns {
     record Bw(double avgBytesPerSec, double peakBytesPerSec, double msgRate, long iterations, long total, long peerReceived) {
     }
 
-    /** Shortest interval a peak is measured over: completions polled in one batch would give absurd rates. */
-    static final long PEAK_INTERVAL_NANOS = 200_000;
-
     /**
      * Client of a bandwidth test: keeps {@code depth} requests in flight on each QP until {@code iters} completed on
      * each, or, with {@code durationNanos} &gt; 0, until that time passed (the request posted then is each QP's last
      * and is signaled); then, as perftest's -D reports, the average is the completions between the margins
      * ({@link PerfOptions#marginNanos}) over that time. All QPs are one device's, advanced through the first side.
+     * The peak is perftest's, from the post and completion times {@code peakTimes} keeps (0 without them, as perftest's
+     * noPeak: -D, or more iterations than it times).
      */
     static Bw window(PerfSide[] ss, WrOpcode op, int size, long iters, long durationNanos, int depth, int phase) {
-        return window(ss, op, size, iters, durationNanos, depth, phase, null);
+        return window(ss, op, size, iters, durationNanos, depth, phase, null, null);
     }
 
-    /** The same, ended by {@code warmup} rather than by {@code durationNanos} when it is given. */
-    static Bw window(PerfSide[] ss, WrOpcode op, int size, long iters, long durationNanos, int depth, int phase, JitWarmup warmup) {
+    /**
+     * The same, ended by {@code warmup} rather than by {@code durationNanos} when it is given; {@code peakTimes}, when
+     * given, takes the per-iteration timestamps perftest computes its peak from.
+     */
+    static Bw window(PerfSide[] ss, WrOpcode op, int size, long iters, long durationNanos, int depth, int phase, JitWarmup warmup,
+                     PerftestPeak peakTimes) {
         int q = ss.length;
         SendWorkRequest wr = new SendWorkRequest();
         long[] base = new long[q], posted = new long[q], completed = new long[q], limit = new long[q];
@@ -69,8 +72,7 @@ final class PerfPatterns {
         long start = System.nanoTime(), end = start + durationNanos, last = start;
         if (warmup != null) warmup.start(start);
         long margin = PerfOptions.marginNanos(durationNanos), sampleFrom = start + margin, sampleTo = end - margin, sampled = 0;
-        long done = 0, peakStart = start, peakDone = 0;
-        double peak = 0;
+        long done = 0, totalPosted = 0;
         int running = q;
         while (running > 0) {
             for (int i = 0; i < q; i++) {
@@ -79,8 +81,10 @@ final class PerfPatterns {
                     if (durationNanos > 0 && ended(warmup, System.nanoTime(), end)) limit[i] = posted[i] + 1;
                     boolean signal = (posted[i] + 1) % moderation == 0 || posted[i] + 1 == limit[i];
                     prepare(s, wr, op, size, posted[i], base[i]).wrId(posted[i]).flags(signal ? SendFlags.SIGNALED : 0);
+                    if (peakTimes != null) peakTimes.posted(totalPosted, System.nanoTime());
                     s.qp.postSend(wr);
                     posted[i]++;
+                    totalPosted++;
                 }
             }
             ss[0].progress();
@@ -98,6 +102,7 @@ final class PerfPatterns {
                     }
                     long upTo = wc.wrId + 1;
                     done += upTo - completed[i];
+                    if (peakTimes != null) peakTimes.completed(done, System.nanoTime());
                     if (durationNanos > 0) {
                         long now = System.nanoTime();
                         if (now - sampleFrom >= 0 && now - sampleTo < 0) sampled += upTo - completed[i];
@@ -106,16 +111,8 @@ final class PerfPatterns {
                     if (completed[i] == limit[i]) running--;
                 }
             }
-            if (polled > 0) {
-                long now = System.nanoTime();
-                last = now;
-                if (now - peakStart >= PEAK_INTERVAL_NANOS) {
-                    peak = Math.max(peak, (done - peakDone) * (double) size * 1e9 / (now - peakStart));
-                    peakStart = now;
-                    peakDone = done;
-                }
-            }
-            if (polled == 0) ss[0].stalled(last, "completions; done: ", done);
+            if (polled > 0) last = System.nanoTime();
+            else ss[0].stalled(last, "completions; done: ", done);
         }
         long el = System.nanoTime() - start;
         long received = 0;
@@ -137,10 +134,11 @@ final class PerfPatterns {
         if (durationNanos > 0) {
             double sampledNanos = Math.max(1, sampleTo - sampleFrom);
             double avg = sampled * (double) size * 1e9 / sampledNanos;
-            return new Bw(avg, Math.max(peak, avg), sampled * 1e9 / sampledNanos, done / q, done, received);
+            return new Bw(avg, 0, sampled * 1e9 / sampledNanos, done / q, done, received);
         }
         double avg = (double) done * size * 1e9 / el;
-        return new Bw(avg, Math.max(peak, avg), done * 1e9 / el, done / q, done, received);
+        double peak = peakTimes != null ? peakTimes.bytesPerSecond(size) : 0;
+        return new Bw(avg, peak, done * 1e9 / el, done / q, done, received);
     }
 
     private static boolean ended(JitWarmup warmup, long now, long end) {

@@ -37,7 +37,7 @@ final class PerfRunner {
         if (o.duration > 0 && !test.bandwidth()) throw new IllegalArgumentException("-D: duration mode is for bandwidth tests");
         refuseUnsupportedModes(test, o);
         this.sizes = sizes(test, o, type);
-        this.iters = o.iters > 0 ? o.iters : test.bandwidth() ? 5000 : 1000;
+        this.iters = o.iters > 0 ? o.iters : PerftestDefaults.iters(test);
         this.durationNanos = o.duration * 1_000_000_000L;
     }
 
@@ -53,7 +53,7 @@ final class PerfRunner {
         boolean readOrAtomic = test.atomic() || test.opcode(o) == org.urdma.verbs.WrOpcode.RDMA_READ;
         if (o.postList > 1) {
             if (!test.bandwidth()) throw new IllegalArgumentException("-l: post lists are for bandwidth tests");
-            long n = o.iters > 0 ? o.iters : 5000;
+            long n = o.iters > 0 ? o.iters : PerftestDefaults.iters(test);
             if (o.duration == 0 && n % o.postList != 0) {
                 throw new IllegalArgumentException("-l: -n (" + n + ") must be a multiple of the post list (" + o.postList + ")");
             }
@@ -79,7 +79,7 @@ final class PerfRunner {
         if (o.all) {
             return java.util.stream.IntStream.range(1, 24).map(i -> 1 << i).filter(s -> s <= limit).toArray();
         }
-        int size = o.size > 0 ? o.size : Math.min(t.bandwidth() ? 65536 : 2, limit);
+        int size = o.size > 0 ? o.size : Math.min(PerftestDefaults.size(t), limit);
         if (size > limit) throw new IllegalArgumentException("-s: UD messages fit one MTU (" + limit + " bytes), was " + size);
         if (t == PerfTest.WRITE_LAT && size < 1) throw new IllegalArgumentException("-s: write-lat needs >= 1 byte");
         return new int[] {size};
@@ -97,6 +97,7 @@ final class PerfRunner {
     /** Entry of every {@code urdma perf} subcommand: 0, or 1 with the reason on stderr. */
     static int run(PerfTest test, PerfOptions o, NetOptions n, PrintStream out) {
         try {
+            PerftestDefaults.apply(test, o);
             PerfRunner r = new PerfRunner(test, o);
             if ((o.bidirectional || o.postList > 1 || o.inlineSize > 0 || o.outReads != 16) && !(NetOptions.isNetwork(o) && n.perftestExchange())) {
                 String flag = o.bidirectional ? "-b" : o.postList > 1 ? "-l" : o.inlineSize > 0 ? "-I" : "-o";
@@ -358,7 +359,11 @@ final class PerfRunner {
         PerfSide s = all[0];
         return switch (test.pattern) {
             case WINDOW -> {
-                if (!s.server) yield PerfPatterns.window(all, op, size, n, duration, o.txDepth, phase, jit);
+                if (!s.server) {
+                    PerftestPeak peak = duration > 0 ? null
+                            : PerftestPeak.forRun(n, all.length, 1, PerfPatterns.moderation(o.txDepth, size));
+                    yield PerfPatterns.window(all, op, size, n, duration, o.txDepth, phase, jit, peak);
+                }
                 yield op.isSend() ? PerfPatterns.sink(all, phase) : null;
             }
             case PING_PONG -> PerfPatterns.pingPong(s, op, size, (int) n);

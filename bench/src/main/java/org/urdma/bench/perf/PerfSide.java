@@ -221,7 +221,7 @@ abstract class PerfSide {
     NetPerf.CompletionError failed(WorkCompletion first) {
         String what = "completion with error " + first.status + " (vendor err " + first.vendorErr + ") on wr_id " + first.wrId
                 + " (" + first.opcode + ")" + (first.status == WcStatus.RETRY_EXC_ERR
-                ? ": the peer stopped acknowledging (dead or unreachable)" : "");
+                ? RetryExhaustion.of(qp) : "");
         WorkCompletion[] rest = {new WorkCompletion(), new WorkCompletion(), new WorkCompletion(), new WorkCompletion()};
         long flushed = 0;
         long end = System.nanoTime() + 2_000_000_000L;

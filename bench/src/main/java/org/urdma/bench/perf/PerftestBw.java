@@ -426,16 +426,15 @@ final class PerftestBw {
             // -l: the last of each post list (cq_mod = post_list)
             int postList = o.postList;
             int moderation = postList > 1 ? postList : ah[0] == null ? PerfPatterns.moderation(txDepth, size) : PerfPatterns.moderation(txDepth);
-            PerftestPeak peakTimes = timed() ? null : PerftestPeak.forRun(iters * q, postList, moderation);
+            PerftestPeak peakTimes = timed() ? null : PerftestPeak.forRun(iters, q, postList, moderation);
             long stall = Duration.ofSeconds(s.n.cmTimeoutSeconds).toNanos();
             double gap = gapNanos(); // --rate_limit: the n-th request (all QPs together) waits until start + n * gap
             long totalPosted = 0;
-            long start = System.nanoTime(), last = start, peakStart = start, peakDone = 0, done = 0;
+            long start = System.nanoTime(), last = start, done = 0;
             // -D: posting goes on until the end; completions count only between the margins (perftest's SAMPLE_STATE)
             long sampleFrom = start + marginNanos, sampleTo = start + durationNanos - marginNanos, end = start + durationNanos;
             long sampled = 0;
             boolean sending = true;
-            double peak = 0;
             int running = q;
             while (running > 0) {
                 if (timed() && sending && System.nanoTime() - end >= 0) {
@@ -469,7 +468,7 @@ final class PerftestBw {
                         if (wc.status != WcStatus.SUCCESS) {
                             throw NetPerf.failed(s, "completion with error " + wc.status + " (vendor err " + wc.vendorErr
                                     + ") on QP " + i + " request " + wc.wrId + " (" + wc.opcode + ")"
-                                    + (wc.status == WcStatus.RETRY_EXC_ERR ? ": the peer stopped acknowledging (dead or unreachable)" : ""));
+                                    + (wc.status == WcStatus.RETRY_EXC_ERR ? RetryExhaustion.of(s.qps[i]) : ""));
                         }
                         if (wc.opcode == WcOpcode.RECV) {
                             if (sink != null) sink.accept(i, wc);
@@ -492,11 +491,6 @@ final class PerftestBw {
                 long now = System.nanoTime();
                 if (polled > 0) {
                     last = now;
-                    if (now - peakStart >= PerfPatterns.PEAK_INTERVAL_NANOS) {
-                        peak = Math.max(peak, (done - peakDone) * (double) size * 1e9 / (now - peakStart));
-                        peakStart = now;
-                        peakDone = done;
-                    }
                 } else if (op == WrOpcode.SEND && !s.server && !o.bidirectional && rnrNaksSent(s) > 0) {
                     refuseDuplexSends(s); // a -b server's SENDs found no receive here: fail now, not after the run
                 } else if (sink != null && done == 0 && now - start > NO_RECEIVES_NANOS && rnrNaksReceived(s) > 0) {
@@ -518,8 +512,8 @@ final class PerftestBw {
             }
             long el = Math.max(1, System.nanoTime() - start);
             double avg = (double) done * size * 1e9 / el;
-            // perftest's peak from the post and completion times; a run too long to keep them: the best 1 ms interval
-            double best = peakTimes != null ? peakTimes.bytesPerSecond(size) : Math.max(peak, avg);
+            // perftest's peak from the post and completion times; none (0) for a run too long to time, as perftest's noPeak
+            double best = peakTimes != null ? peakTimes.bytesPerSecond(size) : 0;
             // -q: the iterations of all QPs, as perftest reports iters * num_of_qps
             return new Result(best, avg, done * 1e9 / el, iters * q, summary());
         }

@@ -9,17 +9,17 @@ package org.urdma.bench.perf;
 final class PerftestPeak {
     /** Above this many (post, completion) pairs the posts are sampled more sparsely, so the report stays quick. */
     static final long MAX_PAIRS = 400_000_000L;
-    /** Largest run whose times are kept (two longs per message); a longer one reports its average as the peak. */
-    static final long MAX_MESSAGES = 1L << 22;
+    /** perftest measures no peak (noPeak, reported as 0) for a run of more iterations per QP than this. */
+    static final long MAX_ITERS = 20_000;
 
     private final long[] posted;
     private final long[] completed;
     private final int postList;
     private final int cqMod;
 
-    /** For {@code messages} requests over all QPs; null when the run is too long to keep every time. */
-    static PerftestPeak forRun(long messages, int postList, int cqMod) {
-        return messages > MAX_MESSAGES ? null : new PerftestPeak((int) messages, postList, cqMod);
+    /** For {@code iters} requests on each of {@code qps} QPs; null (no peak) when perftest would not time them. */
+    static PerftestPeak forRun(long iters, int qps, int postList, int cqMod) {
+        return iters > MAX_ITERS ? null : new PerftestPeak((int) (iters * qps), postList, cqMod);
     }
 
     PerftestPeak(int messages, int postList, int cqMod) {

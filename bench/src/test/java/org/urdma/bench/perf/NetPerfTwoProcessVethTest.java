@@ -176,7 +176,8 @@ class NetPerfTwoProcessVethTest {
         Killed k = killServerMidWriteBw("--timeout", "16", "--retry", "3", "--cm-timeout", "20");
         assertEquals(1, k.exit, k.out);
         Matcher m = Pattern.compile("urdma perf write-bw: completion with error RETRY_EXC_ERR \\(vendor err \\d+\\) on (?:wr_id|QP \\d+ request) \\d+ "
-                + "\\(RDMA_WRITE\\): the peer stopped acknowledging \\(dead or unreachable\\); then (\\d+) requests flushed "
+                + "\\(RDMA_WRITE\\): the peer stopped acknowledging \\(dead or unreachable\\), 0 sequence-error NAKs and 4 ACK "
+                + "timeouts since the last progress, retries spent \\(--retry\\); then (\\d+) requests flushed "
                 + "\\(WR_FLUSH_ERR\\)").matcher(k.out);
         assertTrue(m.find(), k.out);
         assertTrue(Integer.parseInt(m.group(1)) > 0, "the outstanding WRITEs are flushed: " + k.out);

@@ -12,7 +12,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.urdma.cli.UrdmaCli;
 
 class PerfCommandTest {
-    private static String run(String... args) {
+    /** Runs {@code urdma ARGS}, which must exit 0, and returns what it printed. */
+    static String run(String... args) {
         PrintStream old = System.out;
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));

@@ -30,6 +30,19 @@ class PingpongVethTest {
     record Side(int exit, String out) {
     }
 
+    /**
+     * Waits until the server in {@code ns} listens on pingpong's port (or has ended): a client started before then is
+     * refused, and a fixed head start is too short on a loaded machine (the server's first run loads its classes).
+     */
+    static void awaitListening(Topology t, String ns, CompletableFuture<?> server) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        String port = ":" + new PingpongCommand().port + " ";
+        while (!server.isDone() && !t.exec(ns, "ss", "-ltnH").contains(port)) {
+            if (System.nanoTime() - deadline > 0) throw new AssertionError("the pingpong server did not listen within 30 s");
+            Thread.sleep(20);
+        }
+    }
+
     static Side side(String ns, String... args) throws Exception {
         PingpongCommand c = new PingpongCommand();
         new CommandLine(c).parseArgs(args);
@@ -69,7 +82,7 @@ class PingpongVethTest {
                     throw new IllegalStateException(e);
                 }
             });
-            Thread.sleep(500); // the server listens
+            awaitListening(t, b, server);
             extra.add("10.83.0.2");
             Side client = side(a, args("10.83.0.11/24", extra.toArray(String[]::new)).toArray(String[]::new));
             Side srv = server.get(60, TimeUnit.SECONDS);
@@ -103,7 +116,7 @@ class PingpongVethTest {
                     throw new IllegalStateException(e);
                 }
             });
-            Thread.sleep(500);
+            awaitListening(t, b, server);
             Side client = side(a, args("10.83.0.11/24", "-n", "20", "10.83.0.2").toArray(String[]::new));
             Side srv = server.get(60, TimeUnit.SECONDS);
             String both = "server:\n" + srv.out() + "\nclient:\n" + client.out();
@@ -174,7 +187,7 @@ class PingpongVethTest {
                     throw new IllegalStateException(e);
                 }
             });
-            Thread.sleep(500);
+            awaitListening(t, b, server);
             List<String> ca = new ArrayList<>(List.of("--link", "afpacket:eth0", "--ip", "10.83.0.11/24", "--timeout-s", "20",
                     "--srq", "-n", "400", "-r", "16", "-s", "100"));
             ca.addAll(List.of(clientOpts));

@@ -8,9 +8,12 @@ package org.urdma.switchemu.core;
  * has ready for that output, outputs and inputs prefer the highest priority, round-robin among equals.
  * Speedup 1: a matched pair moves at most a slot's worth of wire bytes (frame + preamble, FCS, IFG),
  * checking the budget before each frame. The frame that does not fit in what is left of a slot starts
- * crossing and keeps its pair connected (packet mode) until it is through, so frames of any size cross
- * at the line rate without a speedup; in the slot it completes, whole frames that fit may follow but
- * none starts crossing, so the pair is matched again by iSLIP in the next slot. Slots run at exact times
+ * crossing and keeps its pair connected (packet mode) until it is through; in the slot it completes,
+ * whole frames that fit may follow but none starts crossing, so the pair is matched again by iSLIP in the
+ * next slot. What that slot's pair left unused is credited to the same pair in the next slot (as if the
+ * next frame had started crossing in it): matched again, it moves those bytes too, so one pair carries
+ * the line rate for frames of any size, and no output ever takes more than a slot's worth of bytes per
+ * slot over time (the credit is only ever what the previous slot did not use). Slots run at exact times
  * (1542 B at 100 Gbit/s = 123.36 ns), so the fabric keeps the line rate exactly.
  * Frames are cell-pool handles linked through {@link CellPool#frameNext}; nothing is allocated.
  */
@@ -36,6 +39,10 @@ final class Crossbar {
     private final int[] heldOut;
     private final int[] heldPriority;
     private final long[] crossed;
+    /** Bytes an input's pair left unused in slot {@link #creditSlot} after a held frame went through, to {@link #creditOut}. */
+    private final long[] credit;
+    private final int[] creditOut;
+    private final long[] creditSlot;
     private final int[] head;
     private final int[] tail;
     private final int[] frames;
@@ -70,7 +77,11 @@ final class Crossbar {
         heldOut = new int[ports];
         heldPriority = new int[ports];
         crossed = new long[ports];
+        credit = new long[ports];
+        creditOut = new int[ports];
+        creditSlot = new long[ports];
         java.util.Arrays.fill(heldOut, -1);
+        java.util.Arrays.fill(creditOut, -1);
         int voqs = ports * ports * 8;
         head = new int[voqs];
         tail = new int[voqs];
@@ -146,6 +157,7 @@ final class Crossbar {
         if (nextSlot == NEVER || nextSlot < now - 16 * (slotQ + 1)) {
             nextSlot = now;
             nextSlotRem = 0;
+            java.util.Arrays.fill(creditOut, -1); // the slots in between went unused: nothing carries over
         }
         while (slotStart() <= now && total > 0) {
             slot(slotStart(), outputs);
@@ -268,9 +280,11 @@ final class Crossbar {
     private void transfer(int in, int out, int p, long t, Outputs outputs) {
         int q = voq(in, out, p);
         boolean held = heldOut[in] >= 0;
-        long budget = slotBytes + crossed[in];
+        long carried = creditOut[in] == out && creditSlot[in] == slots - 1 ? credit[in] : 0;
+        long budget = slotBytes + crossed[in] + carried;
         heldOut[in] = -1;
         crossed[in] = 0;
+        creditOut[in] = -1;
         long moved = 0;
         while (frames[q] > 0 && pool.frameEligible[head[q]] <= t) {
             long wire = wireBytes(head[q]);
@@ -287,6 +301,10 @@ final class Crossbar {
                 heldOut[in] = out;
                 heldPriority[in] = p;
                 crossed[in] = Math.min(left, wire);
+            } else if (held && room && left > 0) {
+                creditOut[in] = out; // the next frame waits for iSLIP; if this pair is matched again, it gets the rest
+                creditSlot[in] = slots;
+                credit[in] = left;
             }
             break;
         }

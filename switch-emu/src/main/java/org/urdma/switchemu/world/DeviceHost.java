@@ -15,10 +15,11 @@ import org.urdma.transport.wire.MacControlFrame;
 
 /**
  * A urdma device's port in a simulated world: the {@link Link} its {@link SoftDevice} (the real engine) sends and
- * receives through. The engine writes each packet straight into a frame-pool slot; the port serializes it at the
- * link rate in exact picoseconds behind the frames before it (a NIC's TX FIFO of {@link #TX_QUEUE_FRAMES} frames:
- * the engine is refused a slot beyond that), honours received PFC/PAUSE on its priority as a NIC does, and hands
- * arrived frames to the engine in arrival order.
+ * receives through. The engine writes each packet straight into a frame-pool slot; the port queues it in a NIC's TX
+ * FIFO of {@link #TX_QUEUE_FRAMES} frames (the engine is refused a slot beyond that) and serializes it at the link rate
+ * in exact picoseconds behind the frames before it. A frame starts on the wire only when the one before it is through,
+ * so received PFC/PAUSE on its priority stops the port as it stops a NIC: the frame in progress finishes, none starts
+ * while paused. Arrived frames go to the engine in arrival order.
  */
 public final class DeviceHost implements Link {
     /** Frames the port queues behind the one on the wire before it refuses the engine (back-pressure). */
@@ -40,7 +41,16 @@ public final class DeviceHost implements Link {
     final List<Workload> workloads = new ArrayList<>();
 
     private long busyUntilPs;
+    /** Frames committed but not yet on the wire, oldest first, with the time each was committed (ps). */
+    private final int[] txFifo = new int[TX_QUEUE_FRAMES];
+    private final long[] txCommittedPs = new long[TX_QUEUE_FRAMES];
+    private int txHead;
+    private int txCount;
+    /** When a start-of-frame event is due (Long.MAX_VALUE: none). */
+    private long txWakeAt = Long.MAX_VALUE;
     private final long[] pausedUntil = new long[MacControlFrame.PRIORITIES];
+    /** When the pause in effect (or last in effect) on each priority began, ns. */
+    private final long[] pausedFrom = new long[MacControlFrame.PRIORITIES];
     private long retryAt = Long.MAX_VALUE;
     private int claimed = -1;
     private int[] rx = new int[256];
@@ -98,9 +108,9 @@ public final class DeviceHost implements Link {
             retryAt = Math.min(retryAt, pausedUntil[priority]);
             return null;
         }
-        long queueFreeAt = busyUntilPs / 1000 - TX_QUEUE_FRAMES * frameNs(framing.maxFrameLength(maxPayload));
-        if (queueFreeAt > now) {
-            retryAt = Math.min(retryAt, queueFreeAt);
+        startFrames(now); // a frame due to start now makes room first
+        if (txCount == TX_QUEUE_FRAMES) {
+            retryAt = Math.min(retryAt, txWakeAt); // the head starts then, in the future
             return null;
         }
         claimed = pool.acquire();
@@ -121,14 +131,43 @@ public final class DeviceHost implements Link {
         slot = pool.shrink(slot, len);
         pool.length(slot, len);
         pool.wireLength(slot, wireLen);
-        long startPs = Math.max(now * 1000, busyUntilPs);
-        busyUntilPs = startPs + (Math.max(wireLen, 60) + WIRE_OVERHEAD) * 8L * PS_PER_S / rateBps;
-        txFrames++;
-        world.carry(out, slot, Math.ceilDiv(busyUntilPs, 1000));
+        int tail = (txHead + txCount) % TX_QUEUE_FRAMES;
+        txFifo[tail] = slot;
+        txCommittedPs[tail] = now * 1000;
+        txCount++;
+        startFrames(now);
     }
 
-    private long frameNs(int len) {
-        return (len + WIRE_OVERHEAD) * 8L * 1_000_000_000L / rateBps;
+    /**
+     * Puts queued frames on the wire, each when the one before is through, unless a pause on this port's priority is in
+     * effect at that instant (a pause that arrives later does not stop a frame that already started); otherwise
+     * arranges to be called again when the next one may start.
+     */
+    void startFrames(long now) {
+        if (now >= txWakeAt) txWakeAt = Long.MAX_VALUE;
+        while (txCount > 0) {
+            long startPs = Math.max(busyUntilPs, txCommittedPs[txHead]);
+            if (pausedFrom[priority] * 1000 <= startPs && startPs < pausedUntil[priority] * 1000) {
+                startPs = pausedUntil[priority] * 1000;
+            }
+            if (startPs > now * 1000) {
+                wakeTx(Math.ceilDiv(startPs, 1000), now);
+                return;
+            }
+            int slot = txFifo[txHead];
+            txHead = (txHead + 1) % TX_QUEUE_FRAMES;
+            txCount--;
+            busyUntilPs = startPs + (Math.max(pool.wireLength(slot), 60) + WIRE_OVERHEAD) * 8L * PS_PER_S / rateBps;
+            txFrames++;
+            world.carry(out, slot, Math.ceilDiv(busyUntilPs, 1000));
+        }
+    }
+
+    private void wakeTx(long at, long now) {
+        if (at < txWakeAt || txWakeAt < now) {
+            txWakeAt = at;
+            world.wakeTx(this, at);
+        }
     }
 
     /** A frame's last bit arrived: PFC/PAUSE take effect at once, everything else waits for the engine. */
@@ -171,8 +210,12 @@ public final class DeviceHost implements Link {
         }
         if ((enabled & (1 << priority)) == 0) return;
         pfcReceived++;
+        if (pausedUntil[priority] <= now) pausedFrom[priority] = now; // a refresh extends the pause in effect
         pausedUntil[priority] = quanta <= 0 ? now : now + MacControlFrame.quantaToNanos(quanta, rateBps);
-        if (quanta <= 0) retryAt = Math.min(retryAt, now);
+        if (quanta <= 0) {
+            retryAt = Math.min(retryAt, now);
+            startFrames(now); // XON: what waits goes now
+        }
     }
 
     @Override

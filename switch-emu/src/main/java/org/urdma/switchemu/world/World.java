@@ -33,6 +33,7 @@ public final class World implements AutoCloseable {
     private static final int DEVICE = 2;
     private static final int SWITCH = 3;
     private static final int TASK = 4;
+    private static final int HOST_TX = 5;
     /** Engine passes at one instant before the device yields to the other events of that instant. */
     private static final int PASSES_PER_VISIT = 64;
 
@@ -306,6 +307,7 @@ public final class World implements AutoCloseable {
                 if (now >= s.pendingWake) s.pendingWake = Long.MAX_VALUE;
                 wakeSwitch(s, now);
             }
+            case HOST_TX -> hosts.get(target).startFrames(now);
             case TASK -> {
                 tasks.get(target).run();
                 if (arg > 0) schedule(now + arg, TASK, target, arg); // periodic
@@ -338,6 +340,11 @@ public final class World implements AutoCloseable {
             h.pendingWake = next;
             schedule(next, DEVICE, h.index, 0);
         }
+    }
+
+    /** {@code h}'s next queued frame may start on its wire at {@code at}. */
+    void wakeTx(DeviceHost h, long at) {
+        schedule(at, HOST_TX, h.index, 0);
     }
 
     void wakeSwitch(SwitchNode s, long at) {

@@ -27,6 +27,13 @@ final class Completer {
     int compPsn;
     private int retryLeft;
     private int rnrLeft;
+    /**
+     * Losses since the last progress, by what revealed them: a sequence-error NAK or a gap in the READ responses (the
+     * peer answers) or the ACK timer (it is silent).
+     */
+    private int episodeNaks;
+    private int episodeGaps;
+    private int episodeTimeouts;
     boolean retrying;
     /** Packets the requester had sent when the current retry began. */
     private long retryMark;
@@ -266,6 +273,9 @@ final class Completer {
 
     void onProgress(long now) {
         retryLeft = qp.retryCnt;
+        episodeNaks = 0;
+        episodeGaps = 0;
+        episodeTimeouts = 0;
         rnrLeft = qp.rnrRetry;
         retrying = false;
         lastProgress = now;
@@ -372,6 +382,11 @@ final class Completer {
         }
         long head = sq.retired.get();
         if (head >= req().startedIndex) return;
+        switch (cause) {
+            case NAK -> episodeNaks++;
+            case TIMEOUT -> episodeTimeouts++;
+            default -> episodeGaps++;
+        }
         if (retryLeft == 0) {
             qp.counters.increment(Counter.RETRY_EXCEEDED_ERR);
             retire(head, WcStatus.RETRY_EXC_ERR, 0, now);
@@ -408,6 +423,21 @@ final class Completer {
         // so waiting longer costs no resends
         if (qp.recovery.selective()) next <<= Math.min(6, qp.retryCnt - retryLeft);
         qp.timers.armRetry(now + next);
+    }
+
+    /** Sequence-error NAKs that started a retry (or found none left) since the last progress. */
+    int episodeNaks() {
+        return episodeNaks;
+    }
+
+    /** Missing READ/atomic responses (implicit NAKs, READ gaps) that started a retry (or found none left) since the last progress. */
+    int episodeGaps() {
+        return episodeGaps;
+    }
+
+    /** ACK timeouts that started a retry (or found none left) since the last progress. */
+    int episodeTimeouts() {
+        return episodeTimeouts;
     }
 
     int retryLeft() {

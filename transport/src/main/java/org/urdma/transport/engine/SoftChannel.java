@@ -1,5 +1,6 @@
 package org.urdma.transport.engine;
 
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.urdma.verbs.CompletionChannel;
@@ -10,8 +11,13 @@ public final class SoftChannel implements CompletionChannel {
     private final ManyToOneConcurrentArrayQueue<SoftCq> events = new ManyToOneConcurrentArrayQueue<>(1024);
     private volatile Thread waiter;
 
+    /**
+     * The queue's offer publishes the CQ with a release store, which a later load may pass: without the fence this
+     * could read no waiter while the waiter, just announced, polled the queue empty, and it would sleep on the event.
+     */
     void signal(SoftCq cq) {
         events.offer(cq);
+        VarHandle.fullFence();
         Thread w = waiter;
         if (w != null) LockSupport.unpark(w);
     }

@@ -1,6 +1,5 @@
 package org.urdma.transport.engine;
 
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.urdma.verbs.CompletionChannel;
 import org.urdma.verbs.CompletionQueue;
@@ -13,7 +12,10 @@ import org.urdma.verbs.WorkCompletion;
  * flat arrays. Poll copies into the caller's holders; nothing is allocated.
  */
 public final class SoftCq implements CompletionQueue {
-    private static final int NOTIFY_NONE = 0, NOTIFY_NEXT = 1, NOTIFY_SOLICITED = 2;
+    private static final int NOTIFY_NEXT = 1, NOTIFY_SOLICITED = 2; // 0: not armed
+    private static final int ARM_BITS = 2;
+    private static final long ARM_MASK = (1L << ARM_BITS) - 1;
+    private static final long ONE = 1L << ARM_BITS;
     private static final WcStatus[] STATUS = WcStatus.values();
     private static final WcOpcode[] OPCODE = WcOpcode.values();
 
@@ -30,9 +32,16 @@ public final class SoftCq implements CompletionQueue {
     private final int[] qpNum;
     private final int[] srcQp;
     private final int[] flags;
-    private final AtomicLong tail = new AtomicLong();
+    /**
+     * Completions pushed, shifted left by {@link #ARM_BITS}, and the consumer's arm in the low bits: one word, so the
+     * producer publishes a completion and reads (and clears) the arm in one atomic step. With the count and the arm in
+     * two words a push could read the arm before its publish was visible while the consumer, having armed, polled an
+     * empty queue: neither saw the other and the consumer slept on a completion.
+     */
+    private final AtomicLong tailAndArm = new AtomicLong();
     private final AtomicLong head = new AtomicLong();
-    private final AtomicInteger notify = new AtomicInteger();
+    /** Runs between a push's read of the word and its atomic publish; null outside interleaving tests. */
+    Runnable beforePublish;
     private long overruns;
 
     SoftCq(SoftDevice device, int entries, SoftChannel channel) {
@@ -54,7 +63,7 @@ public final class SoftCq implements CompletionQueue {
 
     /** Engine: adds a completion; counts an overrun and drops it when full. */
     void push(long id, WcStatus st, WcOpcode op, int len, int immData, int inv, int qp, int src, int fl, boolean solicited) {
-        long t = tail.get();
+        long t = tailAndArm.get() >>> ARM_BITS; // the producer alone moves the count
         if (t - head.get() >= size) {
             if (overruns++ == 0) device.raise(org.urdma.verbs.AsyncEventType.CQ_ERR, this); // as ibv: CQ overrun
             return;
@@ -69,13 +78,34 @@ public final class SoftCq implements CompletionQueue {
         qpNum[s] = qp;
         srcQp[s] = src;
         flags[s] = fl;
-        tail.lazySet(t + 1);
+        boolean fires = publish(solicited || st != WcStatus.SUCCESS);
         device.completed();
-        int mode = notify.get();
-        if (mode != NOTIFY_NONE && (mode == NOTIFY_NEXT || solicited || st != WcStatus.SUCCESS)
-                && notify.compareAndSet(mode, NOTIFY_NONE) && channel != null) {
-            channel.signal(this);
+        if (fires) channel.signal(this);
+    }
+
+    /**
+     * Publishes the completion just written and disarms the CQ when it fires on it, in one compare-and-set (it fails
+     * only when the consumer armed meanwhile, and the retry sees that arm). True when the channel must be signalled.
+     * A CQ without a channel is polled only, so nothing orders its publish against an arm.
+     */
+    private boolean publish(boolean solicitedOrError) {
+        if (channel == null) { // never armed (requestNotify refuses): an ordered store, no fence, publishes
+            tailAndArm.lazySet(tailAndArm.get() + ONE);
+            return false;
         }
+        while (true) {
+            long word = tailAndArm.get();
+            boolean fires = firesOn((int) (word & ARM_MASK), solicitedOrError);
+            long next = (fires ? word & ~ARM_MASK : word) + ONE;
+            Runnable seam = beforePublish;
+            if (seam != null) seam.run();
+            if (tailAndArm.compareAndSet(word, next)) return fires;
+        }
+    }
+
+    /** ibv_req_notify_cq: NEXT fires on any completion, SOLICITED on a solicited one or an error. */
+    private static boolean firesOn(int arm, boolean solicitedOrError) {
+        return arm == NOTIFY_NEXT || arm == NOTIFY_SOLICITED && solicitedOrError;
     }
 
     @Override
@@ -91,10 +121,10 @@ public final class SoftCq implements CompletionQueue {
     @Override
     public int poll(WorkCompletion[] wcs, int max) {
         long h = head.get();
-        long avail = tail.get() - h;
+        long avail = tail() - h;
         if (avail == 0) { // like ibv_poll_cq: what is already there is returned at once; the engine runs only when the CQ is empty
             device.invokeInline();
-            avail = tail.get() - h;
+            avail = tail() - h;
         }
         int n = (int) Math.min(avail, Math.min(max, wcs.length));
         for (int i = 0; i < n; i++) {
@@ -117,13 +147,21 @@ public final class SoftCq implements CompletionQueue {
 
     /** Completions waiting to be polled. */
     public int pending() {
-        return (int) (tail.get() - head.get());
+        return (int) (tail() - head.get());
+    }
+
+    private long tail() {
+        return tailAndArm.get() >>> ARM_BITS;
     }
 
     @Override
     public void requestNotify(boolean solicitedOnly) {
         if (channel == null) throw new IllegalStateException("cq: has no completion channel to notify");
-        notify.set(solicitedOnly ? NOTIFY_SOLICITED : NOTIFY_NEXT);
+        long arm = solicitedOnly ? NOTIFY_SOLICITED : NOTIFY_NEXT;
+        while (true) {
+            long word = tailAndArm.get();
+            if (tailAndArm.compareAndSet(word, word & ~ARM_MASK | arm)) return;
+        }
     }
 
     @Override

@@ -390,6 +390,24 @@ public final class SoftQp implements QueuePair {
         return counters.get(Counter.ACK_TIMEOUTS);
     }
 
+    /**
+     * Sequence-error NAKs that counted against retry_cnt since the requester last made progress: after a
+     * RETRY_EXC_ERR completion, how many of the spent retries the peer asked for (it was answering, and saw gaps).
+     */
+    public int retryNaksSinceProgress() {
+        return completer.episodeNaks();
+    }
+
+    /** Missing READ or atomic responses that counted against retry_cnt since the requester last made progress. */
+    public int retryGapsSinceProgress() {
+        return completer.episodeGaps();
+    }
+
+    /** ACK timeouts that counted against retry_cnt since the requester last made progress (the peer was silent). */
+    public int retryTimeoutsSinceProgress() {
+        return completer.episodeTimeouts();
+    }
+
     /** Responder side: ACKs and NAKs sent, duplicate requests and sequence gaps (out-of-sequence requests) received. */
     public String responderStats() {
         return "acks " + responder.acksSent + ", naks " + counters.get(Counter.NAKS_SENT) + ", duplicates "

@@ -78,9 +78,12 @@ public final class MacControlFrame {
     /** 802.3x PAUSE time in quanta. */
     public static int pauseQuanta(final DirectBuffer b, final int o) { return Bytes.u16(b, o + BODY_AT); }
 
-    /** One quantum is 512 bit times: nanoseconds for {@code quanta} at {@code bitsPerSecond}. */
+    /**
+     * One quantum is 512 bit times: nanoseconds for {@code quanta} at {@code bitsPerSecond}, rounded up (a pause that
+     * ends early by the rounding would let a frame start while the sender still has to wait).
+     */
     public static long quantaToNanos(final int quanta, final long bitsPerSecond) {
-        return quanta * 512L * 1_000_000_000L / bitsPerSecond;
+        return Math.ceilDiv(quanta * 512L * 1_000_000_000L, bitsPerSecond);
     }
 
     /** Smallest number of quanta covering {@code nanos} at {@code bitsPerSecond} (capped at 0xFFFF). */

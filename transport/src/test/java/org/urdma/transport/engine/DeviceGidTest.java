@@ -51,22 +51,7 @@ class DeviceGidTest {
 
     @Test
     void aPortlessLinkHasOnlyIndexZero() {
-        SoftDevice d = new SoftDevice(DeviceConfig.named("gid1", 2), new Link() {
-            public TxPacket claim(int opcode, int payloadLength, Route route, long now) {
-                return null;
-            }
-
-            public void commit(TxPacket packet, Route route, long now) {
-            }
-
-            public int receive(long now, PacketSink sink, int limit) {
-                return 0;
-            }
-
-            public int maxPayload() {
-                return 1024;
-            }
-        }, new SplittableRandom(1), 0);
+        SoftDevice d = new SoftDevice(DeviceConfig.named("gid1", 2), new SilentLink(), new SplittableRandom(1), 0);
         assertNotNull(d.gid(0));
         assertThrows(IllegalArgumentException.class, () -> d.gid(1));
     }

@@ -250,6 +250,8 @@ class RcErrorsTest {
             long tErr = r.sim.now();
             assertEquals(WcStatus.RETRY_EXC_ERR, out[0].status, out[0].toString());
             assertEquals(4, sendTimes.size(), "first transmission + retry_cnt=3 retries: " + sendTimes);
+            assertEquals(4, ((SoftQp) qp[0]).retryTimeoutsSinceProgress(), "three retries and the timeout that found none left");
+            assertEquals(0, ((SoftQp) qp[0]).retryNaksSinceProgress());
             for (int i = 1; i < sendTimes.size(); i++) {
                 long gap = sendTimes.get(i) - sendTimes.get(i - 1);
                 assertTrue(gap >= timeout && gap <= timeout + 4 * SoftDevice.TICK_NANOS, "gap " + gap + " vs timeout " + timeout);

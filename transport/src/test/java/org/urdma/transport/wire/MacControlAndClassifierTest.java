@@ -29,9 +29,23 @@ class MacControlAndClassifierTest {
         assertTrue(MacControlFrame.isPause(b, 0, plen));
         assertEquals(300, MacControlFrame.pauseQuanta(b, 0));
         assertEquals(FrameClass.PAUSE, new AnyFrameDecoder().classify(b, 0, plen));
-        assertEquals(5L, MacControlFrame.quantaToNanos(1, 100_000_000_000L));
+        assertEquals(6L, MacControlFrame.quantaToNanos(1, 100_000_000_000L)); // 5.12 ns, rounded up
         assertEquals(52, MacControlFrame.nanosToQuanta(2_662, 10_000_000_000L));
         assertThrows(IllegalArgumentException.class, () -> MacControlFrame.putPfc(b, 0, 1, 0x100, new int[8]));
+    }
+
+    @Test
+    void aPauseInNanosecondsNeverEndsBeforeItsQuantaHavePassed() {
+        for (long rate : new long[] {1_000_000_000L, 10_000_000_000L, 25_000_000_000L, 40_000_000_000L, 100_000_000_000L,
+                200_000_000_000L}) {
+            for (int quanta = 1; quanta <= 0xFFFF; quanta += 97) {
+                long bitPs = quanta * 512L * (1_000_000_000_000L / rate); // a whole number of ps per bit at these rates
+                long ns = MacControlFrame.quantaToNanos(quanta, rate);
+                assertTrue(ns * 1000 >= bitPs, quanta + " quanta at " + rate + ": " + ns + " ns is early");
+                assertTrue((ns - 1) * 1000 < bitPs, quanta + " quanta at " + rate + ": " + ns + " ns is a whole ns late");
+            }
+        }
+        assertEquals(3356L, MacControlFrame.quantaToNanos(0xFFFF, 10_000_000_000_000L)); // 3355.392 ns up to 3356
     }
 
     @Test
