@@ -70,8 +70,9 @@ public final class RdmacmToolCommand {
 
     /** ucmatose. */
     @Command(name = "ucmatose", mixinStandardHelpOptions = true,
-            description = {"rdmacm-utils' ucmatose over urdma's rdma_cm: -c connections, each carrying -C messages of -S bytes,",
-                "server first, then the client's replies; the server disconnects. Server without -s, client with it."})
+            description = {"rdmacm-utils' ucmatose over urdma's rdma_cm, either role.",
+                "-c connections, each carrying -C messages of -S bytes: the server's first, then the client's replies;",
+                "the server disconnects. Server without -s, client with it."})
     public static final class Ucmatose extends Tool {
         @Range(min = 1, max = 10000)
         @Option(names = "-c", description = "Connections (default: ${DEFAULT-VALUE})")
@@ -100,8 +101,9 @@ public final class RdmacmToolCommand {
 
     /** cmtime. */
     @Command(name = "cmtime", mixinStandardHelpOptions = true,
-            description = {"rdmacm-utils' cmtime (rdma-core 44's) over urdma's rdma_cm: -c connections made and torn down at once,",
-                "each step timed. Server without -s (stops after -c connections came and went), client with it.",
+            description = {"rdmacm-utils' cmtime (rdma-core 44's) over urdma's rdma_cm, either role.",
+                "-c connections made and torn down at once, each step timed.",
+                "Server without -s (stops after -c connections came and went), client with it.",
                 "Exit code 1 when a connection failed."})
     public static final class CmtimeCommand extends Tool {
         @Range(min = 1, max = 100000)
