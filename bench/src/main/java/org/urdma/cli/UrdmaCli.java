@@ -12,6 +12,7 @@ import picocli.CommandLine.Command;
         subcommands = {CommandLine.HelpCommand.class, org.urdma.cli.wire.WireCommand.class, JmhCommand.class, org.urdma.bench.perf.PerfCommand.class,
             org.urdma.bench.pingpong.PingpongCommand.class, org.urdma.bench.rping.RpingCommand.class, org.urdma.bench.rdmacm.RdmaExampleCommand.Server.class,
             org.urdma.bench.rdmacm.RdmaExampleCommand.Client.class, org.urdma.bench.rdmacm.RdmaExampleCommand.UdaddyCommand.class,
+            org.urdma.bench.rdmacm.MckeyCommand.class,
             org.urdma.cli.topo.TopoCommand.class,
             org.urdma.cli.sw.SwitchCommand.class, org.urdma.cli.stat.StatCommand.class, org.urdma.cli.devinfo.DevinfoCommand.class,
             org.urdma.cli.journal.JournalCommand.class, org.urdma.cli.fuzz.FuzzCommand.class,
