@@ -131,6 +131,7 @@ BINS=(usr/bin/ibv_devices usr/bin/ibv_devinfo usr/bin/ibv_rc_pingpong usr/bin/ib
       usr/bin/ib_write_bw usr/bin/ib_write_lat usr/bin/ib_read_bw usr/bin/ib_read_lat
       usr/bin/ib_send_bw usr/bin/ib_send_lat usr/bin/ib_atomic_bw usr/bin/ib_atomic_lat
       usr/bin/rping usr/bin/udaddy usr/bin/rdma_server usr/bin/rdma_client usr/bin/ucmatose usr/bin/cmtime
+      usr/bin/mckey
       usr/bin/rdma usr/bin/stdbuf)
 for b in "${BINS[@]}"; do
   [ -f "$X/$b" ] || { echo "build-initramfs: $b missing" >&2; exit 1; }

@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
             org.urdma.bench.pingpong.PingpongCommand.class, org.urdma.bench.rping.RpingCommand.class, org.urdma.bench.rdmacm.RdmaExampleCommand.Server.class,
             org.urdma.bench.rdmacm.RdmaExampleCommand.Client.class, org.urdma.bench.rdmacm.RdmaExampleCommand.UdaddyCommand.class,
             org.urdma.bench.rdmacm.RdmacmToolCommand.Ucmatose.class, org.urdma.bench.rdmacm.RdmacmToolCommand.CmtimeCommand.class,
+            org.urdma.bench.rdmacm.MckeyCommand.class,
             org.urdma.cli.topo.TopoCommand.class,
             org.urdma.cli.sw.SwitchCommand.class, org.urdma.cli.stat.StatCommand.class, org.urdma.cli.devinfo.DevinfoCommand.class,
             org.urdma.cli.journal.JournalCommand.class, org.urdma.cli.fuzz.FuzzCommand.class,

@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
@@ -763,6 +764,31 @@ public final class AfPacketSocket implements AutoCloseable {
 
     public boolean isClosed() {
         return closed;
+    }
+
+    /**
+     * Adds group MAC {@code mac} (low 48 bits) to the interface's multicast filter for this socket's lifetime
+     * (PACKET_ADD_MEMBERSHIP, PACKET_MR_MULTICAST), as the kernel's dev_mc_add does for an rxe group.
+     */
+    public void joinMulticast(long mac) {
+        multicastMembership(PACKET_ADD_MEMBERSHIP, mac, "PACKET_ADD_MEMBERSHIP");
+    }
+
+    /** Takes group MAC {@code mac} out of the filter again (PACKET_DROP_MEMBERSHIP). */
+    public void leaveMulticast(long mac) {
+        multicastMembership(PACKET_DROP_MEMBERSHIP, mac, "PACKET_DROP_MEMBERSHIP");
+    }
+
+    private void multicastMembership(int op, long mac, String what) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment mreq = a.allocate(16, 4); // struct packet_mreq: ifindex, type, alen, address[8]
+            mreq.set(JAVA_INT, 0, ifindex);
+            mreq.set(JAVA_SHORT, 4, (short) PACKET_MR_MULTICAST);
+            mreq.set(JAVA_SHORT, 6, (short) 6);
+            for (int i = 0; i < 6; i++) mreq.set(JAVA_BYTE, 8 + i, (byte) (mac >>> (40 - 8 * i)));
+            Libc.check(Libc.setsockopt(fd, SOL_PACKET, op, mreq, 16), "setsockopt",
+                    what + " PACKET_MR_MULTICAST " + String.format("%012x", mac) + " on '" + interfaceName + "'");
+        }
     }
 
     /** Unmaps the rings and closes the descriptor; idempotent. */

@@ -38,6 +38,7 @@ public final class LinuxConstants {
     public static final int PACKET_IGNORE_OUTGOING = 23;
     public static final int TPACKET_V2 = 1;
     public static final int TPACKET_V3 = 2;
+    public static final int PACKET_MR_MULTICAST = 0;
     public static final int PACKET_MR_PROMISC = 1;
     public static final int TP_STATUS_KERNEL = 0;
     public static final int TP_STATUS_USER = 1;

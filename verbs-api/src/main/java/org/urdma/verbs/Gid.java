@@ -38,6 +38,23 @@ public final class Gid {
         return new Gid(g);
     }
 
+    /**
+     * A multicast group's GID, as the kernel's {@code rdma_is_multicast_addr} tells one: an IPv6 multicast address
+     * (ff00::/8), or an IPv4-mapped one (::ffff:a.b.c.d) of an IPv4 multicast address (224.0.0.0/4).
+     */
+    public boolean isMulticast() {
+        if (raw[0] == (byte) 0xff) return true;
+        return isIpv4Mapped() && (raw[12] & 0xF0) == 0xE0;
+    }
+
+    /** An IPv4-mapped GID (::ffff:a.b.c.d), the form RoCEv2 gives an IPv4 address. */
+    public boolean isIpv4Mapped() {
+        for (int i = 0; i < 10; i++) {
+            if (raw[i] != 0) return false;
+        }
+        return raw[10] == (byte) 0xff && raw[11] == (byte) 0xff;
+    }
+
     public byte[] toBytes() {
         return raw.clone();
     }

@@ -28,6 +28,16 @@ public interface QueuePair extends AutoCloseable {
     /** Posts a receive request (not allowed when the QP uses an SRQ). */
     void postRecv(ReceiveWorkRequest wr);
 
+    /**
+     * Attaches this UD QP to multicast group {@code mgid}, as {@code ibv_attach_mcast}: the port accepts the group's
+     * MAC and every SEND to the group (DestQP 0xFFFFFF) lands on each attached QP. {@code lid} is unused on RoCE.
+     * Throws IllegalArgumentException naming the field for a non-UD QP or a GID that is no multicast group.
+     */
+    void attachMcast(Gid mgid, int lid);
+
+    /** Detaches this QP from {@code mgid}, as {@code ibv_detach_mcast}; throws naming the field when it is not attached. */
+    void detachMcast(Gid mgid, int lid);
+
     @Override
     void close();
 }

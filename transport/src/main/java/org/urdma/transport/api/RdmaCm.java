@@ -506,6 +506,22 @@ public final class RdmaCm implements AutoCloseable {
         return macOf(gid.toBytes());
     }
 
+    // ---------------------------------------------------------------- multicast (RoCE: no SA)
+
+    /**
+     * rdma_join_multicast on a UD rdma_cm_id: the MGID cma gives {@code address} on this port (the RoCEv2 form when
+     * its frames carry IP, as cma's RoCE_UDP_ENCAP GID type), {@code qp} attached (null: send only), and the join event's address handle, QPN and Q_Key.
+     *
+     * @param address the group's IP address
+     * @param qp      a UD QP with Q_Key {@link #UDP_QKEY}, or null
+     * @return the join; {@link MulticastJoin#leave()} is rdma_leave_multicast
+     */
+    public MulticastJoin joinMulticast(String address, QueuePair qp) {
+        boolean roceV2 = device == null || device.framing() == org.urdma.transport.wire.FramingKind.ROCE2
+                || device.framing() == org.urdma.transport.wire.FramingKind.PAXI_STANDARD;
+        return MulticastJoin.join(MulticastJoin.parse(address, "address"), roceV2, qp);
+    }
+
     /**
      * rdma_disconnect: a DREQ (the QP to ERROR), then a short wait for the DREP, so a closing device does not take the
      * DREQ down with it; nothing when the connection is already going or gone.

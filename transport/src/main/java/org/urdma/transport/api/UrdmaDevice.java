@@ -71,6 +71,11 @@ public final class UrdmaDevice implements AutoCloseable {
         return port != null ? port.gids().gidFor(framing) : device.gid(0);
     }
 
+    /** {@return the wire format} */
+    FramingKind framing() {
+        return framing;
+    }
+
     /** {@return the largest path MTU the link carries} */
     public PathMtu mtu() {
         int max = device.link().maxPayload();

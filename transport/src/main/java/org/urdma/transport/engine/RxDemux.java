@@ -10,25 +10,35 @@ import org.urdma.transport.wire.Opcode;
 
 /**
  * Hands each arrival to its QP: unknown QPs and other partitions are dropped and counted, a CNP goes to the QP's rate
- * control past PAXI's CNP merge, everything else to the QP, which then has work in the next pass.
+ * control past PAXI's CNP merge, everything else to the QP, which then has work in the next pass. A multicast SEND
+ * (DestQP 0xFFFFFF) goes to every QP attached to its destination GID's group, as rxe's rxe_rcv_mcast_pkt.
  */
 final class RxDemux {
     private final SoftDevice device;
+    /** The DestQP of a multicast packet (IBA 9.2, "multicast QP"). */
+    static final int MULTICAST_QPN = 0xFFFFFF;
     private final QpTable qps;
+    private final McastGroups mcast;
     private final EngineCounters counters;
     private final EventJournal journal;
     /** PAXI's CNP merge of received CNPs, or null when off. */
     private final CnpMerge cnpMerge;
 
-    RxDemux(SoftDevice device, QpTable qps, EngineCounters counters, EventJournal journal, long cnpMergeNanos) {
+    RxDemux(SoftDevice device, QpTable qps, McastGroups mcast, EngineCounters counters, EventJournal journal,
+            long cnpMergeNanos) {
         this.device = device;
         this.qps = qps;
+        this.mcast = mcast;
         this.counters = counters;
         this.journal = journal;
         this.cnpMerge = cnpMergeNanos > 0 ? new CnpMerge(cnpMergeNanos) : null;
     }
 
     void onPacket(RxPacket p, long now) {
+        if (p.destQp() == MULTICAST_QPN) {
+            onMulticast(p, now);
+            return;
+        }
         SoftQp qp = qps.lookup(p.destQp());
         if (qp == null) {
             counters.increment(Counter.DROP_UNKNOWN_QP);
@@ -51,6 +61,25 @@ final class RxDemux {
         }
         qp.rx.onPacket(p, now);
         device.activate(qp);
+    }
+
+    /** Each QP attached to the packet's group gets it; a group nobody here joined is an unknown QP's packet. */
+    private void onMulticast(RxPacket p, long now) {
+        McastGroups.Group g = mcast.find(p.dstGidHi(), p.dstGidLo());
+        if (g == null || g.size == 0) {
+            counters.increment(Counter.DROP_UNKNOWN_QP);
+            journal.drop(now, p.destQp(), Counter.DROP_UNKNOWN_QP, p.psn());
+            return;
+        }
+        for (int i = 0; i < g.size; i++) {
+            SoftQp qp = g.qps[i];
+            if ((p.pkey() & 0x7FFF) != 0x7FFF) {
+                qp.drop(Counter.DROP_BAD_PKEY, p.psn(), now);
+                continue;
+            }
+            qp.rx.onPacket(p, now);
+            device.activate(qp);
+        }
     }
 
     void onMalformed(DecodeStatus why, long now) {

@@ -1,5 +1,6 @@
 package org.urdma.transport.engine;
 
+import org.urdma.transport.mcast.MulticastMac;
 import org.urdma.transport.packet.Route;
 import org.urdma.verbs.AddressHandle;
 import org.urdma.verbs.AddressHandleAttributes;
@@ -14,7 +15,9 @@ public final class SoftAh implements AddressHandle {
     SoftAh(SoftPd pd, AddressHandleAttributes attrs) {
         this.pd = pd;
         this.attrs = attrs.copy();
-        route.set(attrs.dmac(), attrs.dgid() != null ? attrs.dgid().toBytes() : new byte[16]).trafficClass(attrs.trafficClass());
+        // a multicast group's frames go to its MAC whatever dmac says, as the kernel's ib_resolve_eth_dmac sets it
+        byte[] dmac = attrs.dgid() != null && attrs.dgid().isMulticast() ? MulticastMac.bytes(attrs.dgid(), "ah_attr.dgid") : attrs.dmac();
+        route.set(dmac, attrs.dgid() != null ? attrs.dgid().toBytes() : new byte[16]).trafficClass(attrs.trafficClass());
     }
 
     Route route() {

@@ -1,5 +1,6 @@
 package org.urdma.transport.engine;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -44,6 +45,7 @@ public final class SoftDevice implements Device, PacketSink {
     private final MemoryKeyTable keys;
     private final QpTable qps;
     private final RxDemux demux;
+    private final McastGroups mcast;
     /** The engine's claim, its control queue and the QPs posted to from other threads. */
     private final EngineGate gate;
     private final EngineTimers timers;
@@ -83,7 +85,8 @@ public final class SoftDevice implements Device, PacketSink {
         this.scheduler = new PassScheduler(this, link, gate, timers);
         this.now = startNanos;
         this.qps = new QpTable(random);
-        this.demux = new RxDemux(this, qps, counters, journal, config.cnp().mergeNanos());
+        this.mcast = new McastGroups(link);
+        this.demux = new RxDemux(this, qps, mcast, counters, journal, config.cnp().mergeNanos());
     }
 
     // ---------------------------------------------------------------- engine loop (see PassScheduler)
@@ -294,9 +297,21 @@ public final class SoftDevice implements Device, PacketSink {
         });
     }
 
+    /** The device's multicast groups (engine thread). */
+    McastGroups mcast() {
+        return mcast;
+    }
+
+    /** The multicast groups {@code qp} is attached to (a copy). */
+    public List<Gid> multicastGroupsOf(QueuePair qp) {
+        if (!(qp instanceof SoftQp q)) throw new IllegalArgumentException("qp: must be a QP of device " + config.name());
+        return control(() -> mcast.groupsOf(q));
+    }
+
     void destroyQp(SoftQp qp) {
         control(() -> {
             qp.timers.cancelAll();
+            mcast.detachAll(qp);
             if (qps.remove(qp)) counters.release(qp.counters);
             qp.destroyed = true; // the ready queue drops it when it comes round
             timers.remove(qp);

@@ -10,6 +10,7 @@ import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.verbs.AsyncEventType;
+import org.urdma.verbs.Gid;
 import org.urdma.verbs.ProtectionDomain;
 import org.urdma.verbs.QpAttributes;
 import org.urdma.verbs.QpInitAttributes;
@@ -273,6 +274,22 @@ public final class SoftQp implements QueuePair {
         rq.put(wr, qpn);
         // in ERR a receive completes flushed, as on rxe: wake the engine, which flushes it (else it would wait forever)
         if (state == QpState.ERR) device.onPosted(this);
+    }
+
+    @Override
+    public void attachMcast(Gid mgid, int lid) {
+        device.control(() -> {
+            device.mcast().attach(this, mgid);
+            return null;
+        });
+    }
+
+    @Override
+    public void detachMcast(Gid mgid, int lid) {
+        device.control(() -> {
+            device.mcast().detach(this, mgid);
+            return null;
+        });
     }
 
     @Override

@@ -19,7 +19,8 @@
  * {@code InOrderReads} or {@code WanReads}, chosen at RTS; {@code AckFeedback} (AETH-EXT and SACK-ETH). Requester:
  * {@code ResendJournal}. QP: {@code QpControl} (modify, RESET, ERR, flush), {@code QpTimers}, {@code QpReceive},
  * {@code SendChecks}. Device: {@code EngineGate} (the engine's claim, control queue, posted work),
- * {@code PassScheduler} (the pass), {@code EngineTimers}, {@code DeviceLimits}, {@code QpTable}, {@code RxDemux}.
+ * {@code PassScheduler} (the pass), {@code EngineTimers}, {@code DeviceLimits}, {@code QpTable}, {@code RxDemux},
+ * {@code McastGroups} (the QPs attached to each multicast group).
  *
  * <p>Threading: everything here runs on the thread that calls {@code doWork(now)} — a driver agent or a
  * test stepping a virtual clock. Applications post into single-producer rings ({@code SendQueue},

@@ -34,6 +34,17 @@ public interface Link {
         return Long.MAX_VALUE;
     }
 
+    /**
+     * Accepts frames to group MAC {@code mac} (low 48 bits), as a NIC's multicast filter: a QP attached to a group.
+     * Control path, engine thread. Links that filter nothing (in-memory pairs) ignore it.
+     */
+    default void joinMulticast(long mac) {
+    }
+
+    /** Stops accepting group MAC {@code mac} (its last group was left). */
+    default void leaveMulticast(long mac) {
+    }
+
     /** Largest payload a packet may carry on this link (its path MTU ceiling). */
     int maxPayload();
 

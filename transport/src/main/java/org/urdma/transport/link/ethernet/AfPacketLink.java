@@ -130,6 +130,19 @@ public final class AfPacketLink implements Link, AutoCloseable {
         return counters;
     }
 
+    /** The group MAC passes both the interface's filter (a real NIC's, or a bridge's) and the datapath's. */
+    @Override
+    public void joinMulticast(long mac) {
+        socket.joinMulticast(mac);
+        datapath.joinMulticast(mac);
+    }
+
+    @Override
+    public void leaveMulticast(long mac) {
+        datapath.leaveMulticast(mac);
+        socket.leaveMulticast(mac);
+    }
+
     public AfPacketSocket socket() {
         return socket;
     }

@@ -3,6 +3,7 @@ package org.urdma.transport.link.ethernet;
 import java.io.IOException;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.LongHashSet;
 import org.urdma.transport.link.Ecn;
 import org.urdma.transport.link.LinkFraming;
 import org.urdma.transport.packet.PacketSink;
@@ -38,6 +39,8 @@ public final class EthernetDatapath {
     private final GidTable gids;
     private final ArpService arp;
     private final long mac;
+    /** Group MACs the port accepts: those of the multicast groups its QPs attached to. */
+    private final LongHashSet multicast = new LongHashSet();
     final LinkCounters counters = new LinkCounters();
     private final PriorityPause pause;
     /** PAXI CBFC, or null when the link runs PFC. */
@@ -288,7 +291,7 @@ public final class EthernetDatapath {
             counters.rxIgnored++; // kernel traffic on the same interface (TCP, ND), other formats, PFC
             return false;
         }
-        if (dst != mac) {
+        if (dst != mac && !multicast.contains(dst)) {
             counters.rxNotForUs++;
             return false;
         }
@@ -365,6 +368,15 @@ public final class EthernetDatapath {
         if (length < 18) return -1;
         int type = ((b.getByte(offset + 12) & 0xFF) << 8) | (b.getByte(offset + 13) & 0xFF);
         return type == TPID ? ((b.getByte(offset + 14) & 0xFF) << 8) | (b.getByte(offset + 15) & 0xFF) : -1;
+    }
+
+    /** Accepts frames to group MAC {@code m} too (a QP attached to its group). */
+    public void joinMulticast(long m) {
+        multicast.add(m);
+    }
+
+    public void leaveMulticast(long m) {
+        multicast.remove(m);
     }
 
     private static long mac48(DirectBuffer b, int i) {

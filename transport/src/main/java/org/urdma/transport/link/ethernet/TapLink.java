@@ -57,6 +57,17 @@ public final class TapLink implements Link, AutoCloseable {
         return datapath().gids().gid(index);
     }
 
+    /** A TAP device hands us every frame the kernel sends it: only the datapath filters. */
+    @Override
+    public void joinMulticast(long mac) {
+        datapath.joinMulticast(mac);
+    }
+
+    @Override
+    public void leaveMulticast(long mac) {
+        datapath.leaveMulticast(mac);
+    }
+
     public EthernetDatapath datapath() {
         return datapath;
     }
