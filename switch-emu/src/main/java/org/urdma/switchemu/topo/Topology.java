@@ -36,8 +36,8 @@ public final class Topology {
     /**
      * Switch settings, applied to a fresh configuration; ports are added from the links. {@code pfcMask}: lossless
      * priorities; {@code routing}: how it forwards, {@code ecmpSeed} its flow-hash seed; {@code headroomDelays}: when
-     * above 0, each lossless port's headroom is that many times its link's bytes in flight over one propagation delay
-     * (HPCC's 3), else the {@code headroom} setting.
+     * above 0, each lossless port's headroom is the {@code headroom} setting plus that many times its link's bytes in
+     * flight over one propagation delay (HPCC's 3; the setting covers what the sender has queued for the wire).
      */
     public record Switch(String name, int index, Consumer<SwitchConfig> settings, Consumer<PortConfig> portSettings,
                          int pfcMask, RoutingMode routing, long ecmpSeed, double headroomDelays, int line) {
@@ -184,7 +184,7 @@ public final class Topology {
             PortConfig pc = new PortConfig().rateBps(p.link.rateBps).mac(portMac(s.index, p.port));
             s.portSettings.accept(pc);
             if (s.headroomDelays > 0) {
-                pc.headroomBytes(Math.max(1, (long) Math.ceil(s.headroomDelays * p.link.rateBps / 8.0 * p.link.delayNs / 1e9)));
+                pc.headroomBytes(pc.headroomBytes() + (long) Math.ceil(s.headroomDelays * p.link.rateBps / 8.0 * p.link.delayNs / 1e9));
             }
             config.port(pc);
             maxFrame = Math.max(maxFrame, p.link.mtu + 18 + 4);

@@ -59,7 +59,7 @@ import java.util.function.Function;
  *                              # (shortest paths, a next hop per flow by 5-tuple hash) or spray (one per packet);
  *                              # a switch may say its own routing:, and ecmpSeed: N (default: its index)
  *                              # ecn: {..., per: 25G} scales kmin/kmax with each port's rate (given for 25G ports);
- *                              # headroomDelays: 3 sizes each port's headroom as 3 x rate x its link's delay
+ *                              # headroomDelays: 3 adds 3 x rate x its link's delay to each port's headroom
  * flows:                       # traffic of the in-process run (default: every host to the last one)
  *   - {from: h1, to: h2, rate: 1G, size: 1024, priority: 3}
  * workloads:                   # urdma devices on the hosts running the real engine (urdma scenario run)

@@ -19,8 +19,13 @@ public final class TopologyWorld {
 
     /** Builds {@code t} in {@code w}; {@code device} gives each host's device configuration. */
     public TopologyWorld(World w, Topology t, Function<Topology.Host, DeviceConfig> device) {
+        this(w, t, device, 4096);
+    }
+
+    /** As above, the devices' largest payload {@code maxPayload} (it sizes their transmit FIFO: 16 such frames). */
+    public TopologyWorld(World w, Topology t, Function<Topology.Host, DeviceConfig> device, int maxPayload) {
         for (Topology.Switch s : t.switches().values()) switches.put(s.name(), w.addSwitch(s.name(), t.switchConfig(s.name())));
-        for (Topology.Host h : t.hosts().values()) hosts.put(h.name(), w.addDevice(device.apply(h), 4096, h.priority()));
+        for (Topology.Host h : t.hosts().values()) hosts.put(h.name(), w.addDevice(device.apply(h), maxPayload, h.priority()));
         Map<String, Map<Topology.Link, Integer>> ports = new LinkedHashMap<>();
         for (String s : switches.keySet()) {
             Map<Topology.Link, Integer> m = new java.util.IdentityHashMap<>();
