@@ -70,14 +70,19 @@ public final class TopoGenCommand implements Runnable {
         }
 
         void write(CommandSpec spec, String yaml) throws Exception {
-            TopologyParser.parse(yaml, "generated"); // what it writes parses
-            if (out == null) {
-                spec.commandLine().getOut().print(yaml);
-                spec.commandLine().getOut().flush();
-            } else {
-                Files.writeString(out, yaml);
-                spec.commandLine().getOut().println("wrote " + out);
-            }
+            writeYaml(spec, out, yaml, "generated");
+        }
+    }
+
+    /** Checks that {@code yaml} parses, then writes it to {@code out} (or standard output when null). */
+    static void writeYaml(CommandSpec spec, Path out, String yaml, String source) throws java.io.IOException {
+        TopologyParser.parse(yaml, source);
+        if (out == null) {
+            spec.commandLine().getOut().print(yaml);
+            spec.commandLine().getOut().flush();
+        } else {
+            Files.writeString(out, yaml);
+            spec.commandLine().getOut().println("wrote " + out);
         }
     }
 

@@ -5,8 +5,6 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.urdma.switchemu.topo.FabricSettings;
 import org.urdma.switchemu.topo.HpccTopologyFile;
-import org.urdma.switchemu.topo.TopologyException;
-import org.urdma.switchemu.topo.TopologyParser;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -31,20 +29,8 @@ public final class TopoImportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String text = Files.readString(file);
-        try {
-            String yaml = HpccTopologyFile.toYaml(text, file.toString(), FabricSettings.hpcc(HpccTopologyFile.hostRate(text, file.toString())));
-            TopologyParser.parse(yaml, file.toString());
-            if (out == null) {
-                spec.commandLine().getOut().print(yaml);
-                spec.commandLine().getOut().flush();
-            } else {
-                Files.writeString(out, yaml);
-                spec.commandLine().getOut().println("wrote " + out);
-            }
-        } catch (TopologyException e) {
-            spec.commandLine().getErr().println(e.getMessage());
-            return 2;
-        }
+        String yaml = HpccTopologyFile.toYaml(text, file.toString(), FabricSettings.hpcc(HpccTopologyFile.hostRate(text, file.toString())));
+        TopoGenCommand.writeYaml(spec, out, yaml, file.toString());
         return 0;
     }
 }
