@@ -9,6 +9,7 @@ import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
 import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.NumberTickUnit;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
@@ -27,12 +28,15 @@ public final class FctChart {
     }
 
     private static final String[] PERCENTILES = {"p50", "p95", "p99"};
+    private static final Color[] COLOURS = {new Color(0xD62728), new Color(0x1F77B4), new Color(0x2CA02C), new Color(0xFF7F0E),
+        new Color(0x9467BD), new Color(0x8C564B), new Color(0xE377C2), new Color(0x7F7F7F)};
 
     private final JFreeChart chart;
 
     public FctChart(List<Fct.Run> runs, int stepPercent, String title) {
         LogAxis size = new LogAxis("flow size (bytes)");
         size.setSmallestValue(1);
+        size.setTickUnit(new NumberTickUnit(1)); // a tick per power of ten
         CombinedDomainXYPlot plot = new CombinedDomainXYPlot(size);
         for (int k = 0; k < PERCENTILES.length; k++) {
             XYSeriesCollection data = new XYSeriesCollection();
@@ -46,7 +50,10 @@ public final class FctChart {
             NumberAxis slowdown = new NumberAxis(PERCENTILES[k] + " slowdown");
             slowdown.setAutoRangeIncludesZero(false);
             XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
-            for (int i = 0; i < data.getSeriesCount(); i++) renderer.setSeriesStroke(i, new BasicStroke(1.5f));
+            for (int i = 0; i < data.getSeriesCount(); i++) {
+                renderer.setSeriesStroke(i, new BasicStroke(1.5f));
+                renderer.setSeriesPaint(i, COLOURS[i % COLOURS.length]); // a CC has one colour in every panel
+            }
             if (k > 0) renderer.setDefaultSeriesVisibleInLegend(false); // one legend: the colours are the same in every panel
             XYPlot panel = new XYPlot(data, null, slowdown, renderer);
             panel.setBackgroundPaint(Color.WHITE);

@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "import", mixinStandardHelpOptions = true,
     description = {"Converts an HPCC simulator topology (simulation/mix/fat.txt: nodes switches links, the switch ids, then",
         "'src dst rate delay error_rate' per link) into topology YAML: node i becomes host hI or switch sI, every switch",
-        "with HPCC's run.py settings for the host rate (buffer, kmin/kmax per rate, pmax 20 %, PFC on priority 3, ECMP)."})
+        "with HPCC's run.py settings for the host rate (buffer, kmin/kmax per rate, pmax 20 %%, PFC on priority 3, ECMP)."})
 public final class TopoImportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -153,8 +153,9 @@ public final class FlowWorkload {
         int access = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
         for (int h = 0; h < n; h++) {
             pd[h] = hosts[h].device().allocPd();
-            cq[h] = hosts[h].device().createCq(65_536, null);
-            rcq[h] = hosts[h].device().createCq(1_024, null);
+            // a host's completions in flight are at most its flows (a CQ entry costs ~44 bytes: 320 hosts of 64 K would be 1 GB)
+            cq[h] = hosts[h].device().createCq(Math.min(65_536, Math.max(16, count[h])), null);
+            rcq[h] = hosts[h].device().createCq(16, null);
             source[h] = region(h, out[h], patterns, access);
             sink[h] = region(h, in[h], patterns, access);
         }
