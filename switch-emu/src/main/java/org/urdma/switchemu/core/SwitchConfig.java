@@ -28,6 +28,7 @@ public final class SwitchConfig {
     long crossbarSlotNs;
     int crossbarEgressBytes;
     RouteTable routes;
+    boolean packetMemoryOnDemand;
     long ecmpSeed;
     boolean spray;
 
@@ -154,6 +155,15 @@ public final class SwitchConfig {
         this.routes = table;
         this.ecmpSeed = seed;
         this.spray = spray;
+        return this;
+    }
+
+    /**
+     * Packet memory made as queues need it (doubling up to the buffer) instead of all at construction: for simulated
+     * switches, which may be many and mostly idle; a real-time switch keeps it off so it never allocates once running.
+     */
+    public SwitchConfig packetMemoryOnDemand(boolean on) {
+        this.packetMemoryOnDemand = on;
         return this;
     }
 

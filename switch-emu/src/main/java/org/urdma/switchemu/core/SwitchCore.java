@@ -111,7 +111,7 @@ public final class SwitchCore {
         this.macTable = new MacTable(config.macTableSize, config.macAgingNs);
         this.routes = config.routes;
         long cells = 2 * ((config.bufferBytes + config.cellBytes - 1) / config.cellBytes) + 2L * config.maxFrameBytes / config.cellBytes;
-        this.pool = new CellPool(Math.toIntExact(cells), config.cellBytes);
+        this.pool = new CellPool(Math.toIntExact(cells), config.cellBytes, config.packetMemoryOnDemand);
         this.mmu = new Mmu(config);
         this.counters = new PortCounters[portCount];
         int queues = portCount * 8;

@@ -24,7 +24,9 @@ public final class TopologyWorld {
 
     /** As above, the devices' largest payload {@code maxPayload} (it sizes their transmit FIFO: 16 such frames). */
     public TopologyWorld(World w, Topology t, Function<Topology.Host, DeviceConfig> device, int maxPayload) {
-        for (Topology.Switch s : t.switches().values()) switches.put(s.name(), w.addSwitch(s.name(), t.switchConfig(s.name())));
+        for (Topology.Switch s : t.switches().values()) {
+            switches.put(s.name(), w.addSwitch(s.name(), t.switchConfig(s.name()).packetMemoryOnDemand(true)));
+        }
         for (Topology.Host h : t.hosts().values()) hosts.put(h.name(), w.addDevice(device.apply(h), maxPayload, h.priority()));
         Map<String, Map<Topology.Link, Integer>> ports = new LinkedHashMap<>();
         for (String s : switches.keySet()) {
