@@ -15,7 +15,9 @@ public enum DropReason {
     /** The whole buffer (bytes or cells) is full. */
     BUFFER_FULL,
     /** Dropped by the PFC watchdog (storm on that queue, action drop). */
-    WATCHDOG;
+    WATCHDOG,
+    /** A routed switch has no route to the destination (or it is a group address, which routing never floods). */
+    NO_ROUTE;
 
     static final DropReason[] VALUES = values();
 }

@@ -96,6 +96,10 @@ public final class PortConfig {
         return rateBps;
     }
 
+    public long headroomBytes() {
+        return headroomBytes;
+    }
+
     public long mac() {
         return mac;
     }

@@ -27,6 +27,10 @@ public final class SwitchConfig {
     int crossbarIterations;
     long crossbarSlotNs;
     int crossbarEgressBytes;
+    RouteTable routes;
+    boolean packetMemoryOnDemand;
+    long ecmpSeed;
+    boolean spray;
 
     public SwitchConfig port(PortConfig port) {
         ports.add(port);
@@ -98,6 +102,14 @@ public final class SwitchConfig {
         return this;
     }
 
+    public long pipelineDelayNs() {
+        return pipelineDelayNs;
+    }
+
+    public ForwardingMode forwarding() {
+        return forwarding;
+    }
+
     /** Frame bytes (after the 8 B preamble+SFD) a cut-through switch waits for before it may start transmitting. */
     public SwitchConfig cutThroughBytes(int bytes) {
         this.cutThroughBytes = bytes;
@@ -132,6 +144,32 @@ public final class SwitchConfig {
         this.crossbarSlotNs = slotNs;
         this.crossbarEgressBytes = egressBytes;
         return this;
+    }
+
+    /**
+     * Routed forwarding: frames go where {@code table} routes their destination (no learning, no flooding; a
+     * destination without a route or a group address is dropped as {@link DropReason#NO_ROUTE}); among a route's
+     * equal-cost ports the flow hash under {@code seed} chooses, or with {@code spray} each packet at random.
+     */
+    public SwitchConfig routes(RouteTable table, long seed, boolean spray) {
+        this.routes = table;
+        this.ecmpSeed = seed;
+        this.spray = spray;
+        return this;
+    }
+
+    /**
+     * Packet memory made as queues need it (doubling up to the buffer) instead of all at construction: for simulated
+     * switches, which may be many and mostly idle; a real-time switch keeps it off so it never allocates once running.
+     */
+    public SwitchConfig packetMemoryOnDemand(boolean on) {
+        this.packetMemoryOnDemand = on;
+        return this;
+    }
+
+    /** The route table of a routed switch, or null (L2 learning). */
+    public RouteTable routes() {
+        return routes;
     }
 
     /** Throws IllegalArgumentException naming the field and the rule if the configuration cannot work. */

@@ -19,7 +19,8 @@ import java.util.random.RandomGenerator;
  * simulated) calls {@code poll(now)} after every input and at the time the previous poll returned.
  *
  * <p>Pipeline: parse → filter reserved DAs / consume PFC and PAUSE → learn SA → classify → look up DA
- * (flood unknown and group) → MMU admission → [optional VOQ + iSLIP crossbar] → egress queue (8 per
+ * (flood unknown and group; a routed switch instead takes the DA's route and one of its equal-cost ports by flow
+ * hash, dropping what it has no route for) → MMU admission → [optional VOQ + iSLIP crossbar] → egress queue (8 per
  * port) → SP + DWRR scheduler, skipping paused priorities → ECN (RED) at dequeue → serialization at the
  * port rate. Pending PFC frames go out first. A PFC watchdog guards every lossless queue. Drops are
  * counted on the ingress port. Steady state allocates nothing.
@@ -62,6 +63,7 @@ public final class SwitchCore {
     private final RandomGenerator random;
     private final FrameView view = new FrameView();
     private final MacTable macTable;
+    private final RouteTable routes;
     private final CellPool pool;
     private final Mmu mmu;
     private final PortCounters[] counters;
@@ -107,8 +109,9 @@ public final class SwitchCore {
         this.slots = transmitter instanceof SlotTransmitter st ? st : null;
         this.random = random;
         this.macTable = new MacTable(config.macTableSize, config.macAgingNs);
+        this.routes = config.routes;
         long cells = 2 * ((config.bufferBytes + config.cellBytes - 1) / config.cellBytes) + 2L * config.maxFrameBytes / config.cellBytes;
-        this.pool = new CellPool(Math.toIntExact(cells), config.cellBytes);
+        this.pool = new CellPool(Math.toIntExact(cells), config.cellBytes, config.packetMemoryOnDemand);
         this.mmu = new Mmu(config);
         this.counters = new PortCounters[portCount];
         int queues = portCount * 8;
@@ -296,9 +299,13 @@ public final class SwitchCore {
             }
             return;
         }
-        learn(inPort, pc.format, now);
         int priority = classify(pc);
         int ipv4 = view.ipv4Offset();
+        if (routes != null) {
+            route(inPort, priority, buffer, offset, length, wireLength, ipv4, da, now);
+            return;
+        }
+        learn(inPort, pc.format, now);
         if (Mac.isGroup(da)) {
             flood(inPort, priority, buffer, offset, length, wireLength, ipv4, now);
             return;
@@ -311,6 +318,27 @@ public final class SwitchCore {
             flood(inPort, priority, buffer, offset, length, wireLength, ipv4, now);
         } else if (out == inPort) {
             c.drops[DropReason.SAME_PORT.ordinal()]++;
+        } else {
+            enqueue(inPort, out, priority, buffer, offset, length, wireLength, ipv4, now);
+        }
+    }
+
+    /** Routed forwarding: the destination's port group, one port of it by flow hash (or at random when spraying). */
+    private void route(int inPort, int priority, DirectBuffer buffer, int offset, int length, int wireLength, int ipv4,
+                       long da, long now) {
+        int group = Mac.isGroup(da) ? RouteTable.NO_ROUTE : routes.group(da);
+        if (group == RouteTable.NO_ROUTE) {
+            counters[inPort].drops[DropReason.NO_ROUTE.ordinal()]++;
+            return;
+        }
+        int n = routes.groupSize(group);
+        int pick = 0;
+        if (n > 1) {
+            pick = config.spray ? random.nextInt(n) : EcmpHash.choose(EcmpHash.of(view, buffer, offset, length, config.ecmpSeed), n);
+        }
+        int out = routes.port(group, pick);
+        if (out == inPort) {
+            counters[inPort].drops[DropReason.SAME_PORT.ordinal()]++;
         } else {
             enqueue(inPort, out, priority, buffer, offset, length, wireLength, ipv4, now);
         }

@@ -33,10 +33,22 @@ public final class Topology {
                            String cc, int depth, int mtu, long startNs, long stopNs, long messages, int line) {
     }
 
-    /** Switch settings, applied to a fresh configuration; ports are added from the links. {@code pfcMask}: lossless priorities. */
+    /**
+     * Switch settings, applied to a fresh configuration; ports are added from the links. {@code pfcMask}: lossless
+     * priorities; {@code routing}: how it forwards, {@code ecmpSeed} its flow-hash seed; {@code headroomDelays}: when
+     * above 0, each lossless port's headroom is the {@code headroom} setting plus that many times its link's bytes in
+     * flight over one propagation delay (HPCC's 3; the setting covers what the sender has queued for the wire).
+     */
     public record Switch(String name, int index, Consumer<SwitchConfig> settings, Consumer<PortConfig> portSettings,
-                         int pfcMask, int line) {
+                         int pfcMask, RoutingMode routing, long ecmpSeed, double headroomDelays, int line) {
     }
+
+    /**
+     * How a switch forwards: L2 {@code LEARNING} (learn source MACs, flood unknown destinations; a loop of learning
+     * switches is refused), or routed along the topology's shortest paths with all equal-cost next hops, one chosen
+     * per flow by hash ({@code ECMP}) or per packet at random ({@code SPRAY}).
+     */
+    public enum RoutingMode { LEARNING, ECMP, SPRAY }
 
     /**
      * Who applies a link's impairment: the switch's netem-semantics stage, the kernel's {@code tc netem}
@@ -82,6 +94,7 @@ public final class Topology {
     private final List<Link> links;
     private final List<Flow> flows;
     private final List<Workload> workloads;
+    private Routes routes;
 
     Topology(String source, Map<String, Host> hosts, Map<String, Switch> switches, List<Link> links, List<Flow> flows,
              List<Workload> workloads) {
@@ -143,6 +156,12 @@ public final class Topology {
         return ports;
     }
 
+    /** Shortest-path routes of this topology's routed switches (computed once, on first use). */
+    public synchronized Routes routes() {
+        if (routes == null) routes = new Routes(this);
+        return routes;
+    }
+
     /** The link a host is attached to. */
     public Link hostLink(String hostName) {
         for (Link l : links) {
@@ -164,11 +183,17 @@ public final class Topology {
         for (Port p : ports(switchName)) {
             PortConfig pc = new PortConfig().rateBps(p.link.rateBps).mac(portMac(s.index, p.port));
             s.portSettings.accept(pc);
+            if (s.headroomDelays > 0) {
+                pc.headroomBytes(pc.headroomBytes() + (long) Math.ceil(s.headroomDelays * p.link.rateBps / 8.0 * p.link.delayNs / 1e9));
+            }
             config.port(pc);
             maxFrame = Math.max(maxFrame, p.link.mtu + 18 + 4);
         }
         config.maxFrameBytes(Math.max(maxFrame, 1522));
         s.settings.accept(config);
+        if (s.routing != RoutingMode.LEARNING) {
+            config.routes(routes().table(switchName), s.ecmpSeed, s.routing == RoutingMode.SPRAY);
+        }
         try {
             config.validate();
         } catch (IllegalArgumentException e) {

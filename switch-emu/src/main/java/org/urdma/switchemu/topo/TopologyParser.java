@@ -55,6 +55,11 @@ import java.util.function.Function;
  *     dropPsns: {qp: 0x12, psns: "2,4-5,100-103"}   # drop the first transmission of these PSNs (counted from the
  *                              # first PSN seen) of QP 0x12, or of every QP without qp; both directions, in the switch
  * impairment: switch           # the default for every link (switch if not given: seeded, the same everywhere)
+ * routing: ecmp                # the default for every switch: learning (L2, the default; loops refused), ecmp
+ *                              # (shortest paths, a next hop per flow by 5-tuple hash) or spray (one per packet);
+ *                              # a switch may say its own routing:, and ecmpSeed: N (default: its index)
+ *                              # ecn: {..., per: 25G} scales kmin/kmax with each port's rate (given for 25G ports);
+ *                              # headroomDelays: 3 adds 3 x rate x its link's delay to each port's headroom
  * flows:                       # traffic of the in-process run (default: every host to the last one)
  *   - {from: h1, to: h2, rate: 1G, size: 1024, priority: 3}
  * workloads:                   # urdma devices on the hosts running the real engine (urdma scenario run)
@@ -63,16 +68,18 @@ import java.util.function.Function;
  * </pre>
  */
 public final class TopologyParser {
-    private static final Set<String> TOP = Set.of("hosts", "switches", "links", "flows", "impairment", "workloads");
+    private static final Set<String> TOP = Set.of("hosts", "switches", "links", "flows", "impairment", "workloads",
+        "routing");
     private static final Set<String> WORKLOAD = Set.of("name", "kind", "from", "to", "size", "qp", "reliability", "cc",
         "depth", "mtu", "start", "stop", "messages");
     private static final Set<String> FLOW = Set.of("from", "to", "rate", "size", "priority");
     private static final Set<String> HOST = Set.of("name", "mac", "ip", "priority");
     private static final Set<String> SWITCH = Set.of("name", "buffer", "cell", "reserve", "alpha", "resumeOffset",
         "pauseQuanta", "macAging", "macTableSize", "forwarding", "pipelineDelay", "cutThroughBytes", "watchdog", "pfc",
-        "ecn", "classify", "defaultPriority", "strict", "weights", "headroom", "format", "dscp");
+        "ecn", "classify", "defaultPriority", "strict", "weights", "headroom", "format", "dscp", "routing", "ecmpSeed",
+        "headroomDelays");
     private static final Set<String> WATCHDOG = Set.of("detection", "restoration", "action");
-    private static final Set<String> ECN = Set.of("priorities", "kmin", "kmax", "pmax");
+    private static final Set<String> ECN = Set.of("priorities", "kmin", "kmax", "pmax", "per");
     private static final Set<String> LINK = Set.of("endpoints", "rate", "mtu", "delay", "impair", "impairAtoB", "impairBtoA",
         "impairment", "dropPsns");
     private static final Set<String> DROP_PSNS = Set.of("qp", "psns");
@@ -123,9 +130,11 @@ public final class TopologyParser {
                 hosts.put(h.name(), h);
             }
         }
+        Topology.RoutingMode defaultRouting = top.containsKey("routing")
+            ? value(top.get("routing"), "routing", TopologyParser::routing) : Topology.RoutingMode.LEARNING;
         if (top.containsKey("switches")) {
             for (Node n : sequence(top.get("switches"), "switches")) {
-                Topology.Switch s = switchSpec(n, switches.size());
+                Topology.Switch s = switchSpec(n, switches.size(), defaultRouting);
                 claim(names, s.name(), n);
                 switches.put(s.name(), s);
             }
@@ -153,6 +162,7 @@ public final class TopologyParser {
             }
             links.add(l);
         }
+        refuseLearningLoops(switches, links);
         List<Topology.Flow> flows = new ArrayList<>();
         if (top.containsKey("flows")) {
             for (Node n : sequence(top.get("flows"), "flows")) {
@@ -179,6 +189,74 @@ public final class TopologyParser {
             topology.switchConfig(s.name());
         }
         return topology;
+    }
+
+    private static Topology.RoutingMode routing(String s) {
+        return switch (s.trim().toLowerCase(Locale.ROOT)) {
+            case "learning", "l2" -> Topology.RoutingMode.LEARNING;
+            case "ecmp" -> Topology.RoutingMode.ECMP;
+            case "spray" -> Topology.RoutingMode.SPRAY;
+            default -> throw new IllegalArgumentException("must be learning, ecmp or spray, got '" + s + "'");
+        };
+    }
+
+    /**
+     * L2 learning floods unknown destinations out of every port, so a loop of learning switches carries a flooded
+     * frame around forever: refused, naming the loop (the first link that closes one).
+     */
+    private void refuseLearningLoops(Map<String, Topology.Switch> switches, List<Topology.Link> links) {
+        Map<String, List<String>> forest = new LinkedHashMap<>();
+        Map<String, String> root = new LinkedHashMap<>();
+        for (Topology.Link l : links) {
+            Topology.Switch a = switches.get(l.a());
+            Topology.Switch b = switches.get(l.b());
+            if (a == null || b == null || a.routing() != Topology.RoutingMode.LEARNING
+                || b.routing() != Topology.RoutingMode.LEARNING) {
+                continue;
+            }
+            String ra = find(root, l.a());
+            String rb = find(root, l.b());
+            if (ra.equals(rb)) {
+                List<String> loop = treePath(forest, l.b(), l.a());
+                loop.add(l.b());
+                throw new TopologyException(source, l.line(), "switches " + String.join(" -> ", loop)
+                    + " form a loop, which L2 learning floods around forever: give them routing: ecmp (or spray)");
+            }
+            root.put(ra, rb);
+            forest.computeIfAbsent(l.a(), k -> new ArrayList<>()).add(l.b());
+            forest.computeIfAbsent(l.b(), k -> new ArrayList<>()).add(l.a());
+        }
+    }
+
+    private static String find(Map<String, String> root, String x) {
+        String r = x;
+        while (root.containsKey(r) && !root.get(r).equals(r)) {
+            r = root.get(r);
+        }
+        return r;
+    }
+
+    /** The path from {@code from} to {@code to} in a forest (they are known to be in one tree). */
+    private static List<String> treePath(Map<String, List<String>> forest, String from, String to) {
+        Map<String, String> parent = new LinkedHashMap<>();
+        java.util.ArrayDeque<String> queue = new java.util.ArrayDeque<>();
+        parent.put(from, from);
+        queue.add(from);
+        while (!queue.isEmpty() && !parent.containsKey(to)) {
+            String u = queue.poll();
+            for (String v : forest.getOrDefault(u, List.of())) {
+                if (parent.putIfAbsent(v, u) == null) {
+                    queue.add(v);
+                }
+            }
+        }
+        List<String> path = new ArrayList<>();
+        for (String x = to; !x.equals(from); x = parent.get(x)) {
+            path.add(x);
+        }
+        path.add(from);
+        java.util.Collections.reverse(path);
+        return path;
     }
 
     private static Topology.ImpairmentMode mode(String s) {
@@ -330,16 +408,21 @@ public final class TopologyParser {
         return parts.length == 2 ? text : text + "/24";
     }
 
-    private Topology.Switch switchSpec(Node n, int index) {
+    private Topology.Switch switchSpec(Node n, int index, Topology.RoutingMode defaultRouting) {
         Map<String, Node> m = mapping(n, "a switch", SWITCH);
         String name = name(m, n);
+        Topology.RoutingMode routing = m.containsKey("routing")
+            ? value(m.get("routing"), "routing", TopologyParser::routing) : defaultRouting;
+        long ecmpSeed = m.containsKey("ecmpSeed") ? value(m.get("ecmpSeed"), "ecmpSeed", s -> Long.decode(s.trim())) : index;
+        double headroomDelays = m.containsKey("headroomDelays")
+            ? value(m.get("headroomDelays"), "headroomDelays", TopologyParser::positive) : 0;
         List<Consumer<SwitchConfig>> sw = new ArrayList<>();
         List<Consumer<PortConfig>> port = new ArrayList<>();
         int pfcMask = 0;
         for (Map.Entry<String, Node> e : m.entrySet()) {
             Node v = e.getValue();
             switch (e.getKey()) {
-                case "name" -> { }
+                case "name", "routing", "ecmpSeed", "headroomDelays" -> { }
                 case "buffer" -> sw.add(c -> c.bufferBytes(value(v, "buffer", Units::bytes)));
                 case "cell" -> sw.add(c -> c.cellBytes(Math.toIntExact(value(v, "cell", Units::bytes))));
                 case "reserve" -> sw.add(c -> c.reserveBytes(value(v, "reserve", Units::bytes)));
@@ -385,7 +468,7 @@ public final class TopologyParser {
         }
         Consumer<SwitchConfig> settings = c -> sw.forEach(x -> x.accept(c));
         Consumer<PortConfig> portSettings = p -> port.forEach(x -> x.accept(p));
-        return new Topology.Switch(name, index, settings, portSettings, pfcMask, line(n));
+        return new Topology.Switch(name, index, settings, portSettings, pfcMask, routing, ecmpSeed, headroomDelays, line(n));
     }
 
     private Consumer<SwitchConfig> watchdog(Node v) {
@@ -405,6 +488,12 @@ public final class TopologyParser {
         double pmax = value(require(e, "pmax", v), "pmax", Units::fraction);
         if (kmax <= kmin) {
             throw error(v, "ecn: kmax must be above kmin");
+        }
+        if (e.containsKey("per")) {
+            // thresholds given for a port of this rate, scaled to each port's (HPCC's run.py maps kmin/kmax per rate)
+            long per = value(e.get("per"), "per", Units::rateBps);
+            return p -> p.ecn(mask, Math.round((double) kmin * p.rateBps() / per), Math.round((double) kmax * p.rateBps() / per),
+                pmax);
         }
         return p -> p.ecn(mask, kmin, kmax, pmax);
     }
@@ -522,6 +611,14 @@ public final class TopologyParser {
             case "cut-through", "cut_through" -> ForwardingMode.CUT_THROUGH;
             default -> throw new IllegalArgumentException("forwarding must be store-and-forward or cut-through, got '" + s + "'");
         };
+    }
+
+    private static double positive(String s) {
+        double v = Double.parseDouble(s.trim());
+        if (!(v > 0) || v > 1000) {
+            throw new IllegalArgumentException("must be above 0 (and at most 1000), got '" + s + "'");
+        }
+        return v;
     }
 
     private static String upper(String s) {

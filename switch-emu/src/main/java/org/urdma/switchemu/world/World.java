@@ -195,6 +195,14 @@ public final class World implements AutoCloseable {
         });
     }
 
+    /**
+     * Runs {@code h}'s engine and workloads at {@code at} (a primitive event: a workload that starts work at set times,
+     * such as flow arrivals, asks for its next one without a task per arrival).
+     */
+    public void wake(DeviceHost h, long at) {
+        schedule(Math.max(at, now), DEVICE, h.index, 0);
+    }
+
     /** Runs {@code task} at {@code at} (setup and sampling, not per frame). */
     public void at(long at, Runnable task) {
         tasks.add(task);

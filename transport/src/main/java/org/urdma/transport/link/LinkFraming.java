@@ -141,13 +141,17 @@ public final class LinkFraming {
         a.dgidLo = route.dgidLo();
         a.ipDst = route.ipv4();
         int qpn = t.destQp();
-        // Linux: 0xC000 + hash(qpn) & 0x3FFF, so flows of one host pair spread over ECMP paths
-        a.udpSrcPort = 0xC000 | ((qpn * 0x9E3779B1) >>> 18 & 0x3FFF);
+        a.udpSrcPort = udpSourcePort(qpn);
         a.dstQpid = qpn & 0xFFFF;
         a.trafficClass = route.trafficClass();
         a.tos = (route.trafficClass() & ~3) | (a.tos & 3);
         if (pcpFromTrafficClass) a.pcp = (route.trafficClass() >>> 5) & 7;
         return framing.wrap(a, t.buffer(), t.frameOffset(), sectionEnd);
+    }
+
+    /** The RoCEv2 UDP source port of packets to {@code destQpn}: as Linux, 0xC000 + a hash of the QPN, so the QPs of one host pair spread over ECMP paths. */
+    public static int udpSourcePort(int destQpn) {
+        return 0xC000 | ((destQpn * 0x9E3779B1) >>> 18 & 0x3FFF);
     }
 
     /** Decodes a frame for the engine, or null when it is malformed (counted; {@link #lastError} says why). */

@@ -250,17 +250,22 @@ public final class TxPacket {
         return this;
     }
 
-    /** Writes the pad and PadCnt; returns the end of the section (link side, before framing). */
+    /**
+     * Writes the pad and PadCnt; returns the end of the section (link side, before framing). PadCnt follows the payload
+     * the packet stands for; the pad bytes written keep what the frame holds 4-byte aligned, as a receiver requires, so
+     * a described payload (always 8-byte aligned) gets none whatever its length.
+     */
     public int finish() {
         int end = payloadAt + payloadBytes;
         int pad = (-payloadLength) & 3;
+        int written = (-payloadBytes) & 3;
+        for (int i = 0; i < written; i++) buffer.putByte(end + i, (byte) 0);
         if (pad != 0) {
-            for (int i = 0; i < pad; i++) buffer.putByte(end + i, (byte) 0);
             int flags = buffer.getByte(th + 1);
             // BTH byte 1 keeps PadCnt in bits 5-4, the RH flags byte in bits 1-0
             buffer.putByte(th + 1, (byte) (rhShrink == 0 ? (flags & ~0x30) | pad << 4 : (flags & ~0x03) | pad));
         }
-        return end + pad;
+        return end + written;
     }
 
     public int opcode() {

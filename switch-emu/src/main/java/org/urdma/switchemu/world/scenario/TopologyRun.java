@@ -1,7 +1,6 @@
 package org.urdma.switchemu.world.scenario;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,31 +36,10 @@ public final class TopologyRun {
             throw new IllegalArgumentException(t.source() + ": no workloads: add a workloads: list (urdma devices on hosts)");
         }
         try (World w = new World(seed, START)) {
-            Map<String, SwitchNode> switches = new LinkedHashMap<>();
-            for (Topology.Switch s : t.switches().values()) switches.put(s.name(), w.addSwitch(s.name(), t.switchConfig(s.name())));
-            Map<String, DeviceHost> hosts = new LinkedHashMap<>();
-            for (Topology.Host h : t.hosts().values()) {
-                byte[] mac = new byte[6];
-                for (int i = 0; i < 6; i++) mac[i] = (byte) (h.mac() >>> (40 - 8 * i));
-                DeviceConfig c = new DeviceConfig(h.name(), mac, 1024, 16384, 16, 65536, 65536, 16, 256, 512, 64,
-                        LossRecovery.goBackN());
-                hosts.put(h.name(), w.addDevice(c, 4096, h.priority()));
-            }
-            for (Topology.Link l : t.links()) {
-                SwitchNode sa = switches.get(l.a());
-                SwitchNode sb = switches.get(l.b());
-                if (sa != null && sb != null) {
-                    w.connect(sa, port(t, l.a(), l), sb, port(t, l.b(), l), l.rateBps(), l.delayNs(), l.aToB(), l.bToA());
-                } else if (sa != null) {
-                    w.connect(hosts.get(l.b()), sa, port(t, l.a(), l), l.rateBps(), l.delayNs(), l.bToA(), l.aToB());
-                } else {
-                    w.connect(hosts.get(l.a()), sb, port(t, l.b(), l), l.rateBps(), l.delayNs(), l.aToB(), l.bToA());
-                }
-                if (l.dropPsns() != null) {
-                    SwitchNode s = sa != null ? sa : sb;
-                    w.dropPsns(s, port(t, s.name(), l), l.dropPsns());
-                }
-            }
+            TopologyWorld tw = new TopologyWorld(w, t, h -> new DeviceConfig(h.name(), TopologyWorld.mac(h), 1024, 16384, 16,
+                    65536, 65536, 16, 256, 512, 64, LossRecovery.goBackN()));
+            Map<String, SwitchNode> switches = tw.switches();
+            Map<String, DeviceHost> hosts = tw.hosts();
             List<MessageWorkload> ms = new ArrayList<>();
             long seq = 0;
             for (Topology.Workload x : t.workloads()) {
@@ -103,12 +81,5 @@ public final class TopologyRun {
                     w.impairmentLost(), w.psnDropped()));
             return r;
         }
-    }
-
-    private static int port(Topology t, String sw, Topology.Link l) {
-        for (Topology.Port p : t.ports(sw)) {
-            if (p.link() == l) return p.port();
-        }
-        throw new IllegalStateException("link on line " + l.line() + " is not a port of " + sw);
     }
 }

@@ -1,0 +1,99 @@
+package org.urdma.switchemu.core;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.agrona.collections.Long2LongHashMap;
+
+/**
+ * A routed switch's forwarding table: a destination host address → the group of ports on its shortest paths (all
+ * equal-cost next hops). Groups are shared: every destination behind the same set of ports points at one group, so a
+ * leaf of a large fabric holds its remote hosts in one entry of ports. Built once; lookups allocate nothing.
+ */
+public final class RouteTable {
+    /** A destination this table has no route for. */
+    public static final int NO_ROUTE = -1;
+
+    private final Long2LongHashMap index;
+    private final int[] groupStart;
+    private final int[] groupSize;
+    private final int[] ports;
+
+    private RouteTable(Long2LongHashMap index, int[] groupStart, int[] groupSize, int[] ports) {
+        this.index = index;
+        this.groupStart = groupStart;
+        this.groupSize = groupSize;
+        this.ports = ports;
+    }
+
+    /** The group of {@code mac}, or {@link #NO_ROUTE}. */
+    public int group(long mac) {
+        return (int) index.get(mac);
+    }
+
+    public int groupSize(int group) {
+        return groupSize[group];
+    }
+
+    /** Port {@code i} (0 ≤ i < size) of {@code group}, in ascending port order. */
+    public int port(int group, int i) {
+        return ports[groupStart[group] + i];
+    }
+
+    /** Destinations with a route. */
+    public int destinations() {
+        return index.size();
+    }
+
+    /** Distinct port groups. */
+    public int groups() {
+        return groupSize.length;
+    }
+
+    /** The ports towards {@code mac} (a copy, for tests and reports), or an empty array. */
+    public int[] ports(long mac) {
+        int g = group(mac);
+        return g == NO_ROUTE ? new int[0] : Arrays.copyOfRange(ports, groupStart[g], groupStart[g] + groupSize[g]);
+    }
+
+    /** Collects routes; ports of one destination may be added in any order and more than once. */
+    public static final class Builder {
+        private final Map<Long, int[]> routes = new java.util.LinkedHashMap<>();
+
+        public Builder add(long mac, int[] nextHops) {
+            if (nextHops.length == 0) throw new IllegalArgumentException("route to " + Long.toHexString(mac) + ": no port");
+            int[] p = Arrays.stream(nextHops).distinct().sorted().toArray();
+            routes.put(mac, p);
+            return this;
+        }
+
+        public RouteTable build() {
+            Long2LongHashMap index = new Long2LongHashMap(Math.max(8, routes.size() * 2), 0.65f, NO_ROUTE);
+            Map<List<Integer>, Integer> groups = new HashMap<>();
+            List<int[]> order = new ArrayList<>();
+            for (Map.Entry<Long, int[]> e : routes.entrySet()) {
+                List<Integer> key = Arrays.stream(e.getValue()).boxed().toList();
+                Integer g = groups.get(key);
+                if (g == null) {
+                    g = order.size();
+                    groups.put(key, g);
+                    order.add(e.getValue());
+                }
+                index.put(e.getKey(), g);
+            }
+            int[] start = new int[order.size()];
+            int[] size = new int[order.size()];
+            int total = 0;
+            for (int i = 0; i < order.size(); i++) {
+                start[i] = total;
+                size[i] = order.get(i).length;
+                total += size[i];
+            }
+            int[] ports = new int[total];
+            for (int i = 0; i < order.size(); i++) System.arraycopy(order.get(i), 0, ports, start[i], size[i]);
+            return new RouteTable(index, start, size, ports);
+        }
+    }
+}
