@@ -46,4 +46,53 @@ class LocalCopyTest {
         assertEquals(8L << 20, Files.size(sparse));
         assertTrue(TestTrees.allocated(sparse) < 1L << 20, "the sparse file stays sparse: " + TestTrees.allocated(sparse) + " bytes allocated");
     }
+
+    @Test
+    void aSparseFileSendsOnlyItsDataExtentsAndStaysSparse() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        TestTrees.sparse(src.resolve("disk.img"), 64L << 20, 64 * 1024);
+        Path dst = tmp.resolve("dst");
+        CopyResult r = Copier.local(List.of(src), dst, SMALL, serve(dst), ImpairmentConfig.none(), 0, new TransferCounters(), w -> { });
+        assertEquals(CopyResult.EXIT_OK, r.exitCode(), r.line());
+        assertTrue(r.bytesSent() <= 4 * SMALL.blockSize(), "only the blocks holding data travel: " + r.bytesSent() + " bytes sent");
+        assertEquals(64L << 20, Files.size(dst.resolve("src/disk.img")));
+        assertTrue(TestTrees.allocated(dst.resolve("src/disk.img")) < 1L << 20, "allocated " + TestTrees.allocated(dst.resolve("src/disk.img")));
+        assertTrue(java.util.Arrays.equals(Files.readAllBytes(src.resolve("disk.img")), Files.readAllBytes(dst.resolve("src/disk.img"))));
+    }
+
+    @Test
+    void excludedNamesAndSpecialFilesAreLeftOutWithAWarning() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        Files.write(src.resolve("keep"), TestTrees.random(10, 1));
+        Files.write(src.resolve("scratch.tmp"), TestTrees.random(10, 2));
+        Files.createDirectories(src.resolve("cache"));
+        Files.write(src.resolve("cache/x"), TestTrees.random(10, 3));
+        Process p = new ProcessBuilder("mkfifo", src.resolve("pipe").toString()).start();
+        assertEquals(0, p.waitFor());
+        List<String> warnings = new ArrayList<>();
+        Path dst = tmp.resolve("dst");
+        CopyResult r = Copier.local(List.of(src), dst, SMALL.withExcludes(List.of("*.tmp", "src/cache")), serve(dst), ImpairmentConfig.none(), 0,
+                new TransferCounters(), warnings::add);
+        assertEquals(CopyResult.EXIT_OK, r.exitCode(), r.line());
+        assertTrue(Files.exists(dst.resolve("src/keep")));
+        assertTrue(Files.notExists(dst.resolve("src/scratch.tmp")));
+        assertTrue(Files.notExists(dst.resolve("src/cache")));
+        assertTrue(Files.notExists(dst.resolve("src/pipe"), java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        assertTrue(warnings.stream().anyMatch(w -> w.startsWith("skipped special file") && w.endsWith("pipe")), warnings.toString());
+    }
+
+    @Test
+    void skipExistingSizeLeavesAFileOfTheSameSizeAlone() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        Files.write(src.resolve("f"), TestTrees.random(1000, 1));
+        Path dst = tmp.resolve("dst");
+        Files.createDirectories(dst.resolve("src"));
+        byte[] theirs = TestTrees.random(1000, 2);
+        Files.write(dst.resolve("src/f"), theirs);
+        CopyResult r = Copier.local(List.of(src), dst, SMALL.withSkipExistingSize(true), serve(dst), ImpairmentConfig.none(), 0,
+                new TransferCounters(), w -> { });
+        assertEquals(CopyResult.EXIT_OK, r.exitCode(), r.line());
+        assertEquals(0, r.bytesSent());
+        assertTrue(java.util.Arrays.equals(theirs, Files.readAllBytes(dst.resolve("src/f"))));
+    }
 }

@@ -119,6 +119,21 @@ public final class CopyCommand implements Callable<Integer> {
         TransferCounters counters = new TransferCounters();
         java.util.function.Consumer<String> warn = w -> System.err.println("urdma copy: warning: " + w);
         CopyResult r;
+        try {
+            r = run(sources, dst, remote, colon, o, counters, warn);
+        } catch (IllegalStateException e) {
+            System.err.println("urdma copy: " + e.getMessage()); // refused by the server or a peer without the WAN mode
+            return CopyResult.EXIT_FAILED;
+        }
+        for (String f : r.failures()) System.err.println("urdma copy: failed: " + f);
+        if (json) System.out.println(r.toJson());
+        else System.err.println("urdma copy: " + r.line());
+        return r.exitCode();
+    }
+
+    private CopyResult run(List<Path> sources, String dst, boolean remote, int colon, CopyOptions o, TransferCounters counters,
+                           java.util.function.Consumer<String> warn) throws java.io.IOException {
+        CopyResult r;
         try (ProgressLine line = ProgressLine.startIf(!json && !quiet && System.console() != null, counters, System.err)) {
             if (remote) {
                 if (link.equals("memory")) throw new IllegalArgumentException("--link: HOST:DST needs afpacket:IF or tap:IF (memory works only in one process)");
@@ -134,10 +149,7 @@ public final class CopyCommand implements Callable<Integer> {
                 r = Copier.local(sources, root, o, so, imp, retries, counters, warn);
             }
         }
-        for (String f : r.failures()) System.err.println("urdma copy: failed: " + f);
-        if (json) System.out.println(r.toJson());
-        else System.err.println("urdma copy: " + r.line());
-        return r.exitCode();
+        return r;
     }
 
     private CopyOptions options() throws java.io.IOException {
