@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code urdma copy SRC... [HOST:]DST}: the data-express client. */
-@Command(name = "copy", description = {
+@Command(name = "copy", mixinStandardHelpOptions = true, description = {
     "Copies files and directory trees to an urdma serve (HOST:DST, DST under its --root) over RC in the WAN mode "
         + "(SACK, FEC, RRCC), verified block by block with SHA-256, durable and resumable: rerun the same command after "
         + "a crash or a cut link and it goes on where it stopped. Without HOST, both ends run in this process over the "

@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code urdma serve --root DIR}: receives copies under DIR until stopped. */
-@Command(name = "serve", description = {
+@Command(name = "serve", mixinStandardHelpOptions = true, description = {
     "Receives urdma copy pushes under --root and nowhere else: absolute paths, '..' and symlinks leading outside the "
         + "root are refused by name. Files are written under DEST/.urdma-part with a journal of durable blocks, "
         + "verified, then renamed into place. Runs until stopped (Ctrl-C); each client has a session of its own.",

@@ -56,7 +56,7 @@ class CopyVethTest {
             t.addAddress(b, "eth0", "10.94.0.2/24");
             Process server = start(b, "serve", "--root", root.toString(), "--link", "afpacket:eth0", "--ip", "10.94.0.12/24");
             try {
-                Process client = start(a, "copy", "--quiet", "--json", "--block-size", "1M", "--mem", "16M", "--manifest", manifest.toString(),
+                Process client = start(a, "copy", "--quiet", "--json", "--timeout", "10", "--block-size", "4M", "--mem", "32M", "--manifest", manifest.toString(),
                         "--link", "afpacket:eth0", "--ip", "10.94.0.11/24", tmp.resolve("src").toString(), "10.94.0.2:in");
                 boolean done = client.waitFor(120, TimeUnit.SECONDS);
                 String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
