@@ -98,6 +98,9 @@ public final class CopyCommand implements Callable<Integer> {
     @Option(names = "--reorder", description = "Local copy only: frames reordered on the memory link (default: ${DEFAULT-VALUE})")
     double reorder;
 
+    @Option(names = "--failed", paramLabel = "FILE", description = "Write one line per entry that did not finish (path: reason)")
+    Path failed;
+
     @Option(names = "--json", description = "Print the final summary as JSON (bytes, files, seconds, goodput, resent, repaired, CPU seconds, hashes)")
     boolean json;
 
@@ -126,6 +129,7 @@ public final class CopyCommand implements Callable<Integer> {
             return CopyResult.EXIT_FAILED;
         }
         for (String f : r.failures()) System.err.println("urdma copy: failed: " + f);
+        if (failed != null) Files.write(failed, r.failures());
         if (json) System.out.println(r.toJson());
         else System.err.println("urdma copy: " + r.line());
         return r.exitCode();

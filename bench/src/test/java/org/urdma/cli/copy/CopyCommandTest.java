@@ -29,6 +29,19 @@ class CopyCommandTest {
     }
 
     @Test
+    void aNameTheServerRefusesFailsTheCopyAndIsListedInTheFailedFile() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("tree"));
+        Files.createSymbolicLink(src.resolve("escape"), Path.of("/etc"));
+        Files.write(src.resolve("fine"), "ok".getBytes());
+        CliRun r = CliRun.run("copy", "--quiet", "--failed", tmp.resolve("failed").toString(), src.toString(), tmp.resolve("out").toString());
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.err().contains("urdma copy: failed: tree/escape: refused: symlink 'tree/escape' -> '/etc': absolute target leads outside the root"), r.err());
+        assertEquals(java.util.List.of("tree/escape: refused: symlink 'tree/escape' -> '/etc': absolute target leads outside the root"),
+                Files.readAllLines(tmp.resolve("failed")));
+        assertEquals("ok", Files.readString(tmp.resolve("out/tree/fine")));
+    }
+
+    @Test
     void badValuesAreRefusedInOneLineNamingTheOption() {
         CliRun r = CliRun.run("copy", "--verify", "always", tmp.toString(), tmp.resolve("x").toString());
         assertEquals(2, r.exit());
