@@ -35,7 +35,7 @@ class IntegrityAndResumeTest {
             if (path.equals("src/big") && block == 2 && once.compareAndSet(false, true)) placed.put(100, (byte) (placed.get(100) ^ 0x40));
         };
         Path dst = tmp.resolve("dst");
-        CopyResult r = Copier.local(List.of(src), dst, LocalCopyTest.SMALL, LocalCopyTest.serve(dst).withHooks(corrupt), ImpairmentConfig.none(), 0,
+        CopyResult r = Copier.local(List.of(src), dst, LocalCopyTest.SMALL, LocalCopyTest.serve(dst).withHooks(corrupt), ImpairmentConfig.none(), 3,
                 new TransferCounters(), w -> { });
         assertEquals(CopyResult.EXIT_OK, r.exitCode(), r.line());
         assertTrue(once.get(), "the seam ran");
@@ -50,7 +50,7 @@ class IntegrityAndResumeTest {
         Files.write(src.resolve("huge"), TestTrees.random(9 << 20, 10));
         Path dst = tmp.resolve("dst");
         CopyOptions o = LocalCopyTest.SMALL.withMem(MEM).withVerifyReread(true);
-        CopyResult r = Copier.local(List.of(src), dst, o, LocalCopyTest.serve(dst).withMem(MEM), ImpairmentConfig.none(), 0, new TransferCounters(), w -> { });
+        CopyResult r = Copier.local(List.of(src), dst, o, LocalCopyTest.serve(dst).withMem(MEM), ImpairmentConfig.none(), 3, new TransferCounters(), w -> { });
         assertEquals(CopyResult.EXIT_OK, r.exitCode(), r.line());
         assertArrayEquals(Files.readAllBytes(src.resolve("huge")), Files.readAllBytes(dst.resolve("src/huge")));
     }

@@ -52,7 +52,7 @@ class LocalCopyTest {
         Path src = Files.createDirectories(tmp.resolve("src"));
         TestTrees.sparse(src.resolve("disk.img"), 64L << 20, 64 * 1024);
         Path dst = tmp.resolve("dst");
-        CopyResult r = Copier.local(List.of(src), dst, SMALL, serve(dst), ImpairmentConfig.none(), 0, new TransferCounters(), w -> { });
+        CopyResult r = Copier.local(List.of(src), dst, SMALL, serve(dst), ImpairmentConfig.none(), 3, new TransferCounters(), w -> { });
         assertEquals(CopyResult.EXIT_OK, r.exitCode(), r.line());
         assertTrue(r.bytesSent() <= 4 * SMALL.blockSize(), "only the blocks holding data travel: " + r.bytesSent() + " bytes sent");
         assertEquals(64L << 20, Files.size(dst.resolve("src/disk.img")));
@@ -71,7 +71,7 @@ class LocalCopyTest {
         assertEquals(0, p.waitFor());
         List<String> warnings = new ArrayList<>();
         Path dst = tmp.resolve("dst");
-        CopyResult r = Copier.local(List.of(src), dst, SMALL.withExcludes(List.of("*.tmp", "src/cache")), serve(dst), ImpairmentConfig.none(), 0,
+        CopyResult r = Copier.local(List.of(src), dst, SMALL.withExcludes(List.of("*.tmp", "src/cache")), serve(dst), ImpairmentConfig.none(), 3,
                 new TransferCounters(), warnings::add);
         assertEquals(CopyResult.EXIT_OK, r.exitCode(), r.line());
         assertTrue(Files.exists(dst.resolve("src/keep")));
@@ -89,10 +89,25 @@ class LocalCopyTest {
         Files.createDirectories(dst.resolve("src"));
         byte[] theirs = TestTrees.random(1000, 2);
         Files.write(dst.resolve("src/f"), theirs);
-        CopyResult r = Copier.local(List.of(src), dst, SMALL.withSkipExistingSize(true), serve(dst), ImpairmentConfig.none(), 0,
+        CopyResult r = Copier.local(List.of(src), dst, SMALL.withSkipExistingSize(true), serve(dst), ImpairmentConfig.none(), 3,
                 new TransferCounters(), w -> { });
         assertEquals(CopyResult.EXIT_OK, r.exitCode(), r.line());
         assertEquals(0, r.bytesSent());
         assertTrue(java.util.Arrays.equals(theirs, Files.readAllBytes(dst.resolve("src/f"))));
+    }
+
+    @Test
+    void aServerWithoutTheWanModeIsRefusedUnlessGoBackNIsAllowed() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        Files.write(src.resolve("f"), TestTrees.random(1000, 1));
+        Path dst = tmp.resolve("dst");
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> Copier.local(List.of(src), dst, SMALL,
+                serve(dst).withWan(false), ImpairmentConfig.none(), 3, new TransferCounters(), w -> { }));
+        assertTrue(e.getMessage().endsWith("does not agree on the WAN mode; --allow-gbn copies with go-back-N"), e.getMessage());
+        assertTrue(Files.notExists(dst.resolve("src")), "nothing was copied");
+        CopyResult r = Copier.local(List.of(src), dst, SMALL.withAllowGbn(true), serve(dst).withWan(false), ImpairmentConfig.none(), 3,
+                new TransferCounters(), w -> { });
+        assertEquals(CopyResult.EXIT_OK, r.exitCode(), r.line());
+        assertEquals("go-back-N", r.transport());
     }
 }

@@ -14,6 +14,8 @@ public final class TransferCounters {
     /** Blocks sent again because the server asked (a hash mismatch, a changed durable block). */
     public final AtomicLong resentBlocks = new AtomicLong();
     public final AtomicLong resentBytes = new AtomicLong();
+    /** Of those, blocks whose placed bytes did not hash to the sender's hash (the end-to-end check caught them). */
+    public final AtomicLong repaired = new AtomicLong();
     /** Blocks read and hashed at the source. */
     public final AtomicLong hashesComputed = new AtomicLong();
 }

@@ -63,7 +63,8 @@ public sealed interface Message {
     record FileDone(int fileId, boolean verified, String reason) implements Message {
     }
 
-    record Resend(int fileId, int block) implements Message {
+    /** @param placedBadly the placed bytes did not hash to the sender's hash (else the source changed since the block was journaled) */
+    record Resend(int fileId, int block, boolean placedBadly) implements Message {
     }
 
     record End() implements Message {

@@ -44,7 +44,7 @@ public final class MessageCodec {
                 yield w.finish();
             }
             case Message.FileDone d -> MessageWriter.of(MessageType.FILE_DONE).i32(d.fileId()).u8(d.verified() ? 1 : 0).string(clip(d.reason())).finish();
-            case Message.Resend r -> MessageWriter.of(MessageType.RESEND).i32(r.fileId()).i32(r.block()).finish();
+            case Message.Resend r -> MessageWriter.of(MessageType.RESEND).i32(r.fileId()).i32(r.block()).u8(r.placedBadly() ? 1 : 0).finish();
             case Message.End e -> MessageWriter.of(MessageType.END).finish();
             case Message.Summary s -> MessageWriter.of(MessageType.SUMMARY).i64(s.bytesWritten()).i32(s.repaired()).i32(s.hashesVerified()).finish();
             case Message.Entry e -> throw new IllegalArgumentException("an entry travels in FILES");
@@ -79,7 +79,7 @@ public final class MessageCodec {
             case GRANT -> new Message.Grant(r.count("slot", 1 << 20), r.i64("address"), r.i32("rkey"), r.count("length", 1 << 30));
             case CHUNK -> chunk(r);
             case FILE_DONE -> new Message.FileDone(r.i32("fileId"), r.u8("verified") == 1, r.string("reason"));
-            case RESEND -> new Message.Resend(r.i32("fileId"), r.count("block", ControlLimits.MAX_BLOCKS));
+            case RESEND -> new Message.Resend(r.i32("fileId"), r.count("block", ControlLimits.MAX_BLOCKS), r.u8("placedBadly") == 1);
             case END -> new Message.End();
             case SUMMARY -> new Message.Summary(r.i64("bytesWritten"), r.i32("repaired"), r.i32("hashesVerified"));
         };

@@ -55,7 +55,7 @@ final class ChunkWriter {
                         byte[] h = Sha256.of(v);
                         if (!Arrays.equals(h, seg.hash())) {
                             s.repaired.incrementAndGet();
-                            s.reply(new Message.Resend(seg.fileId(), seg.block()));
+                            s.reply(new Message.Resend(seg.fileId(), seg.block(), true));
                             continue;
                         }
                         s.hashesVerified.incrementAndGet();
@@ -73,7 +73,7 @@ final class ChunkWriter {
                         if (journaled != null && Arrays.equals(journaled, seg.hash())) {
                             f.verified(seg.block(), journaled);
                         } else {
-                            s.reply(new Message.Resend(seg.fileId(), seg.block())); // the source's block changed since it was journaled
+                            s.reply(new Message.Resend(seg.fileId(), seg.block(), false)); // the source's block changed since it was journaled
                         }
                     }
                     default -> f.verified(seg.block(), seg.hash()); // a hole: the part file already reads zeros there

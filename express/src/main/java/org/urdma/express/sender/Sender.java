@@ -144,7 +144,7 @@ public final class Sender implements ControlChannel.Handler {
         double seconds = (System.nanoTime() - start) / 1e9;
         Message.Summary s = summary != null ? summary : new Message.Summary(0, 0, 0);
         return new CopyResult(counters.bytesVerified.get(), counters.filesTotal.get(), counters.filesVerified.get(), seconds, counters.bytesSent.get(),
-                counters.resentBlocks.get(), counters.resentBytes.get(), s.repaired(), s.hashesVerified(), cpuSeconds() - cpu0,
+                counters.resentBlocks.get(), counters.resentBytes.get(), counters.repaired.get(), s.hashesVerified(), cpuSeconds() - cpu0,
                 List.copyOf(failures), lost != null, lost, transport());
     }
 
@@ -313,6 +313,7 @@ public final class Sender implements ControlChannel.Handler {
             case Message.Resend r -> {
                 TreeEntry e = entry(r.fileId());
                 counters.resentBlocks.incrementAndGet();
+                if (r.placedBadly()) counters.repaired.incrementAndGet();
                 counters.resentBytes.addAndGet(Math.min(options.blockSize(), e.size() - (long) r.block() * options.blockSize()));
                 tasks.add(new ReadTask.OneBlock(r.fileId(), e, r.block()));
             }
