@@ -236,7 +236,7 @@ public final class Sender implements ControlChannel.Handler {
                 break;
             }
             TreeEntry e = (TreeEntry) o;
-            if (done.contains(e.relative())) {
+            if (done.contains(e.relative()) && e.kind() != Message.Kind.DIRECTORY) { // directories go again: their metadata is applied at the end
                 walked.poll();
                 counters.filesTotal.incrementAndGet();
                 counters.bytesTotal.addAndGet(e.size());
@@ -338,7 +338,7 @@ public final class Sender implements ControlChannel.Handler {
             failures.add(org.urdma.express.safety.SafePaths.printable(e.relative()) + ": " + d.reason());
             return;
         }
-        counters.filesVerified.incrementAndGet();
+        if (!done.contains(e.relative())) counters.filesVerified.incrementAndGet();
         verifiedNow.add(e.relative());
         if (e.kind() == Message.Kind.FILE) {
             counters.bytesVerified.addAndGet(e.size());
