@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
             org.urdma.cli.topo.TopoCommand.class,
             org.urdma.cli.sw.SwitchCommand.class, org.urdma.cli.stat.StatCommand.class, org.urdma.cli.devinfo.DevinfoCommand.class,
             org.urdma.cli.journal.JournalCommand.class, org.urdma.cli.fuzz.FuzzCommand.class,
-            org.urdma.cli.scenario.ScenarioCommand.class})
+            org.urdma.cli.scenario.ScenarioCommand.class, org.urdma.cli.copy.CopyCommand.class, org.urdma.cli.copy.ServeCommand.class})
 public final class UrdmaCli implements Runnable {
 
     @CommandLine.Spec

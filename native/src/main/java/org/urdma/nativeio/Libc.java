@@ -90,6 +90,7 @@ public final class Libc {
     // int open(const char *path, int flags, ...): mode is variadic
     private static final MethodHandle OPEN = errnoHandle("open",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle LSEEK = errnoHandle("lseek", FunctionDescriptor.of(JAVA_LONG, JAVA_INT, JAVA_LONG, JAVA_INT));
     private static final MethodHandle IF_NAMETOINDEX = errnoHandle("if_nametoindex", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle SETNS = errnoHandle("setns", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT));
     private static final MethodHandle STRERROR = LINKER.downcallHandle(find("strerror"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
@@ -394,6 +395,20 @@ public final class Libc {
     public static int open(String path, int flags) {
         try (Arena a = Arena.ofConfined()) {
             return (int) OPEN.invokeExact(CAPTURE.get(), a.allocateFrom(path), flags, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** lseek(2)'s whence for the next data at or after an offset (ENXIO past the last data). */
+    public static final int SEEK_DATA = 3;
+    /** lseek(2)'s whence for the next hole at or after an offset (the file's end counts as one). */
+    public static final int SEEK_HOLE = 4;
+
+    /** Returns the new offset, or -1 with {@link #errno()} set (ENXIO: no data at or after {@code offset}). */
+    public static long lseek(int fd, long offset, int whence) {
+        try {
+            return (long) LSEEK.invokeExact(CAPTURE.get(), fd, offset, whence);
         } catch (Throwable t) {
             throw rethrow(t);
         }

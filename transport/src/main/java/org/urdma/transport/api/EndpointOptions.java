@@ -2,6 +2,7 @@ package org.urdma.transport.api;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.urdma.transport.cm.WanOffer;
 import org.urdma.verbs.QpType;
 
 /**
@@ -13,8 +14,10 @@ import org.urdma.verbs.QpType;
  * @param privateData       bytes handed to the peer with the connection (at most {@link #MAX_PRIVATE_DATA}), e.g. a
  *                          {@link RemoteRegion}
  * @param timeout           how long connecting, accepting and each step of the exchange may take
+ * @param wan               the WAN-mode features this side offers ({@link WanOffer#NONE}: DC mode); the connection runs
+ *                          what both offers share, see {@link RdmaConnection#wan()}
  */
-public record EndpointOptions(QpType type, int depth, boolean completionChannel, byte[] privateData, Duration timeout) {
+public record EndpointOptions(QpType type, int depth, boolean completionChannel, byte[] privateData, Duration timeout, WanOffer wan) {
     /** rdma_cm's limit for a connect request's private data is 56 bytes; urdma allows more. */
     public static final int MAX_PRIVATE_DATA = 1024;
 
@@ -28,11 +31,13 @@ public record EndpointOptions(QpType type, int depth, boolean completionChannel,
             throw new IllegalArgumentException("privateData: at most " + MAX_PRIVATE_DATA + " bytes, was " + privateData.length);
         }
         if (timeout == null || timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout: must be > 0");
+        if (wan == null) wan = WanOffer.NONE;
+        if (wan.on() && type != QpType.RC) throw new IllegalArgumentException("wan: RC only, was " + type);
     }
 
-    /** {@return RC, 128 work requests each way, no completion channel, no private data, 10 s} */
+    /** {@return RC, 128 work requests each way, no completion channel, no private data, 10 s, DC mode} */
     public static EndpointOptions defaults() {
-        return new EndpointOptions(QpType.RC, 128, false, null, Duration.ofSeconds(10));
+        return new EndpointOptions(QpType.RC, 128, false, null, Duration.ofSeconds(10), WanOffer.NONE);
     }
 
     /** {@return a copy of the private data} */
@@ -48,7 +53,7 @@ public record EndpointOptions(QpType type, int depth, boolean completionChannel,
      * @return a copy with it
      */
     public EndpointOptions withType(QpType t) {
-        return new EndpointOptions(t, depth, completionChannel, privateData, timeout);
+        return new EndpointOptions(t, depth, completionChannel, privateData, timeout, wan);
     }
 
     /**
@@ -58,7 +63,7 @@ public record EndpointOptions(QpType type, int depth, boolean completionChannel,
      * @return a copy with it
      */
     public EndpointOptions withDepth(int d) {
-        return new EndpointOptions(type, d, completionChannel, privateData, timeout);
+        return new EndpointOptions(type, d, completionChannel, privateData, timeout, wan);
     }
 
     /**
@@ -68,7 +73,7 @@ public record EndpointOptions(QpType type, int depth, boolean completionChannel,
      * @return a copy with it
      */
     public EndpointOptions withCompletionChannel(boolean on) {
-        return new EndpointOptions(type, depth, on, privateData, timeout);
+        return new EndpointOptions(type, depth, on, privateData, timeout, wan);
     }
 
     /**
@@ -78,7 +83,7 @@ public record EndpointOptions(QpType type, int depth, boolean completionChannel,
      * @return a copy with it
      */
     public EndpointOptions withPrivateData(byte[] data) {
-        return new EndpointOptions(type, depth, completionChannel, data, timeout);
+        return new EndpointOptions(type, depth, completionChannel, data, timeout, wan);
     }
 
     /**
@@ -88,6 +93,16 @@ public record EndpointOptions(QpType type, int depth, boolean completionChannel,
      * @return a copy with it
      */
     public EndpointOptions withTimeout(Duration t) {
-        return new EndpointOptions(type, depth, completionChannel, privateData, t);
+        return new EndpointOptions(type, depth, completionChannel, privateData, t, wan);
+    }
+
+    /**
+     * A copy with this option changed.
+     *
+     * @param w the WAN-mode features to offer, or {@link WanOffer#NONE}
+     * @return a copy with it
+     */
+    public EndpointOptions withWan(WanOffer w) {
+        return new EndpointOptions(type, depth, completionChannel, privateData, timeout, w);
     }
 }

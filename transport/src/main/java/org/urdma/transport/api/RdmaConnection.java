@@ -10,6 +10,7 @@ import org.urdma.transport.cm.ExchangeFormat;
 import org.urdma.transport.cm.QpEndpoint;
 import org.urdma.transport.cm.QpHandshake;
 import org.urdma.transport.cm.UrdmaExchangeFormat;
+import org.urdma.transport.cm.WanOffer;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.CompletionChannel;
@@ -68,7 +69,7 @@ public final class RdmaConnection implements AutoCloseable {
             qp = device.pd().createQp(new QpInitAttributes().type(o.type()).sendCq(scq).recvCq(rcq)
                     .maxSendWr(o.depth()).maxRecvWr(o.depth()).maxSendSge(4).maxRecvSge(4));
             QpEndpoint local = new QpEndpoint(0, qp.qpNum(), ThreadLocalRandom.current().nextInt(1 << 24), device.gid(),
-                    device.verbs().mac(), device.mtu(), 0, 0, 0, 16, QpEndpoint.Features.ALL);
+                    device.verbs().mac(), device.mtu(), 0, 0, 0, 16, QpEndpoint.Features.ALL).withWan(o.wan());
             MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withMtu(local.mtu()).withAccess(AccessFlags.LOCAL_WRITE
                     | AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_READ | (o.type() == org.urdma.verbs.QpType.RC ? AccessFlags.REMOTE_ATOMIC : 0));
             QpEndpoint remote = QpHandshake.connect(channel, FORMAT, device.soft(), device.port(), qp, local, c, QKEY,
@@ -127,6 +128,11 @@ public final class RdmaConnection implements AutoCloseable {
     /** {@return what the peer passed as {@link EndpointOptions#privateData()} (empty if nothing)} */
     public byte[] peerPrivateData() {
         return peerPrivateData.clone();
+    }
+
+    /** {@return the WAN mode this connection runs: what both sides offered ({@link WanOffer#NONE}: DC mode, go-back-N)} */
+    public WanOffer wan() {
+        return local.wan().agree(remote.wan());
     }
 
     /** {@return the peer's QP number} */

@@ -65,6 +65,19 @@ public final class Urdma {
      * @return both devices, their engines running
      */
     public static MemoryPair memoryPair(DeviceOptions o) {
+        return memoryPair(o, ImpairmentConfig.none(), ImpairmentConfig.none());
+    }
+
+    /**
+     * As {@link #memoryPair(DeviceOptions)}, with netem-like impairments (loss, reordering, delay) on each direction
+     * of the link: an application's test of how it rides a lossy path, in one JVM.
+     *
+     * @param o             options of both devices; the link must be {@code memory}
+     * @param firstToSecond what the link does to frames from the first device to the second
+     * @param secondToFirst and the other way
+     * @return both devices, their engines running
+     */
+    public static MemoryPair memoryPair(DeviceOptions o, ImpairmentConfig firstToSecond, ImpairmentConfig secondToFirst) {
         if (!o.linkKind().equals("memory")) throw new IllegalArgumentException("link: memoryPair needs memory, was '" + o.link() + "'");
         FramingKind framing = FramingKind.parse(o.framing());
         DeviceConfig a = config(o, o.name(), o.mac() != null ? PortIdentity.parseMac(o.mac()) : new byte[] {2, 0, 0, 0, 0, 1});
@@ -72,7 +85,7 @@ public final class Urdma {
         if (java.util.Arrays.equals(a.mac(), b.mac())) b = config(o, o.name() + "-peer", new byte[] {2, 0, 0, 0, 0, 3});
         long now = System.nanoTime();
         MemoryFabric f = new MemoryFabric(a, b, MemoryLink.Config.defaults().withLatency(0), MemoryFabric.CodecFactory.wire(framing),
-                ImpairmentConfig.none(), ImpairmentConfig.none(), now, now);
+                firstToSecond, secondToFirst, now, now);
         UrdmaDevice first = new UrdmaDevice(f.a, null, null, framing, driver(o, f.a), "memory link");
         UrdmaDevice second = new UrdmaDevice(f.b, null, null, framing, driver(o, f.b), "memory link");
         return new MemoryPair(first, second);

@@ -1,0 +1,169 @@
+package org.urdma.cli.copy;
+
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.urdma.cli.Range;
+import org.urdma.express.CopyOptions;
+import org.urdma.express.CopyResult;
+import org.urdma.express.Copier;
+import org.urdma.express.ServeOptions;
+import org.urdma.express.progress.ProgressLine;
+import org.urdma.express.progress.TransferCounters;
+import org.urdma.express.safety.TokenAuth;
+import org.urdma.transport.api.DeviceOptions;
+import org.urdma.transport.api.Urdma;
+import org.urdma.transport.api.UrdmaDevice;
+import org.urdma.transport.impair.ImpairmentConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code urdma copy SRC... [HOST:]DST}: the data-express client. */
+@Command(name = "copy", mixinStandardHelpOptions = true, description = {
+    "Copies files and directory trees to an urdma serve (HOST:DST, DST under its --root) over RC in the WAN mode "
+        + "(SACK, FEC, RRCC), verified block by block with SHA-256, durable and resumable: rerun the same command after "
+        + "a crash or a cut link and it goes on where it stopped. Without HOST, both ends run in this process over the "
+        + "memory link (no root needed) and DST is a local directory.",
+    "Exit status: 0 every file verified at the destination; 1 some entry failed (named on stderr); 2 a bad option; "
+        + "3 partial, rerun to resume.",
+    "Data is NOT encrypted on the wire: anyone who can read the link reads the files. --token-file only proves the "
+        + "client to the server; use it on a network you trust, or over a VPN/IPsec."})
+public final class CopyCommand implements Callable<Integer> {
+    @Parameters(arity = "2..*", paramLabel = "SRC... DST", description = "Sources, then the destination: HOST:DIR (under the server's --root) or a local DIR")
+    List<String> args;
+
+    @Range(min = 1, max = 65535)
+    @Option(names = "--port", description = "The server's TCP port (connection setup only) (default: ${DEFAULT-VALUE})")
+    int port = ServeCommand.PORT;
+
+    @Option(names = "--link", converter = org.urdma.cli.LinkSpec.class, description = "Link: afpacket:IF or tap:IF for HOST:DST; "
+            + "memory for a local copy (default: ${DEFAULT-VALUE})")
+    String link = "memory";
+
+    @Option(names = "--ip", paramLabel = "A.B.C.D/NN", description = "This port's own IPv4 address (RoCEv2)")
+    String ip;
+
+    @Option(names = "--framing", description = "Wire format: roce2, roce1, a PAXI format (default: ${DEFAULT-VALUE})")
+    String framing = "roce2";
+
+    @Option(names = "--mem", paramLabel = "SIZE", description = "Staging memory this side uses, e.g. 256M (default: ${DEFAULT-VALUE})")
+    String mem = "256M";
+
+    @Option(names = "--block-size", paramLabel = "SIZE", description = "Block hashed, journaled and re-requested: a power of two, 64K..64M (default: ${DEFAULT-VALUE})")
+    String blockSize = "4M";
+
+    @Range(min = 1, max = 64)
+    @Option(names = "--io-threads", description = "Threads reading and hashing files (default: ${DEFAULT-VALUE})")
+    int ioThreads = 2;
+
+    @Option(names = "--verify", paramLabel = "reread", description = "reread: the server reads each file back after fsync and checks its block hashes")
+    String verify;
+
+    @Option(names = "--manifest", paramLabel = "FILE", description = "Write sha256sum -c lines of every file copied (paths relative to DST)")
+    Path manifest;
+
+    @Option(names = "--exclude", paramLabel = "GLOB", description = "Leave out names or relative paths matching GLOB (repeatable)")
+    List<String> excludes = new ArrayList<>();
+
+    @Option(names = "--skip-existing", paramLabel = "size", description = "size: skip a file whose target exists with the same size")
+    String skipExisting;
+
+    @Option(names = "--allow-gbn", description = "Copy with go-back-N when the server does not agree on the WAN mode (refused otherwise)")
+    boolean allowGbn;
+
+    @Option(names = "--no-wan", description = "Do not offer the WAN mode (a data-centre link)")
+    boolean noWan;
+
+    @Option(names = "--token-file", paramLabel = "FILE", description = "Shared token: the connection carries its HMAC (the token does not travel)")
+    Path tokenFile;
+
+    @Range(min = 1, max = 3600)
+    @Option(names = "--timeout", description = "Seconds to connect, and the server may stay silent (default: ${DEFAULT-VALUE})")
+    int timeout = 30;
+
+    @Range(min = 0, max = 100)
+    @Option(names = "--retries", description = "Connections made again after one is lost, resuming each time (default: ${DEFAULT-VALUE})")
+    int retries = 3;
+
+    @Range(min = 0, max = 0.5)
+    @Option(names = "--loss", description = "Local copy only: frame loss on the memory link, both ways (default: ${DEFAULT-VALUE})")
+    double loss;
+
+    @Range(min = 0, max = 0.5)
+    @Option(names = "--reorder", description = "Local copy only: frames reordered on the memory link (default: ${DEFAULT-VALUE})")
+    double reorder;
+
+    @Option(names = "--failed", paramLabel = "FILE", description = "Write one line per entry that did not finish (path: reason)")
+    Path failed;
+
+    @Option(names = "--json", description = "Print the final summary as JSON (bytes, files, seconds, goodput, resent, repaired, CPU seconds, hashes)")
+    boolean json;
+
+    @Option(names = "--quiet", description = "No progress line")
+    boolean quiet;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Path> sources = new ArrayList<>();
+        for (String s : args.subList(0, args.size() - 1)) {
+            Path p = Path.of(s);
+            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) throw new IllegalArgumentException("SRC: no such file or directory: " + s);
+            sources.add(p);
+        }
+        String dst = args.get(args.size() - 1);
+        int colon = dst.indexOf(':');
+        boolean remote = colon > 0 && !dst.substring(0, colon).contains("/");
+        CopyOptions o = options();
+        TransferCounters counters = new TransferCounters();
+        java.util.function.Consumer<String> warn = w -> System.err.println("urdma copy: warning: " + w);
+        CopyResult r;
+        try {
+            r = run(sources, dst, remote, colon, o, counters, warn);
+        } catch (IllegalStateException e) {
+            System.err.println("urdma copy: " + e.getMessage()); // refused by the server or a peer without the WAN mode
+            return CopyResult.EXIT_FAILED;
+        }
+        for (String f : r.failures()) System.err.println("urdma copy: failed: " + f);
+        if (failed != null) Files.write(failed, r.failures());
+        if (json) System.out.println(r.toJson());
+        else System.err.println("urdma copy: " + r.line());
+        return r.exitCode();
+    }
+
+    private CopyResult run(List<Path> sources, String dst, boolean remote, int colon, CopyOptions o, TransferCounters counters,
+                           java.util.function.Consumer<String> warn) throws java.io.IOException {
+        CopyResult r;
+        try (ProgressLine line = ProgressLine.startIf(!json && !quiet && System.console() != null, counters, System.err)) {
+            if (remote) {
+                if (link.equals("memory")) throw new IllegalArgumentException("--link: HOST:DST needs afpacket:IF or tap:IF (memory works only in one process)");
+                if (loss > 0 || reorder > 0) throw new IllegalArgumentException("--loss/--reorder: only for a local copy over the memory link");
+                try (UrdmaDevice d = Urdma.open(DeviceOptions.memory().withLink(link).withIp(ip).withFraming(framing))) {
+                    r = Copier.push(d, dst.substring(0, colon), port, sources, dst.substring(colon + 1), o, retries, counters, warn);
+                }
+            } else {
+                if (!link.equals("memory")) throw new IllegalArgumentException("--link: a local DST runs over the memory link; give HOST:DST for " + link);
+                ImpairmentConfig imp = loss > 0 || reorder > 0 ? ImpairmentConfig.random(loss, 0, reorder, System.nanoTime()) : ImpairmentConfig.none();
+                Path root = Path.of(dst);
+                ServeOptions so = ServeOptions.under(root).withMem(o.mem()).withIoThreads(ioThreads).withWan(!noWan).withToken(o.token());
+                r = Copier.local(sources, root, o, so, imp, retries, counters, warn);
+            }
+        }
+        return r;
+    }
+
+    private CopyOptions options() throws java.io.IOException {
+        if (verify != null && !verify.equals("reread")) throw new IllegalArgumentException("--verify: reread, was '" + verify + "'");
+        if (skipExisting != null && !skipExisting.equals("size")) throw new IllegalArgumentException("--skip-existing: size, was '" + skipExisting + "'");
+        long bs = Sizes.parse("--block-size", blockSize);
+        if (bs > CopyOptions.MAX_BLOCK) throw new IllegalArgumentException("--block-size: at most 64M, was " + blockSize);
+        return CopyOptions.defaults().withBlockSize((int) bs).withMem(Sizes.parse("--mem", mem)).withIoThreads(ioThreads)
+                .withVerifyReread(verify != null).withManifest(manifest).withExcludes(excludes).withSkipExistingSize(skipExisting != null)
+                .withWan(!noWan).withAllowGbn(allowGbn).withToken(tokenFile == null ? null : TokenAuth.read(tokenFile))
+                .withTimeout(Duration.ofSeconds(timeout));
+    }
+}

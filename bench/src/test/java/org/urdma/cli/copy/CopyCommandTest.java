@@ -1,0 +1,63 @@
+package org.urdma.cli.copy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.urdma.cli.CliRun;
+
+class CopyCommandTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aLocalCopyRunsOverTheMemoryLinkAndPrintsItsJsonSummary() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("tree/sub"));
+        Files.write(src.resolve("a"), new byte[300_000]);
+        Files.write(src.resolve("b"), "hello".getBytes());
+        Path dst = tmp.resolve("out");
+        CliRun r = CliRun.run("copy", "--json", "--block-size", "64K", "--mem", "1M", "--loss", "0.01", "--manifest", tmp.resolve("m").toString(),
+                tmp.resolve("tree").toString(), dst.toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().startsWith("{\"exit\":0,\"transport\":\"wan "), r.out());
+        assertTrue(r.out().contains("\"filesVerified\":4,"), r.out());
+        assertEquals("hello", Files.readString(dst.resolve("tree/sub/b")));
+        assertEquals(2, Files.readAllLines(tmp.resolve("m")).size());
+    }
+
+    @Test
+    void aNameTheServerRefusesFailsTheCopyAndIsListedInTheFailedFile() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("tree"));
+        Files.createSymbolicLink(src.resolve("escape"), Path.of("/etc"));
+        Files.write(src.resolve("fine"), "ok".getBytes());
+        CliRun r = CliRun.run("copy", "--quiet", "--failed", tmp.resolve("failed").toString(), src.toString(), tmp.resolve("out").toString());
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.err().contains("urdma copy: failed: tree/escape: refused: symlink 'tree/escape' -> '/etc': absolute target leads outside the root"), r.err());
+        assertEquals(java.util.List.of("tree/escape: refused: symlink 'tree/escape' -> '/etc': absolute target leads outside the root"),
+                Files.readAllLines(tmp.resolve("failed")));
+        assertEquals("ok", Files.readString(tmp.resolve("out/tree/fine")));
+    }
+
+    @Test
+    void badValuesAreRefusedInOneLineNamingTheOption() {
+        CliRun r = CliRun.run("copy", "--verify", "always", tmp.toString(), tmp.resolve("x").toString());
+        assertEquals(2, r.exit());
+        assertEquals("urdma copy: --verify: reread, was 'always'", r.err().trim());
+        r = CliRun.run("copy", "--mem", "lots", tmp.toString(), tmp.resolve("x").toString());
+        assertEquals("urdma copy: --mem: a size such as 64M or 1G, was 'lots'", r.err().trim());
+        r = CliRun.run("copy", tmp.resolve("missing").toString(), tmp.resolve("x").toString());
+        assertEquals("urdma copy: SRC: no such file or directory: " + tmp.resolve("missing"), r.err().trim());
+    }
+
+    @Test
+    void theHelpSaysPlainlyThatDataIsNotEncrypted() {
+        for (String command : new String[] {"copy", "serve"}) {
+            CliRun r = CliRun.run(command, "--help");
+            assertEquals(0, r.exit(), r.err());
+            assertTrue(r.out().replaceAll("\\s+", " ").contains("Data is NOT encrypted on the wire"), r.out());
+        }
+    }
+}

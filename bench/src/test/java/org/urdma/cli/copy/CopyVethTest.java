@@ -1,0 +1,87 @@
+package org.urdma.cli.copy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.RandomAccessFile;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.urdma.nativeio.netns.Netns;
+import org.urdma.nativeio.netns.Topology;
+import org.urdma.nativeio.netns.junit.RootAssumptions;
+
+/** urdma serve and urdma copy as a user runs them: two JVMs in two namespaces joined by a veth pair, AF_PACKET, RoCEv2. */
+@Tag("root")
+class CopyVethTest {
+    @TempDir
+    Path tmp;
+
+    @BeforeAll
+    static void root() {
+        RootAssumptions.assumeRoot();
+    }
+
+    @Test
+    void aTreeCopiesBetweenTwoNamespacesAndSha256sumAgreesWithTheManifest() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("src/sub"));
+        byte[] big = new byte[5 << 20];
+        new Random(1).nextBytes(big);
+        Files.write(tmp.resolve("src/big"), big);
+        for (int i = 0; i < 100; i++) Files.write(src.resolve("small " + i), ("file " + i).getBytes(StandardCharsets.UTF_8));
+        Files.write(tmp.resolve("src/new\nline"), "odd".getBytes(StandardCharsets.UTF_8));
+        try (RandomAccessFile f = new RandomAccessFile(tmp.resolve("src/sparse").toFile(), "rw")) {
+            f.setLength(16 << 20);
+            f.seek(8 << 20);
+            f.write(big, 0, 4096);
+        }
+        Files.createSymbolicLink(tmp.resolve("src/link"), Path.of("big"));
+        Path root = Files.createDirectories(tmp.resolve("root"));
+        Path manifest = tmp.resolve("manifest");
+        try (Topology t = Topology.create()) {
+            String a = t.namespace("a"), b = t.namespace("b");
+            t.veth(a, "eth0", b, "eth0", Topology.LinkOptions.mtu(1500));
+            t.disableIpv6(a);
+            t.disableIpv6(b);
+            t.addAddress(a, "eth0", "10.94.0.1/24");
+            t.addAddress(b, "eth0", "10.94.0.2/24");
+            Process server = start(b, "serve", "--root", root.toString(), "--link", "afpacket:eth0", "--ip", "10.94.0.12/24");
+            try {
+                Process client = start(a, "copy", "--quiet", "--json", "--timeout", "10", "--block-size", "4M", "--mem", "32M", "--manifest", manifest.toString(),
+                        "--link", "afpacket:eth0", "--ip", "10.94.0.11/24", tmp.resolve("src").toString(), "10.94.0.2:in");
+                boolean done = client.waitFor(120, TimeUnit.SECONDS);
+                String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertTrue(done, "copy still running after 120 s:\n" + out);
+                assertEquals(0, client.exitValue(), out);
+                assertTrue(out.contains("\"transport\":\"wan "), out);
+            } finally {
+                server.destroyForcibly();
+                server.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+        Process check = new ProcessBuilder("sha256sum", "--strict", "-c", manifest.toString()).directory(root.resolve("in").toFile())
+                .redirectErrorStream(true).start();
+        String out = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, check.waitFor(), out);
+        assertEquals(103, out.lines().filter(l -> l.endsWith(": OK")).count(), out);
+        assertEquals(Path.of("big"), Files.readSymbolicLink(root.resolve("in/src/link")));
+        assertEquals(16 << 20, Files.size(root.resolve("in/src/sparse")));
+    }
+
+    private static Process start(String ns, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        for (String f : ManagementFactory.getRuntimeMXBean().getInputArguments()) if (f.startsWith("--") || f.startsWith("-D")) cmd.add(f);
+        cmd.addAll(List.of("-Xmx512m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), "org.urdma.cli.UrdmaCli"));
+        cmd.addAll(List.of(args));
+        return Netns.processBuilder(ns, cmd.toArray(String[]::new)).redirectErrorStream(true).start();
+    }
+}

@@ -1,0 +1,92 @@
+package org.urdma.express;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.urdma.express.hash.ManifestWriter;
+import org.urdma.express.progress.TransferCounters;
+import org.urdma.express.receiver.Server;
+import org.urdma.express.safety.TokenAuth;
+import org.urdma.express.sender.Sender;
+import org.urdma.transport.api.DeviceOptions;
+import org.urdma.transport.api.RdmaConnectException;
+import org.urdma.transport.api.RdmaConnection;
+import org.urdma.transport.api.Urdma;
+import org.urdma.transport.api.UrdmaDevice;
+import org.urdma.transport.impair.ImpairmentConfig;
+
+/**
+ * Runs a copy: to a server, or with both ends in this process over the memory link. A connection lost part way is
+ * made again and the copy resumes (durable blocks are not sent again), up to {@code retries} times.
+ */
+public final class Copier {
+    private Copier() {
+    }
+
+    /**
+     * Pushes {@code sources} to the server at {@code host:port}, into {@code destination} under its root.
+     *
+     * @throws IllegalStateException when the server refuses (one line), or the peer does not agree on the WAN mode
+     *                               and {@code allowGbn} is off
+     */
+    public static CopyResult push(UrdmaDevice device, String host, int port, List<Path> sources, String destination, CopyOptions o,
+                                  int retries, TransferCounters counters, Consumer<String> warn) {
+        long start = System.nanoTime();
+        long id = Sender.copyId(sources, destination);
+        Set<String> done = new HashSet<>();
+        ManifestWriter manifest = new ManifestWriter();
+        List<String> lostOnTheWay = new ArrayList<>();
+        for (int attempt = 0; ; attempt++) {
+            CopyResult r;
+            try {
+                r = once(device, host, port, sources, destination, o, id, done, manifest, counters, warn);
+            } catch (RdmaConnectException e) {
+                if (attempt >= retries || lostOnTheWay.isEmpty()) throw e;
+                lostOnTheWay.add(e.getMessage());
+                continue;
+            }
+            boolean seam = r.lost() && o.abortAfterBytes() >= 0;
+            if (!r.lost() || seam || attempt >= retries) {
+                if (!lostOnTheWay.isEmpty()) warn.accept("resumed after: " + String.join("; ", lostOnTheWay));
+                return new CopyResult(r.bytes(), r.files(), r.filesVerified(), (System.nanoTime() - start) / 1e9, r.bytesSent(), r.resentBlocks(),
+                        r.resentBytes(), r.repaired(), r.hashesVerified(), r.cpuSeconds(), r.failures(), r.lost(), r.lostReason(), r.transport());
+            }
+            lostOnTheWay.add(r.lostReason());
+        }
+    }
+
+    private static CopyResult once(UrdmaDevice device, String host, int port, List<Path> sources, String destination, CopyOptions o, long id,
+                                   Set<String> done, ManifestWriter manifest, TransferCounters counters, Consumer<String> warn) {
+        RdmaConnection c = device.connect(host, port, Server.endpoint(o.wan(), o.timeout(), TokenAuth.privateData(o.token())));
+        if (o.wan() && !c.wan().on() && !o.allowGbn()) {
+            c.close();
+            throw new IllegalStateException("server " + host + ":" + port + " does not agree on the WAN mode; --allow-gbn copies with go-back-N");
+        }
+        Sender s = new Sender(c, o, counters, warn);
+        try {
+            CopyResult r = s.run(sources, destination, id, done, manifest);
+            done.addAll(s.verified());
+            return r;
+        } finally {
+            s.close();
+        }
+    }
+
+    /**
+     * Copies {@code sources} into the local directory {@code destination} (made if missing) through a server in this
+     * process, over the memory link with the given impairments (each direction).
+     */
+    public static CopyResult local(List<Path> sources, Path destination, CopyOptions o, ServeOptions so, ImpairmentConfig impairment,
+                                   int retries, TransferCounters counters, Consumer<String> warn) throws IOException {
+        Files.createDirectories(destination);
+        try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory(), impairment, impairment);
+             Server server = new Server(pair.first(), 0, so, warn)) {
+            return push(pair.second(), "127.0.0.1", server.port(), sources, "", o, retries, counters, warn);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package org.urdma.express;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What one {@code urdma copy} does.
+ *
+ * @param blockSize        bytes per block: the unit hashed, written, journaled and re-requested
+ * @param mem              bytes of staging memory this side may use (a bounded ring of blocks)
+ * @param ioThreads        threads reading files and hashing
+ * @param verifyReread     the server re-reads each file after it is durable and compares its block hashes
+ * @param manifest         where to write {@code sha256sum -c} lines of the files copied, or null
+ * @param excludes         globs of names or relative paths to leave out
+ * @param skipExistingSize skip a file whose target exists with the same size
+ * @param wan              offer the WAN mode (SACK, FEC, RRCC)
+ * @param allowGbn         go on in go-back-N when the peer does not agree on the WAN mode
+ * @param token            the shared token, or null
+ * @param timeout          how long connecting may take, and how long the peer may be silent
+ * @param abortAfterBytes  a test seam: stop abruptly after this many data bytes were posted (-1: never)
+ */
+public record CopyOptions(int blockSize, long mem, int ioThreads, boolean verifyReread, Path manifest, List<String> excludes,
+                          boolean skipExistingSize, boolean wan, boolean allowGbn, byte[] token, Duration timeout, long abortAfterBytes) {
+    public static final int MIN_BLOCK = 64 * 1024;
+    public static final int MAX_BLOCK = 64 * 1024 * 1024;
+
+    public CopyOptions {
+        if (blockSize < MIN_BLOCK || blockSize > MAX_BLOCK || Integer.bitCount(blockSize) != 1) {
+            throw new IllegalArgumentException("--block-size: a power of two from 64 KiB to 64 MiB, was " + blockSize);
+        }
+        if (mem < 2L * blockSize) throw new IllegalArgumentException("--mem: at least two blocks (" + 2L * blockSize + " bytes), was " + mem);
+        if (ioThreads < 1 || ioThreads > 64) throw new IllegalArgumentException("--io-threads: 1..64, was " + ioThreads);
+        excludes = List.copyOf(excludes);
+    }
+
+    /** {@return 4 MiB blocks, 256 MiB of staging memory, two I/O threads, WAN mode, 30 s} */
+    public static CopyOptions defaults() {
+        return new CopyOptions(4 << 20, 256L << 20, 2, false, null, List.of(), false, true, false, null, Duration.ofSeconds(30), -1);
+    }
+
+    public CopyOptions withBlockSize(int b) {
+        return new CopyOptions(b, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes);
+    }
+
+    public CopyOptions withMem(long m) {
+        return new CopyOptions(blockSize, m, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes);
+    }
+
+    public CopyOptions withIoThreads(int n) {
+        return new CopyOptions(blockSize, mem, n, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes);
+    }
+
+    public CopyOptions withVerifyReread(boolean v) {
+        return new CopyOptions(blockSize, mem, ioThreads, v, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes);
+    }
+
+    public CopyOptions withManifest(Path p) {
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, p, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes);
+    }
+
+    public CopyOptions withExcludes(List<String> e) {
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, e, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes);
+    }
+
+    public CopyOptions withSkipExistingSize(boolean s) {
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, s, wan, allowGbn, token, timeout, abortAfterBytes);
+    }
+
+    public CopyOptions withWan(boolean w) {
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, w, allowGbn, token, timeout, abortAfterBytes);
+    }
+
+    public CopyOptions withAllowGbn(boolean a) {
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, a, token, timeout, abortAfterBytes);
+    }
+
+    public CopyOptions withToken(byte[] t) {
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, t, timeout, abortAfterBytes);
+    }
+
+    public CopyOptions withTimeout(Duration t) {
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, t, abortAfterBytes);
+    }
+
+    public CopyOptions withAbortAfterBytes(long n) {
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, n);
+    }
+}

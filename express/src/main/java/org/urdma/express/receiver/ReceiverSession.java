@@ -1,0 +1,256 @@
+package org.urdma.express.receiver;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.urdma.express.CopyOptions;
+import org.urdma.express.ServeOptions;
+import org.urdma.express.protocol.MalformedMessageException;
+import org.urdma.express.protocol.Message;
+import org.urdma.express.safety.SafePaths;
+import org.urdma.express.safety.TokenAuth;
+import org.urdma.express.session.ConnectionLostException;
+import org.urdma.express.session.ControlChannel;
+import org.urdma.express.session.SessionMemory;
+import org.urdma.express.staging.StagingRing;
+import org.urdma.express.tree.FileModes;
+import org.urdma.transport.api.RdmaConnection;
+import org.urdma.verbs.AccessFlags;
+
+/**
+ * One client's session on the server: checks its token, opens the destination it names (under the root), grants
+ * it staging windows, and hands entries to a planner thread and chunks to writer threads, sending back what they
+ * produce. Every error ends this session with a one-line reason to the client (and in the server's log); the
+ * server's other sessions go on.
+ */
+public final class ReceiverSession implements ControlChannel.Handler {
+    private final RdmaConnection connection;
+    private final ServeOptions options;
+    private final SafePaths safe;
+    private final java.util.function.Consumer<String> log;
+    private final Thread control = Thread.currentThread();
+    private SessionMemory memory;
+    private ControlChannel channel;
+    private SessionState state;
+    private ExecutorService planner;
+    private ExecutorService writers;
+    private volatile String fatal;
+    private boolean ended;
+
+    private final java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean serverKilled;
+    private final SessionRegistry registry;
+    private long copyId;
+
+    ReceiverSession(RdmaConnection connection, ServeOptions options, SafePaths safe, java.util.function.Consumer<String> log,
+                    java.util.concurrent.atomic.AtomicBoolean serverKilled, SessionRegistry registry) {
+        this.serverKilled = serverKilled;
+        this.registry = registry;
+        this.connection = connection;
+        this.options = options;
+        this.safe = safe;
+        this.log = log;
+    }
+
+    /** Runs the session to its end on this thread. */
+    public void run() {
+        String who = connection.toString();
+        memory = new SessionMemory(connection.device().pd());
+        try {
+            channel = new ControlChannel(connection, memory, 256);
+            try {
+                TokenAuth.check(options.token(), connection.peerPrivateData());
+            } catch (IllegalArgumentException e) {
+                refuse(e.getMessage());
+                return;
+            }
+            loop();
+        } catch (MalformedMessageException | org.urdma.express.safety.PathRefusedException e) {
+            refuse(e.getMessage());
+        } catch (ConnectionLostException e) {
+            log.accept("session " + who + ": " + e.getMessage() + " (durable blocks kept)");
+        } catch (RuntimeException e) {
+            refuse(e.getMessage() == null ? e.toString() : e.getMessage());
+        } finally {
+            shutdown();
+            try {
+                connection.close();
+            } catch (RuntimeException ignored) {
+                // the peer is gone already
+            }
+            memory.close();
+        }
+    }
+
+    /** Sends a one-line ERROR and ends the session. */
+    private void refuse(String reason) {
+        log.accept("refused " + connection + ": " + reason);
+        try {
+            channel.send(new Message.Error(reason));
+            long deadline = System.nanoTime() + 2_000_000_000L;
+            while (channel.busy() && System.nanoTime() - deadline < 0) {
+                if (channel.pump(IGNORE) == 0) LockSupport.parkNanos(100_000);
+            }
+        } catch (RuntimeException ignored) {
+            // the client went away first; the log has the reason
+        }
+    }
+
+    private static final ControlChannel.Handler IGNORE = new ControlChannel.Handler() {
+        @Override
+        public void onMessage(Message m) {
+        }
+
+        @Override
+        public void onWriteDone(long token) {
+        }
+    };
+
+    private void loop() {
+        long idle = options.idleTimeout().toNanos();
+        while (!ended || channel.busy()) {
+            if (killed.get() || serverKilled.get()) throw new ConnectionLostException(killed.get() ? "a rerun of this copy took over" : "server killed");
+            if (fatal != null) throw new MalformedMessageException(fatal.replaceFirst("^malformed control message: ", ""));
+            int work = channel.pump(this);
+            if (state != null) {
+                for (Message m; (m = state.outbox.poll()) != null; work++) channel.send(m);
+            }
+            if (work == 0) {
+                if (!ended && channel.nanosSinceLastReceive(System.nanoTime()) > idle) {
+                    throw new ConnectionLostException("client silent for " + options.idleTimeout().toSeconds() + " s");
+                }
+                LockSupport.parkNanos(50_000);
+            }
+        }
+    }
+
+    @Override
+    public void onWriteDone(long token) {
+    }
+
+    @Override
+    public void onMessage(Message m) {
+        switch (m) {
+            case Message.Hello h -> hello(h);
+            case Message.Files f -> {
+                SessionState s = state("FILES");
+                EntryPlanner p = new EntryPlanner(s);
+                planner.execute(() -> guarded(() -> p.plan(f)));
+            }
+            case Message.Chunk c -> {
+                SessionState s = state("CHUNK");
+                if (c.slot() >= s.ring.slots()) throw new MalformedMessageException("CHUNK.slot " + c.slot() + " was never granted");
+                ChunkWriter w = new ChunkWriter(s);
+                writers.execute(() -> guarded(() -> {
+                    try {
+                        w.write(c);
+                    } catch (IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }));
+            }
+            case Message.End e -> end();
+            default -> throw new MalformedMessageException(m.getClass().getSimpleName().toUpperCase(java.util.Locale.ROOT)
+                    + " is a server's message, not a client's");
+        }
+    }
+
+    private void guarded(Runnable r) {
+        try {
+            r.run();
+        } catch (MalformedMessageException e) {
+            fatal = e.getMessage();
+            LockSupport.unpark(control);
+        } catch (RuntimeException e) {
+            fatal = "I/O: " + e.getMessage();
+            LockSupport.unpark(control);
+        }
+    }
+
+    private SessionState state(String what) {
+        if (state == null) throw new MalformedMessageException(what + " before HELLO");
+        return state;
+    }
+
+    private void hello(Message.Hello h) {
+        if (state != null) throw new MalformedMessageException("a second HELLO");
+        int bs = h.blockSize();
+        if (bs < CopyOptions.MIN_BLOCK || bs > CopyOptions.MAX_BLOCK || Integer.bitCount(bs) != 1) {
+            throw new MalformedMessageException("HELLO.blockSize " + bs + " is not a power of two from 64 KiB to 64 MiB");
+        }
+        Path dest = safe.destination(h.destination());
+        copyId = h.copyId();
+        registry.takeOver(copyId, killed);
+        try {
+            Files.createDirectories(dest);
+        } catch (IOException e) {
+            throw new IllegalStateException("destination '" + SafePaths.printable(h.destination()) + "': " + e.getMessage());
+        }
+        StagingRing ring = new StagingRing(memory, StagingRing.slotsFor(options.mem(), bs), bs, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+        state = new SessionState(safe, dest, bs, h.flags(), options.hooks(), ring, () -> LockSupport.unpark(control));
+        planner = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().name("urdma-plan").unstarted(r));
+        writers = Executors.newFixedThreadPool(options.ioThreads(), r -> Thread.ofPlatform().daemon().name("urdma-write").unstarted(r));
+        channel.send(new Message.Ready(ring.slots(), bs));
+        for (int i = 0; i < ring.slots(); i++) channel.send(new Message.Grant(i, ring.address(i), ring.region().rkey(), bs));
+    }
+
+    /** Every entry is done: the directories get their modes and mtimes, deepest first, and the client its summary. */
+    private void end() {
+        SessionState s = state("END");
+        drain();
+        List<Message.Entry> dirs = new ArrayList<>(s.directories);
+        dirs.sort(Comparator.comparingInt((Message.Entry e) -> e.path().split("/").length).reversed());
+        for (Message.Entry d : dirs) {
+            try {
+                FileModes.apply(s.safe.resolve(s.destination, d.path()), d.mode(), d.mtimeNs(), false);
+            } catch (IOException | RuntimeException e) {
+                log.accept("directory " + SafePaths.printable(d.path()) + ": " + e.getMessage());
+            }
+        }
+        try {
+            Files.deleteIfExists(s.parts.directory()); // only when empty: parts of unfinished files stay for a rerun
+        } catch (IOException ignored) {
+            // not empty
+        }
+        for (Message m; (m = s.outbox.poll()) != null; ) channel.send(m);
+        channel.send(new Message.Summary(s.bytesWritten.get(), (int) s.repaired.get(), (int) s.hashesVerified.get()));
+        ended = true;
+    }
+
+    /** Lets queued planning and writing finish. */
+    private void drain() {
+        for (ExecutorService e : new ExecutorService[] {planner, writers}) {
+            if (e == null) continue;
+            e.shutdown();
+            try {
+                e.awaitTermination(1, TimeUnit.MINUTES);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void shutdown() {
+        if (state != null) registry.ended(copyId, killed);
+        if (killed.get() || serverKilled.get()) {
+            for (ExecutorService e : new ExecutorService[] {planner, writers}) if (e != null) e.shutdownNow();
+        }
+        drain();
+        if (state != null) {
+            for (IncomingFile f : state.files.values()) {
+                try {
+                    if (f.journal != null) f.journal.close();
+                } catch (IOException ignored) {
+                    // the journal's records are on disk already
+                }
+            }
+        }
+    }
+}
