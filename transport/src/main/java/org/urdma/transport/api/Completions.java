@@ -12,15 +12,6 @@ public final class Completions {
     }
 
     /**
-     * Polls {@code cq} until a completion arrives (spinning briefly, then parking), and returns it.
-     *
-     * @param cq      the queue to poll
-     * @param timeout how long to wait
-     * @return the completion (a new object)
-     * @throws IllegalStateException if none arrives within {@code timeout}, or it is not {@link WcStatus#SUCCESS}
-     *                               (naming the work request, opcode and status)
-     */
-    /**
      * Polls {@code cq} until a completion arrives and returns it whatever its status, parking longer the longer it waits
      * (up to a millisecond): for a thread that may wait long for a peer, one of many such side by side.
      *
@@ -42,6 +33,15 @@ public final class Completions {
         return wc[0];
     }
 
+    /**
+     * Polls {@code cq} until a completion arrives (spinning briefly, then parking), and returns it.
+     *
+     * @param cq      the queue to poll
+     * @param timeout how long to wait
+     * @return the completion (a new object)
+     * @throws IllegalStateException if none arrives within {@code timeout}, or it is not {@link WcStatus#SUCCESS}
+     *                               (naming the work request, opcode and status)
+     */
     public static WorkCompletion await(CompletionQueue cq, Duration timeout) {
         WorkCompletion[] wc = {new WorkCompletion()};
         long deadline = System.nanoTime() + timeout.toNanos();

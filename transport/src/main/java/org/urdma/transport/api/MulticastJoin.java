@@ -31,6 +31,10 @@ public record MulticastJoin(InetAddress address, Gid mgid, AddressHandleAttribut
     /**
      * The MGID of {@code group} as cma_iboe_set_mgid makes it: an IPv6 group is its own GID; an IPv4 one is
      * ::ffff:a.b.c.d on RoCEv2 (its packets carry the IPv4 address) and ff0e::ffff:a.b.c.d on RoCEv1.
+     *
+     * @param group  the group's IP address
+     * @param roceV2 whether the port's GIDs are RoCEv2's
+     * @return the multicast GID
      */
     public static Gid mgidOf(InetAddress group, boolean roceV2) {
         if (group == null) throw new IllegalArgumentException("address: must not be null");
@@ -44,7 +48,13 @@ public record MulticastJoin(InetAddress address, Gid mgid, AddressHandleAttribut
         return Gid.of(g);
     }
 
-    /** Parses a group's IP address (no name lookups), naming {@code what} when it is none or no multicast group. */
+    /**
+     * Parses a group's IP address (no name lookups), naming {@code what} when it is none or no multicast group.
+     *
+     * @param address the address as written
+     * @param what    the option or field it came from, for the error
+     * @return the group's address
+     */
     public static InetAddress parse(String address, String what) {
         if (address == null || address.isEmpty()) throw new IllegalArgumentException(what + ": a multicast address is required");
         boolean literal = address.indexOf(':') >= 0 || address.chars().allMatch(c -> c == '.' || Character.isDigit(c));
@@ -63,6 +73,11 @@ public record MulticastJoin(InetAddress address, Gid mgid, AddressHandleAttribut
     /**
      * Joins {@code qp} (UD, or null to send only) to {@code group} on a port whose GIDs are RoCEv2's when
      * {@code roceV2}: attaches it and returns the join event's parameters.
+     *
+     * @param group  the group's IP address
+     * @param roceV2 whether the port's GIDs are RoCEv2's
+     * @param qp     the UD QP to attach, or null to send only
+     * @return what the join event carries
      */
     public static MulticastJoin join(InetAddress group, boolean roceV2, QueuePair qp) {
         if (qp != null && qp.type() != QpType.UD) throw new IllegalArgumentException("qp_type: a multicast join needs a UD QP, was " + qp.type());

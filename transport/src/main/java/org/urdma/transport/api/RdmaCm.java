@@ -313,6 +313,12 @@ public final class RdmaCm implements AutoCloseable {
      * future completes when the RTU is sent (or fails with an {@link RdmaConnectException} on a REJ or after the CM's
      * last retry). Many connections can be under way at once (cmtime).
      *
+     * @param ip       the server's IPv4 address
+     * @param port     the rdma_cm port it listens on
+     * @param qp       the RC QP to connect (in RESET or INIT)
+     * @param mtuBytes the path MTU to offer
+     * @param rdAtomic READs and atomics in flight, each way
+     * @param user     private data for the server (at most 56 bytes), or null
      * @return the connection being made
      */
     public CompletableFuture<CmId> connectQpAsync(String ip, int port, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user) {
@@ -379,6 +385,11 @@ public final class RdmaCm implements AutoCloseable {
      * {@link #acceptQp} without waiting for the RTU, as rdma_accept on an id with an event channel: the REP goes out
      * now, the future completes when the RTU comes (or fails with an {@link RdmaConnectException}).
      *
+     * @param id       the request to accept
+     * @param qp       the RC QP to connect (in RESET or INIT)
+     * @param mtuBytes the path MTU to answer with
+     * @param rdAtomic READs and atomics in flight, each way
+     * @param user     private data for the client, or null
      * @return the connection being made
      */
     public CompletableFuture<CmId> acceptQpAsync(CmId id, QueuePair qp, int mtuBytes, int rdAtomic, byte[] user) {
