@@ -13,9 +13,10 @@ import picocli.CommandLine.Spec;
 
 /** {@code urdma topo import FILE}: HPCC's topology text as topology YAML. */
 @Command(name = "import", mixinStandardHelpOptions = true,
-    description = {"Converts an HPCC simulator topology (simulation/mix/fat.txt: nodes switches links, the switch ids, then",
-        "'src dst rate delay error_rate' per link) into topology YAML: node i becomes host hI or switch sI, every switch",
-        "with HPCC's run.py settings for the host rate (buffer, kmin/kmax per rate, pmax 20 %%, PFC on priority 3, ECMP)."})
+    description = {"Converts an HPCC simulator topology file (as its simulation/mix/fat.txt) into topology YAML.",
+        "The file holds the counts of nodes, switches and links, the switch ids, then 'src dst rate delay error_rate' per",
+        "link. Node i becomes host hI or switch sI, every switch with HPCC's run.py settings for the host rate (buffer,",
+        "kmin/kmax per rate, pmax 20 %%, PFC on priority 3, ECMP)."})
 public final class TopoImportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
