@@ -69,6 +69,12 @@ public enum Counter {
     DROP_WRONG_STATE("drop_wrong_state", Scope.QP, "QP state does not accept the packet"),
     DROP_FOREIGN_SOURCE("drop_foreign_source", Scope.QP, "RC/UC: packet not from the connected peer"),
     DROP_NOT_PLACEABLE("drop_not_placeable", Scope.QP, "WAN: packet beyond the placement window, or READ/atomic/SEND that cannot be placed ahead of order yet"),
+    DROP_AHEAD_INVALID("drop_ahead_invalid", Scope.QP, "WAN responder: request ahead of the expected PSN with a bad opcode, size, "
+            + "per-packet RETH or SEND offset (only the expected PSN is NAK'd; the requester resends a real one)"),
+    DROP_AHEAD_ACCESS("drop_ahead_access", Scope.QP, "WAN responder: request ahead of the expected PSN failing its R_Key, rights, "
+            + "bounds or receive check (only the expected PSN is NAK'd)"),
+    DROP_FEC_OUT_OF_WINDOW("drop_fec_out_of_window", Scope.QP, "WAN responder: P-FEC parity for a group outside the placement window"),
+    DROP_STALE_RESPONSE("drop_stale_response", Scope.QP, "requester: ACK, NAK or READ response for PSNs already acknowledged or answered"),
     // the telemetry itself
     JOURNAL_EVENTS_LOST("journal_events_lost", Scope.DEVICE, "journal events dropped because the ring was full"),
     QP_COUNTERS_UNAVAILABLE("qp_counters_unavailable", Scope.DEVICE, "QPs counted in device totals only (file full)");

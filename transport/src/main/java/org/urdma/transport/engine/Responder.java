@@ -245,6 +245,11 @@ final class Responder {
         int f = OpcodeTable.flags(o);
         if ((f & (OpcodeTable.SEND | OpcodeTable.WRITE)) == 0) {
             // READ and atomics act in PSN order: a WRITE before them must have landed first
+            boolean known = o == Opcode.RDMA_READ_REQUEST || o == Opcode.COMPARE_SWAP || o == Opcode.FETCH_ADD;
+            if (d != 0 && !known) {
+                qp.drop(Counter.DROP_AHEAD_INVALID, psn, now); // only the expected PSN is NAK'd: a blind frame ahead is not
+                return;
+            }
             if (d != 0) {
                 qp.drop(Counter.DROP_NOT_PLACEABLE, psn, now);
                 if (!Psn.before(psn, rcvHigh)) rcvHigh = Psn.add(psn, 1); // the SACK lists it, and the gap before it
@@ -265,7 +270,7 @@ final class Responder {
             return;
         }
         if ((p.uethFlags() & OpcodeTable.UETH_PER_PACKET_RETH) == 0 || !sizeOk(o, p.payloadLength())) {
-            classC(Aeth.NAK_INVALID_REQUEST, psn, WcStatus.REM_INV_REQ_ERR, now);
+            invalidAt(d, Counter.DROP_AHEAD_INVALID, Aeth.NAK_INVALID_REQUEST, psn, WcStatus.REM_INV_REQ_ERR, now);
             return;
         }
         if (!place(p, o, f, d, now)) return;
@@ -322,7 +327,7 @@ final class Responder {
         if ((f & OpcodeTable.WRITE) != 0) {
             RegisteredMemory mr = keys.remote(p.rethRkey(), qp.pd, va, len, AccessFlags.REMOTE_WRITE);
             if (mr == null || (qp.accessFlags & AccessFlags.REMOTE_WRITE) == 0) {
-                classC(Aeth.NAK_REMOTE_ACCESS_ERROR, psn, null, now);
+                invalidAt(d, Counter.DROP_AHEAD_ACCESS, Aeth.NAK_REMOTE_ACCESS_ERROR, psn, null, now);
                 return false;
             }
             if (len > 0) p.payloadTo(0, mr.buffer(), mr.offsetOf(va), len);
@@ -332,7 +337,7 @@ final class Responder {
         }
         // SEND: VA = offset in the message, R_Key = the message's receive sequence number, DMA length = message length
         if (va < 0 || va + len > total || (end ? va + len != total : va + len >= total)) {
-            classC(Aeth.NAK_INVALID_REQUEST, psn, WcStatus.REM_INV_REQ_ERR, now);
+            invalidAt(d, Counter.DROP_AHEAD_INVALID, Aeth.NAK_INVALID_REQUEST, psn, WcStatus.REM_INV_REQ_ERR, now);
             return false;
         }
         int k = p.rethRkey() - headSsn;
@@ -349,6 +354,10 @@ final class Responder {
                     p.payloadOffset(), len);
         }
         if (st != Dma.OK) {
+            if (d != 0) { // the receive is failed when the expected PSN fails it, not on a frame ahead anyone could forge
+                qp.drop(Counter.DROP_AHEAD_ACCESS, psn, now);
+                return false;
+            }
             if (k == 0) completeHead(st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
             classC(st == Dma.LENGTH ? Aeth.NAK_INVALID_REQUEST : Aeth.NAK_REMOTE_OPERATIONAL_ERROR, psn, null, now);
             return false;
@@ -358,6 +367,19 @@ final class Responder {
         win.set(psn, PsnWindow.SEND | (end ? PsnWindow.END : 0) | (imm ? PsnWindow.IMM : 0) | (inv ? PsnWindow.INV : 0) | se,
                 inv ? p.invalidateRkey() : p.immData(), (int) total);
         return true;
+    }
+
+    /**
+     * A WAN request failing a check: at the expected PSN the spec's NAK and the QP to error (class C); ahead of it
+     * dropped and counted under {@code ahead}, as DC mode checks only the expected PSN: a frame ahead may be forged
+     * (no key needed to reach the window), and a real one is resent once a SACK lists it, then checked in order.
+     */
+    private void invalidAt(int d, Counter ahead, int nakCode, int psn, WcStatus recvStatus, long now) {
+        if (d != 0) {
+            qp.drop(ahead, psn, now);
+            return;
+        }
+        classC(nakCode, psn, recvStatus, now);
     }
 
     /** A SEND whose receive is not posted: RNR NAK when it is the next message in order, else left for a SACK. */
