@@ -93,6 +93,13 @@ final class Responder {
     /** WAN: the loss rate this receiver reports in each SACK-ETH. */
     private final LossMeter lossMeter = new LossMeter();
     private final int[] rangeLength = new int[SackEth.MAX_RANGES];
+    /** Repeated SACKs for an unchanged window stop after this many (the last waited up to the ACK timeout). */
+    static final int MAX_SACK_REPEATS = 8;
+    static final long MAX_SACK_INTERVAL_NANOS = 1_000_000_000L;
+    /** Timer repeats with no progress; packets placed (and where ePsn was) when the SACK timer last fired. */
+    private int sackRepeats;
+    private long placedCount, placedAtSackTimer;
+    private int ePsnAtSackTimer;
 
     private static final class Resource {
         boolean atomic;
@@ -141,6 +148,8 @@ final class Responder {
         rcvHigh = psn;
         sackResume = psn;
         sinceAck = 0;
+        sackRepeats = 0;
+        ePsnAtSackTimer = psn;
     }
 
     boolean hasPendingWork() {
@@ -280,6 +289,11 @@ final class Responder {
             rcvHigh = Psn.add(psn, 1);
         }
         advanceWan(now);
+        placedCount++;
+        if (sackRepeats > 0) { // the window moves again: SACKs at the ACK delay, not at the backed-off wait
+            sackRepeats = 0;
+            qp.cancelSackTimer();
+        }
         if (d > 0) gap(now);
         sinceAck++;
         int every = qp.recovery.ackEvery();
@@ -302,13 +316,34 @@ final class Responder {
         }
     }
 
-    /** The SACK timer: report what arrived (and what is still missing) at least every T; again while a gap stays. */
+    /**
+     * The SACK timer: report what arrived (and what is still missing) at least every T; again while a gap stays, each
+     * repeat with nothing placed since waiting twice as long (up to the ACK timeout), and none after
+     * {@link #MAX_SACK_REPEATS}: the requester's own timeout covers lost SACKs, as TCP's does, and a gap no one fills
+     * (a forged request far ahead) must not keep the link busy.
+     */
     void onSackTimer(long now) {
         if (win == null) return;
         boolean gapLeft = Psn.before(ePsn, rcvHigh);
         if (qp.fecRx != null && now - lastArrival >= FEC_QUIET_NANOS) reportAll = true;
-        if (sinceAck > 0 || gapLeft) ackDue(Psn.add(ePsn, -1));
-        if (gapLeft && qp.recovery.ackDelayNanos() > 0) qp.armSackTimer(now + qp.recovery.ackDelayNanos());
+        boolean progress = placedCount != placedAtSackTimer || ePsn != ePsnAtSackTimer;
+        placedAtSackTimer = placedCount;
+        ePsnAtSackTimer = ePsn;
+        sackRepeats = progress ? 0 : sackRepeats + 1;
+        if (sinceAck > 0 || (gapLeft && sackRepeats <= MAX_SACK_REPEATS)) ackDue(Psn.add(ePsn, -1));
+        long delay = qp.recovery.ackDelayNanos();
+        if (gapLeft && delay > 0 && sackRepeats < MAX_SACK_REPEATS) qp.armSackTimer(now + sackInterval(delay));
+    }
+
+    /** The wait before the next repeated SACK: the ACK delay doubled per repeat, at most the ACK timeout (or 1 s). */
+    private long sackInterval(long delay) {
+        long cap = Math.max(delay, Math.min(qp.ackTimeoutNanos, MAX_SACK_INTERVAL_NANOS));
+        return Math.min(cap, delay << Math.min(sackRepeats, 30));
+    }
+
+    /** SACKs the timer repeated with nothing placed and ePsn unmoved since the one before. */
+    int sackRepeats() {
+        return sackRepeats;
     }
 
     /**
