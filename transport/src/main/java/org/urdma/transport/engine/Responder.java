@@ -152,6 +152,16 @@ final class Responder {
         ePsnAtSackTimer = psn;
     }
 
+    /** WAN: whether a request PSN is inside the placement window [ePsn, ePsn + size): only those reach the FEC decoder. */
+    boolean inWindow(int psn) {
+        return win != null && Psn.diff(psn, ePsn) >= 0 && Psn.diff(psn, ePsn) < win.size();
+    }
+
+    /** WAN: whether a P-FEC group [base, base + m) still has a PSN to repair and starts inside the placement window. */
+    boolean groupInWindow(int base, int m) {
+        return win != null && Psn.diff(Psn.add(base, m), ePsn) > 0 && Psn.diff(base, ePsn) < win.size();
+    }
+
     boolean hasPendingWork() {
         return ackPending || nakPending || sendingCount > 0;
     }

@@ -499,6 +499,10 @@ public final class SoftQp implements QueuePair {
                 drop(Counter.DROP_BAD_OPCODE, 0, now);
                 return;
             }
+            if (!responder.groupInWindow(p.fecBasePsn(), p.fecM())) { // checked first: a forged base far ahead costs nothing
+                drop(Counter.DROP_FEC_OUT_OF_WINDOW, p.fecBasePsn(), now);
+                return;
+            }
             received(p);
             counters.increment(Counter.FEC_PARITY_RCVD);
             RxPacket rebuilt = fecRx.onParity(p);
@@ -507,7 +511,8 @@ public final class SoftQp implements QueuePair {
             received(p);
             if (p.ecn() == ECN_CE) cnp.onCe(p, now);
             // the decoder reads the packet before the responder acts on it; a packet it lets us rebuild goes after
-            RxPacket rebuilt = fecRx != null && type == QpType.RC ? fecRx.onData(p) : null;
+            // only inside the placement window: the responder drops the rest, and the decoder must not open groups for them
+            RxPacket rebuilt = fecRx != null && type == QpType.RC && responder.inWindow(p.psn()) ? fecRx.onData(p) : null;
             responder.onRequest(p, now);
             if (rebuilt != null && state != QpState.ERR) repaired(rebuilt, p.psn(), now);
         }
