@@ -136,6 +136,7 @@ final class Completer {
         boolean nak = o == Opcode.ACKNOWLEDGE && (p.aethSyndrome() & Aeth.SYNDROME_TYPE) != Aeth.SYNDROME_ACK;
         if (Psn.before(psn, nak ? compPsn : Psn.add(compPsn, -1))) {
             stale++;
+            qp.counters.increment(Counter.STALE_RESPONSES);
             return;
         }
         if (p.hasAethExt()) onTimestamps(p, now);
@@ -405,6 +406,7 @@ final class Completer {
         }
         if (s < 0 || readWin.has(r)) { // a duplicate, or a response to a READ already done
             stale++;
+            qp.counters.increment(Counter.STALE_RESPONSES);
             return;
         }
         int first = sq.firstPsn[s];
