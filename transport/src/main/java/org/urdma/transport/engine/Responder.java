@@ -157,9 +157,12 @@ final class Responder {
         return win != null && Psn.diff(psn, ePsn) >= 0 && Psn.diff(psn, ePsn) < win.size();
     }
 
-    /** WAN: whether a P-FEC group [base, base + m) still has a PSN to repair and starts inside the placement window. */
-    boolean groupInWindow(int base, int m) {
-        return win != null && Psn.diff(Psn.add(base, m), ePsn) > 0 && Psn.diff(base, ePsn) < win.size();
+    /**
+     * WAN: whether a P-FEC group starts within a window's size of ePsn, behind or ahead: a real one does (its parity
+     * follows its data, and even a group received whole moves where the SACK may list gaps); others are forged.
+     */
+    boolean groupInWindow(int base) {
+        return win != null && Math.abs(Psn.diff(base, ePsn)) < win.size();
     }
 
     boolean hasPendingWork() {

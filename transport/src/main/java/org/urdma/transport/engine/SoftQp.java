@@ -499,7 +499,7 @@ public final class SoftQp implements QueuePair {
                 drop(Counter.DROP_BAD_OPCODE, 0, now);
                 return;
             }
-            if (!responder.groupInWindow(p.fecBasePsn(), p.fecM())) { // checked first: a forged base far ahead costs nothing
+            if (!responder.groupInWindow(p.fecBasePsn())) { // checked first: a forged base far ahead costs nothing
                 drop(Counter.DROP_FEC_OUT_OF_WINDOW, p.fecBasePsn(), now);
                 return;
             }
