@@ -107,6 +107,15 @@ public final class PerfOptions {
     @Option(names = "--loss", description = "Frame loss probability on the data direction (default: ${DEFAULT-VALUE})")
     double loss = 0;
 
+    @Range(min = 0, max = 1)
+    @Option(names = "--duplicate", description = "--link memory: probability a frame of the data direction is duplicated (netem duplicate) (default: ${DEFAULT-VALUE})")
+    double duplicate = 0;
+
+    @Range(min = 0, max = 1)
+    @Option(names = "--reorder", description = "--link memory: probability a frame of the data direction is sent at once past the others, "
+            + "which wait 20 us (netem delay 20us reorder) (default: ${DEFAULT-VALUE})")
+    double reorder = 0;
+
     @Option(names = "--counters", arity = "0..1", fallbackValue = "", paramLabel = "DIR",
             description = "Publish the engine counters (rxe hw_counters names, per device and QP) in a memory-mapped file in DIR "
             + "(default: $URDMA_STAT_DIR or /dev/shm/urdma-USER) that 'urdma stat' reads while the run lasts; without it "

@@ -63,7 +63,8 @@ final class PerfSession implements AutoCloseable {
         PathMtu mtu = PathMtu.ofBytes(o.mtu);
         MemoryLink.Config link = MemoryLink.Config.defaults().withLatency(o.linkDelayUs * 1000).withSlots(o.linkSlots)
                 .withGbps(o.linkGbit);
-        ImpairmentConfig loss = o.loss > 0 ? ImpairmentConfig.random(o.loss, 0, 0, 1) : ImpairmentConfig.none();
+        ImpairmentConfig loss = o.loss > 0 || o.duplicate > 0 || o.reorder > 0
+                ? ImpairmentConfig.random(o.loss, o.duplicate, o.reorder, 1) : ImpairmentConfig.none();
         this.capture = capture;
         telemetry = new org.urdma.cli.EngineTelemetry(o.counters, o.journal, "urdma0");
         fabric = new MemoryFabric(DeviceConfig.named("urdma0", 1).withLossRecovery(rel),

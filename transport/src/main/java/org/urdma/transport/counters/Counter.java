@@ -36,6 +36,7 @@ public enum Counter {
     FEC_PARITY_SENT("fec_parity_sent", Scope.QP, "WAN requester: P-FEC parity packets sent (opcode 0xC1)"),
     FEC_PARITY_RCVD("fec_parity_rcvd", Scope.QP, "WAN responder: P-FEC parity packets received"),
     FEC_REPAIRED("fec_repaired", Scope.QP, "WAN responder: lost packets rebuilt from P-FEC parity and placed (no retransmission)"),
+    STALE_RESPONSES("stale_responses", Scope.QP, "requester: ACKs, NAKs and READ responses ignored as older than the oldest unacknowledged PSN or already placed"),
     OUT_OF_ORDER_PLACED("out_of_order_placed", Scope.QP, "WAN: packets placed ahead of a missing PSN"),
     TX_BLOCKED("tx_blocked", Scope.QP, "packets the link had no room for (tried again in a later pass)"),
     NAKS_SENT("naks_sent", Scope.QP, "NAKs sent (not RNR)"),
@@ -69,6 +70,11 @@ public enum Counter {
     DROP_WRONG_STATE("drop_wrong_state", Scope.QP, "QP state does not accept the packet"),
     DROP_FOREIGN_SOURCE("drop_foreign_source", Scope.QP, "RC/UC: packet not from the connected peer"),
     DROP_NOT_PLACEABLE("drop_not_placeable", Scope.QP, "WAN: packet beyond the placement window, or READ/atomic/SEND that cannot be placed ahead of order yet"),
+    DROP_AHEAD_INVALID("drop_ahead_invalid", Scope.QP, "WAN responder: request ahead of the expected PSN with a bad opcode, size, "
+            + "per-packet RETH or SEND offset (only the expected PSN is NAK'd; the requester resends a real one)"),
+    DROP_AHEAD_ACCESS("drop_ahead_access", Scope.QP, "WAN responder: request ahead of the expected PSN failing its R_Key, rights, "
+            + "bounds or receive check (only the expected PSN is NAK'd)"),
+    DROP_FEC_OUT_OF_WINDOW("drop_fec_out_of_window", Scope.QP, "WAN responder: P-FEC parity for a group outside the placement window"),
     // the telemetry itself
     JOURNAL_EVENTS_LOST("journal_events_lost", Scope.DEVICE, "journal events dropped because the ring was full"),
     QP_COUNTERS_UNAVAILABLE("qp_counters_unavailable", Scope.DEVICE, "QPs counted in device totals only (file full)");

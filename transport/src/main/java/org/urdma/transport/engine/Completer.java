@@ -177,6 +177,7 @@ final class Completer {
         boolean nak = o == Opcode.ACKNOWLEDGE && (p.aethSyndrome() & Aeth.SYNDROME_TYPE) != Aeth.SYNDROME_ACK;
         if (!Psn.before(psn, nak ? compPsn : Psn.add(compPsn, -1))) return false;
         stale++;
+        qp.counters.increment(Counter.STALE_RESPONSES);
         return true;
     }
 

@@ -52,6 +52,11 @@ final class FecReceiver {
         return settledEnd;
     }
 
+    /** Groups the decoder opened so far (bounded per packet however far ahead its PSN). */
+    long groupsOpened() {
+        return decoder.groupsOpened();
+    }
+
     private RxPacket rebuild(RxPacket source) {
         int len = decoder.recoveredLength();
         section.putBytes(0, decoder.recovered(), 0, len);

@@ -43,6 +43,10 @@ final class QpReceive {
                 qp.drop(Counter.DROP_BAD_OPCODE, 0, now);
                 return;
             }
+            if (!qp.responder.groupInWindow(p.fecBasePsn())) { // checked first: a forged base far ahead costs nothing
+                qp.drop(Counter.DROP_FEC_OUT_OF_WINDOW, p.fecBasePsn(), now);
+                return;
+            }
             received(p);
             qp.counters.increment(Counter.FEC_PARITY_RCVD);
             RxPacket rebuilt = qp.fecRx.onParity(p);
@@ -50,8 +54,9 @@ final class QpReceive {
         } else {
             received(p);
             if (p.ecn() == SoftQp.ECN_CE) qp.cnp.onCe(p, now);
-            // the decoder reads the packet before the responder acts on it; a packet it lets us rebuild goes after
-            RxPacket rebuilt = qp.fecRx != null && qp.type == QpType.RC ? qp.fecRx.onData(p) : null;
+            // the decoder reads the packet before the responder acts on it; a packet it lets us rebuild goes after;
+            // only inside the placement window: the responder drops the rest, and the decoder must not open groups for them
+            RxPacket rebuilt = qp.fecRx != null && qp.type == QpType.RC && qp.responder.inWindow(p.psn()) ? qp.fecRx.onData(p) : null;
             qp.responder.onRequest(p, now);
             if (rebuilt != null && qp.state != QpState.ERR) repaired(rebuilt, p.psn(), now);
         }

@@ -73,6 +73,16 @@ final class Responder {
         }
     }
 
+    /** WAN: whether a request PSN is inside the placement window: only those reach the FEC decoder. */
+    boolean inWindow(int psn) {
+        return rc == wan && wan != null && wan.inWindow(psn);
+    }
+
+    /** WAN: whether a P-FEC group starts within a window's size of ePsn (else its parity is forged). */
+    boolean groupInWindow(int base) {
+        return rc == wan && wan != null && wan.groupInWindow(base);
+    }
+
     boolean hasPendingWork() {
         return ackPending || nakPending || res.hasResponses();
     }

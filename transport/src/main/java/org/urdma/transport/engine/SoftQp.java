@@ -441,6 +441,11 @@ public final class SoftQp implements QueuePair {
         return counters.get(Counter.DROP_FOREIGN_SOURCE);
     }
 
+    /** The responder's expected PSN (the next request in order), for oracles that judge a request by where it fell. */
+    public int expectedPsn() {
+        return responder.ePsn;
+    }
+
     /** ACKs, NAKs and responses the completer ignored as older than the oldest unacknowledged PSN. */
     public long staleResponses() {
         return completer.stale;

@@ -58,6 +58,7 @@ final class WanReads implements ReadResponses {
         }
         if (s < 0 || readWin.has(r)) { // a duplicate, or a response to a READ already done
             c.stale++;
+            qp.counters.increment(Counter.STALE_RESPONSES);
             return;
         }
         int first = sq.firstPsn[s];

@@ -36,6 +36,13 @@ final class WanReceiver implements RcReceiver {
     private final SackRanges sacks = new SackRanges();
     /** The loss rate this receiver reports in each SACK-ETH. */
     private final LossMeter lossMeter = new LossMeter();
+    /** Repeated SACKs for an unchanged window stop after this many (the last waited up to the ACK timeout). */
+    static final int MAX_SACK_REPEATS = 8;
+    static final long MAX_SACK_INTERVAL_NANOS = 1_000_000_000L;
+    /** Timer repeats with no progress; packets placed (and where ePsn was) when the SACK timer last fired. */
+    private int sackRepeats;
+    private long placedCount, placedAtSackTimer;
+    private int ePsnAtSackTimer;
 
     WanReceiver(Responder resp, SoftQp qp) {
         this.resp = resp;
@@ -52,6 +59,8 @@ final class WanReceiver implements RcReceiver {
         rcvHigh = psn;
         sacks.start(psn);
         sinceAck = 0;
+        sackRepeats = 0;
+        ePsnAtSackTimer = psn;
     }
 
     @Override
@@ -76,6 +85,11 @@ final class WanReceiver implements RcReceiver {
         int f = OpcodeTable.flags(o);
         if ((f & (OpcodeTable.SEND | OpcodeTable.WRITE)) == 0) {
             // READ and atomics act in PSN order: a WRITE before them must have landed first
+            boolean known = o == Opcode.RDMA_READ_REQUEST || o == Opcode.COMPARE_SWAP || o == Opcode.FETCH_ADD;
+            if (d != 0 && !known) {
+                qp.drop(Counter.DROP_AHEAD_INVALID, psn, now); // only the expected PSN is NAK'd: a blind frame ahead is not
+                return;
+            }
             if (d != 0) {
                 qp.drop(Counter.DROP_NOT_PLACEABLE, psn, now);
                 if (!Psn.before(psn, rcvHigh)) rcvHigh = Psn.add(psn, 1); // the SACK lists it, and the gap before it
@@ -96,7 +110,7 @@ final class WanReceiver implements RcReceiver {
             return;
         }
         if ((p.uethFlags() & OpcodeTable.UETH_PER_PACKET_RETH) == 0 || !resp.lengthOk(o, p.payloadLength())) {
-            resp.classC(Aeth.NAK_INVALID_REQUEST, psn, WcStatus.REM_INV_REQ_ERR, now);
+            invalidAt(d, Counter.DROP_AHEAD_INVALID, Aeth.NAK_INVALID_REQUEST, psn, WcStatus.REM_INV_REQ_ERR, now);
             return;
         }
         if (!place(p, o, f, d, now)) return;
@@ -106,6 +120,11 @@ final class WanReceiver implements RcReceiver {
             rcvHigh = Psn.add(psn, 1);
         }
         advance(now);
+        placedCount++;
+        if (sackRepeats > 0) { // the window moves again: SACKs at the ACK delay, not at the backed-off wait
+            sackRepeats = 0;
+            qp.timers.cancelSack();
+        }
         if (d > 0) gap(now);
         sinceAck++;
         int every = qp.recovery.ackEvery();
@@ -114,6 +133,20 @@ final class WanReceiver implements RcReceiver {
         } else if (qp.recovery.ackDelayNanos() > 0) {
             qp.timers.armSack(now + qp.recovery.ackDelayNanos());
         }
+    }
+
+    /** Whether a request PSN is inside the placement window [ePsn, ePsn + size): only those reach the FEC decoder. */
+    boolean inWindow(int psn) {
+        int d = Psn.diff(psn, resp.ePsn);
+        return d >= 0 && d < win.size();
+    }
+
+    /**
+     * Whether a P-FEC group starts within a window's size of ePsn, behind or ahead: a real one does (its parity
+     * follows its data, and even a group received whole moves where the SACK may list gaps); others are forged.
+     */
+    boolean groupInWindow(int base) {
+        return Math.abs(Psn.diff(base, resp.ePsn)) < win.size();
     }
 
     /** A PSN is missing: a selective peer hears of it in the next SACK; otherwise one NAK per gap (go-back-N). */
@@ -128,13 +161,29 @@ final class WanReceiver implements RcReceiver {
         }
     }
 
-    /** The SACK timer: report what arrived (and what is still missing) at least every T; again while a gap stays. */
+    /**
+     * The SACK timer: report what arrived (and what is still missing) at least every T; again while a gap stays, each
+     * repeat with nothing placed since waiting twice as long (up to the ACK timeout), and none after
+     * {@link #MAX_SACK_REPEATS}: the requester's own timeout covers lost SACKs, as TCP's does, and a gap no one fills
+     * (a forged request far ahead) must not keep the link busy.
+     */
     @Override
     public void onSackTimer(long now) {
         boolean gapLeft = Psn.before(resp.ePsn, rcvHigh);
         sacks.onTimer(qp.fecRx, now);
-        if (sinceAck > 0 || gapLeft) resp.ackDue(Psn.add(resp.ePsn, -1));
-        if (gapLeft && qp.recovery.ackDelayNanos() > 0) qp.timers.armSack(now + qp.recovery.ackDelayNanos());
+        boolean progress = placedCount != placedAtSackTimer || resp.ePsn != ePsnAtSackTimer;
+        placedAtSackTimer = placedCount;
+        ePsnAtSackTimer = resp.ePsn;
+        sackRepeats = progress ? 0 : sackRepeats + 1;
+        if (sinceAck > 0 || (gapLeft && sackRepeats <= MAX_SACK_REPEATS)) resp.ackDue(Psn.add(resp.ePsn, -1));
+        long delay = qp.recovery.ackDelayNanos();
+        if (gapLeft && delay > 0 && sackRepeats < MAX_SACK_REPEATS) qp.timers.armSack(now + sackInterval(delay));
+    }
+
+    /** The wait before the next repeated SACK: the ACK delay doubled per repeat, at most the ACK timeout (or 1 s). */
+    private long sackInterval(long delay) {
+        long cap = Math.max(delay, Math.min(qp.ackTimeoutNanos, MAX_SACK_INTERVAL_NANOS));
+        return Math.min(cap, delay << Math.min(sackRepeats, 30));
     }
 
     /**
@@ -153,7 +202,7 @@ final class WanReceiver implements RcReceiver {
         if ((f & OpcodeTable.WRITE) != 0) {
             RegisteredMemory mr = keys.remote(p.rethRkey(), qp.pd, va, len, AccessFlags.REMOTE_WRITE);
             if (mr == null || (qp.accessFlags & AccessFlags.REMOTE_WRITE) == 0) {
-                resp.classC(Aeth.NAK_REMOTE_ACCESS_ERROR, psn, null, now);
+                invalidAt(d, Counter.DROP_AHEAD_ACCESS, Aeth.NAK_REMOTE_ACCESS_ERROR, psn, null, now);
                 return false;
             }
             if (len > 0) p.payloadTo(0, mr.buffer(), mr.offsetOf(va), len);
@@ -163,7 +212,7 @@ final class WanReceiver implements RcReceiver {
         }
         // SEND: VA = offset in the message, R_Key = the message's receive sequence number, DMA length = message length
         if (va < 0 || va + len > total || (end ? va + len != total : va + len >= total)) {
-            resp.classC(Aeth.NAK_INVALID_REQUEST, psn, WcStatus.REM_INV_REQ_ERR, now);
+            invalidAt(d, Counter.DROP_AHEAD_INVALID, Aeth.NAK_INVALID_REQUEST, psn, WcStatus.REM_INV_REQ_ERR, now);
             return false;
         }
         int k = p.rethRkey() - headSsn;
@@ -180,6 +229,10 @@ final class WanReceiver implements RcReceiver {
                     p.payloadOffset(), len);
         }
         if (st != Dma.OK) {
+            if (d != 0) { // the receive is failed when the expected PSN fails it, not on a frame ahead anyone could forge
+                qp.drop(Counter.DROP_AHEAD_ACCESS, psn, now);
+                return false;
+            }
             if (k == 0) completeHead(st == Dma.LENGTH ? WcStatus.LOC_LEN_ERR : WcStatus.LOC_PROT_ERR, WcOpcode.RECV, 0, 0, 0, 0, false);
             resp.classC(st == Dma.LENGTH ? Aeth.NAK_INVALID_REQUEST : Aeth.NAK_REMOTE_OPERATIONAL_ERROR, psn, null, now);
             return false;
@@ -189,6 +242,19 @@ final class WanReceiver implements RcReceiver {
         win.set(psn, PsnWindow.SEND | (end ? PsnWindow.END : 0) | (imm ? PsnWindow.IMM : 0) | (inv ? PsnWindow.INV : 0) | se,
                 inv ? p.invalidateRkey() : p.immData(), (int) total);
         return true;
+    }
+
+    /**
+     * A WAN request failing a check: at the expected PSN the spec's NAK and the QP to error (class C); ahead of it
+     * dropped and counted under {@code ahead}, as DC mode checks only the expected PSN: a frame ahead may be forged
+     * (no key needed to reach the window), and a real one is resent once a SACK lists it, then checked in order.
+     */
+    private void invalidAt(int d, Counter ahead, int nakCode, int psn, WcStatus recvStatus, long now) {
+        if (d != 0) {
+            qp.drop(ahead, psn, now);
+            return;
+        }
+        resp.classC(nakCode, psn, recvStatus, now);
     }
 
     /** A SEND whose receive is not posted: RNR NAK when it is the next message in order, else left for a SACK. */

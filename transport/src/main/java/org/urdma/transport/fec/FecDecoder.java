@@ -42,6 +42,7 @@ public final class FecDecoder {
     private long unrecoverableStripes;
     private long unrepairedPackets;
     private long discardedGroups;
+    private long groupsOpened;
 
     private static final class Group {
         final UnsafeBuffer[] acc;
@@ -161,12 +162,19 @@ public final class FecDecoder {
         return tryRebuild(g, index);
     }
 
-    /** The open group a data PSN falls in, opening groups up to it under the current geometry; null if too old. */
+    /**
+     * The open group a data PSN falls in, opening groups up to it under the current geometry; null if too old. At most
+     * {@code slots} groups are opened: the groups before those, which no packet reached, are counted and passed over,
+     * so a PSN far ahead (groups of one after a parity said so) costs no more than a near one.
+     */
     private Group groupOf(int psn) {
         for (Group g : slots) {
             if (g.live && Psn.diff(psn, g.base) >= 0 && Psn.diff(psn, g.base) < g.m) return g;
         }
-        if (Psn.diff(psn, nextBase) < 0) return null;
+        int ahead = Psn.diff(psn, nextBase);
+        if (ahead < 0) return null;
+        int passed = ahead / m - (slots.length - 1);
+        if (passed > 0) pass(passed);
         Group g;
         do {
             g = open(nextBase, m, r);
@@ -203,6 +211,17 @@ public final class FecDecoder {
         return oldest;
     }
 
+    /**
+     * Passes over {@code n} whole groups no packet of which arrived, as opening and finishing each would count them, and
+     * finishes every open group (the slots' worth of groups opened after them would).
+     */
+    private void pass(int n) {
+        for (Group g : slots) if (g.live) finish(g);
+        unrepairedPackets += (long) n * m;
+        unrecoverableStripes += (long) n * Math.max(0, Math.min(r, m - r)); // stripes j < m - r hold two or more
+        nextBase = Psn.add(nextBase, n * m);
+    }
+
     /** Opens a group at {@code base}, finishing the oldest open group if every slot is taken. */
     private Group open(int base, int m, int r) {
         Group free = null;
@@ -215,6 +234,7 @@ public final class FecDecoder {
         }
         if (free.live) finish(free);
         free.reset(base, m, r);
+        groupsOpened++;
         if (Psn.diff(Psn.add(base, m), nextBase) > 0) nextBase = Psn.add(base, m);
         return free;
     }
@@ -282,6 +302,11 @@ public final class FecDecoder {
     /** Data packets of finished groups neither received nor rebuilt. */
     public long unrepairedPackets() {
         return unrepairedPackets;
+    }
+
+    /** Groups opened so far (each costs clearing its stripes): at most the slots per packet, however far ahead. */
+    public long groupsOpened() {
+        return groupsOpened;
     }
 
     /** Open groups dropped because a parity packet showed they were accumulated on the wrong boundaries. */

@@ -33,14 +33,15 @@ public final class FrameMutator {
         Mutation.ETH_ADDRESS, Mutation.VLAN, Mutation.IP_FIELDS, Mutation.WRONG_SOURCE, Mutation.IP_VERSION,
         Mutation.UDP_SOURCE_PORT, Mutation.GRH_FIELDS, Mutation.AFH_FIELDS, Mutation.OPCODE, Mutation.DEST_QP,
         Mutation.PKEY, Mutation.BTH_FLAGS, Mutation.PSN_NEAR, Mutation.PSN_FAR, Mutation.RETH, Mutation.AETH,
-        Mutation.ATOMIC, Mutation.IMM_IETH, Mutation.DETH, Mutation.PAYLOAD_LENGTH, Mutation.URDMA_EXTENSION};
+        Mutation.ATOMIC, Mutation.IMM_IETH, Mutation.DETH, Mutation.PAYLOAD_LENGTH, Mutation.URDMA_EXTENSION,
+        Mutation.PSN_WINDOW, Mutation.WAN_HEADERS};
     private static final Mutation[] RAW = {
         Mutation.BIT_FLIP_SEALED, Mutation.BIT_FLIP, Mutation.BAD_ICRC, Mutation.TRUNCATE, Mutation.EXTEND,
         Mutation.LENGTH_FIELD, Mutation.ETHERTYPE, Mutation.UDP_DEST_PORT, Mutation.TRANSPORT_BYTE_SEALED,
         Mutation.TRANSPORT_BYTE_SEALED};
     /** Fields the engine acts on are chosen more often than the link/network ones. */
     private static final Mutation[] TRANSPORT_HEAVY = {
-        Mutation.PSN_NEAR, Mutation.PSN_NEAR, Mutation.PSN_FAR, Mutation.OPCODE, Mutation.OPCODE, Mutation.RETH,
+        Mutation.PSN_NEAR, Mutation.PSN_NEAR, Mutation.PSN_FAR, Mutation.PSN_WINDOW, Mutation.WAN_HEADERS, Mutation.OPCODE, Mutation.OPCODE, Mutation.RETH,
         Mutation.RETH, Mutation.AETH, Mutation.AETH, Mutation.AETH, Mutation.ATOMIC, Mutation.PAYLOAD_LENGTH,
         Mutation.DEST_QP, Mutation.PKEY, Mutation.BTH_FLAGS, Mutation.WRONG_SOURCE, Mutation.IMM_IETH, Mutation.DETH};
 
@@ -145,7 +146,7 @@ public final class FrameMutator {
             case IP_VERSION -> kind == FramingKind.ROCE2;
             case GRH_FIELDS -> kind == FramingKind.ROCE1 || kind == FramingKind.ROCE2;
             case AFH_FIELDS -> afh;
-            case PKEY, URDMA_EXTENSION -> kind.usesBth();
+            case PKEY, URDMA_EXTENSION, WAN_HEADERS -> kind.usesBth();
             default -> true;
         };
     }
@@ -220,6 +221,8 @@ public final class FrameMutator {
             }
             case PSN_NEAR -> p.psn = (p.psn + r.nextInt(-8, 9)) & 0xFFFFFF;
             case PSN_FAR -> p.psn = (p.psn + (1 << 23) + r.nextInt(-3, 4)) & 0xFFFFFF;
+            case PSN_WINDOW -> p.psn = (p.psn + r.nextInt(1, (1 << 15) + 8)) & 0xFFFFFF;
+            case WAN_HEADERS -> wanHeaders(r);
             case RETH -> {
                 switch (r.nextInt(3)) {
                     case 0 -> p.rethVa = pick(targets.vas) + r.nextInt(-16, 17);
@@ -290,6 +293,38 @@ public final class FrameMutator {
                 }
             }
             default -> throw new IllegalStateException("not a structured mutation: " + m);
+        }
+    }
+
+    /** One WAN header field: a SACK range or the cumulative PSN, a FEC-ETH field, a timestamp. */
+    private void wanHeaders(SplittableRandom r) {
+        int shift = switch (r.nextInt(4)) {
+            case 0 -> -r.nextInt(1, 5000);
+            case 1 -> r.nextInt(1, 5000);
+            case 2 -> r.nextInt(1 << 24);
+            default -> 0;
+        };
+        switch (r.nextInt(6)) {
+            case 0 -> {
+                int i = r.nextInt(SackEth.MAX_RANGES);
+                p.sackCount = Math.max(p.sackCount, i + 1);
+                p.sackRangeStart[i] = (p.psn + shift) & 0xFFFFFF;
+                p.sackRangeLength[i] = r.nextInt(256);
+            }
+            case 1 -> p.sackCumulativePsn = (p.sackCumulativePsn + shift) & 0xFFFFFF;
+            case 2 -> p.fecBasePsn = (p.fecBasePsn + shift) & 0xFFFFFF;
+            case 3 -> {
+                p.fecM = r.nextInt(256);
+                p.fecR = r.nextInt(256);
+                p.fecIndex = r.nextInt(256);
+            }
+            case 4 -> p.fecLengthXor = r.nextBoolean() ? r.nextInt(65536) : p.fecLengthXor ^ 1;
+            default -> {
+                p.tsT1 = r.nextInt();
+                p.aethExtT3 = r.nextInt();
+                p.aethExtTs = r.nextInt();
+                p.aethExtPsn = r.nextInt(1 << 24);
+            }
         }
     }
 

@@ -15,7 +15,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
 import org.urdma.transport.engine.DeviceConfig;
+import org.urdma.transport.cm.QpConnector;
+import org.urdma.transport.cm.WanOffer;
 import org.urdma.transport.engine.SoftDevice;
+import org.urdma.transport.engine.SoftQp;
 import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.LinkFraming;
 import org.urdma.transport.link.MemoryLink;
@@ -106,7 +109,7 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
     private AddressHandle ahToB;
 
     // QPs
-    private final Pair[] pairs = new Pair[3];
+    private final Pair[] pairs;
     private final Int2ObjectHashMap<Side> qpsA = new Int2ObjectHashMap<>(), qpsB = new Int2ObjectHashMap<>();
     private final WorkCompletion[] wcs = new WorkCompletion[64];
 
@@ -123,6 +126,8 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
     // per-frame judging
     private Side current;
     private QpState stateBefore;
+    /** A WAN responder's expected PSN before the frame: only a request there may end the connection. */
+    private int expectedBefore = -1;
     private long currentTag = LEGIT;
     private boolean watchNaks;
     private int nakPsn = -1, nakCode;
@@ -185,8 +190,10 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
         otherPdB = pdOther.registerMemory(memB.asSlice(320 * KB, 64 * KB), AccessFlags.ALL);
         ahToB = pdA.createAh(new AddressHandleAttributes().dgid(b.gid(0)).dmac(b.mac()));
         QpType[] types = {QpType.RC, QpType.UC, QpType.UD};
-        for (int i = 0; i < types.length; i++) {
-            pairs[i] = new Pair(types[i], a.createCq(512, null), b.createCq(512, null));
+        // and an RC pair in WAN mode (SACK, per-packet RETH, FEC parity, timestamps) where the BTH carries the UETH
+        pairs = new Pair[types.length + (kind.usesBth() ? 1 : 0)];
+        for (int i = 0; i < pairs.length; i++) {
+            pairs[i] = new Pair(i < types.length ? types[i] : QpType.RC, i >= types.length, a.createCq(512, null), b.createCq(512, null));
             connect(pairs[i]);
         }
         updateTargets();
@@ -274,6 +281,7 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
         currentTag = tag;
         current = (at == rxA ? qpsA : qpsB).get(p.destQp());
         stateBefore = current == null ? null : current.qp.state();
+        expectedBefore = current != null && current.pair.wan ? ((SoftQp) current.qp).expectedPsn() : -1;
         nakPsn = -1;
         watchNaks = current != null && current.pair.type == QpType.RC;
     }
@@ -341,7 +349,12 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
             if (nakPsn != p.psn()) {
                 throw new OracleFailure("RC responder left RTS on " + p + " without the class-C NAK the spec requires");
             }
-            expect("RC responder: class-C NAK " + nakName(nakCode) + " for a forged " + Opcode.name(op & 0x1F));
+            if (pair.wan && p.psn() != expectedBefore) {
+                throw new OracleFailure("WAN responder left RTS on a forged request at PSN " + p.psn() + ", expected "
+                    + expectedBefore + ": a request ahead is dropped and counted, only the expected PSN is NAK'd");
+            }
+            expect((pair.wan ? "WAN " : "") + "RC responder: class-C NAK " + nakName(nakCode) + " for a forged "
+                + Opcode.name(op & 0x1F));
             return;
         }
         WcStatus st = s.firstError;
@@ -425,6 +438,11 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
         int depth = 64;
         QueuePair qa = pdA.createQp(MemoryFabric.init(p.type, p.cqA, depth));
         QueuePair qb = pdB.createQp(MemoryFabric.init(p.type, p.cqB, depth));
+        if (p.wan) {
+            WanOffer offer = new WanOffer(WanOffer.FULL.uethFlags(), "rrcc", 0, 8, 1);
+            QpConnector.wan(qa, offer.agree(offer));
+            QpConnector.wan(qb, offer.agree(offer));
+        }
         // PSNs anywhere, and often just before the 2^24 wrap
         int psnA = random.nextBoolean() ? random.nextInt(1 << 24) : (1 << 24) - random.nextInt(1, 16);
         int psnB = random.nextInt(1 << 24);
@@ -641,6 +659,11 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
             sim.now() - START);
     }
 
+    /** A counter's total over both devices (every QP, closed ones too). */
+    public long count(org.urdma.transport.counters.Counter c) {
+        return a.counters().get(c) + b.counters().get(c);
+    }
+
     /** Host B's memory (tests check that the shadow comparison sees a change). */
     MemorySegment memoryB() {
         return memB;
@@ -655,6 +678,8 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
 
     private static final class Pair {
         final QpType type;
+        /** An RC pair in WAN mode. */
+        final boolean wan;
         final CompletionQueue cqA, cqB;
         Side a, b;
         /** A forged frame reached one of its QPs and was acted on since it connected. */
@@ -662,8 +687,9 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
         /** Its leaving RTS was already judged (on the frame that caused it). */
         boolean judged;
 
-        Pair(QpType type, CompletionQueue cqA, CompletionQueue cqB) {
+        Pair(QpType type, boolean wan, CompletionQueue cqA, CompletionQueue cqB) {
             this.type = type;
+            this.wan = wan;
             this.cqA = cqA;
             this.cqB = cqB;
         }

@@ -32,6 +32,8 @@ public enum Mutation {
     PSN_NEAR,
     /** PSN 2^23 ± a few away: the edge between "old" and "new" modulo 2^24. */
     PSN_FAR,
+    /** PSN anywhere in the 32 Ki-PSN placement window ahead (a WAN QP places out of order there). */
+    PSN_WINDOW,
     /** RETH VA around region edges, R_Key (granted, ungranted, random), DMA length. */
     RETH,
     /** ACK/NAK/RNR NAK syndromes (every NAK code, RNR timers), MSN, with stale or future PSNs. */
@@ -46,6 +48,8 @@ public enum Mutation {
     PAYLOAD_LENGTH,
     /** URDMA extension bit and UETH flags. */
     URDMA_EXTENSION,
+    /** WAN headers: SACK-ETH cumulative PSN and ranges (stale, future, overlapping), FEC-ETH base/m/r/index/length, TS and AETH-EXT. */
+    WAN_HEADERS,
     // ---- raw: bytes changed after encoding ----
     /** Random bits flipped, IPv4 checksum and ICRC recomputed so the frame still passes them. */
     BIT_FLIP_SEALED,

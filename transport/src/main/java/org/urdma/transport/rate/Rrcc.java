@@ -9,9 +9,10 @@ import java.util.Arrays;
  * <li><b>Feeding it.</b> The completer calls {@link #onAck(long, long, long)} once per ACK with the payload bytes it
  *     newly acknowledges and the RTT sample of the packet it answers (TS/AETH-EXT, WIRE.md §10; -1 when none), and
  *     {@link #onLossRate} with each loss-rate report of the receiver. The delivery rate is the ACK rate: bytes acked
- *     over at least a quarter of the min RTT and 4 ACKs, at most what we sent per round in this round or the last
- *     (a burst of late ACKs is not a faster path); the bottleneck bandwidth is the largest such sample of the last 10
- *     rounds (a round is one min RTT).</li>
+ *     over at least a quarter of a round and 4 ACKs, at most what we sent per round in this round or the last, or in
+ *     the sample's own interval (a burst of late ACKs is not a faster path, while a probe that sends more is measured
+ *     at what it sent whether its ACKs come a round later or, on a sub-millisecond path, within it); the bottleneck bandwidth is the largest such sample of the last
+ *     10 rounds (a round is one min RTT, at least 1 ms).</li>
  * <li><b>Startup</b>: from {@code init} (before any RTT sample) the rate is 2 × the bottleneck estimate, which doubles
  *     it every RTT; when the estimate has not grown by 25 % for 3 rounds, the bottleneck is found.</li>
  * <li><b>Drain</b>: 1/2.885 of the bottleneck until an RTT sample is within 1.25 × min RTT (the queue startup built
@@ -23,13 +24,16 @@ import java.util.Arrays;
  *     the min RTT is measured again.</li>
  * <li><b>Loss feedback</b>: the reports are averaged (EWMA, gain 1/4, so that one report's sampling noise, e.g. 12
  *     losses in 600 packets at 1 % random loss, is not taken for congestion); while the average is above
- *     {@code lossThreshold} the bottleneck estimate is cut by the average fraction, at most once per round and not in
- *     startup; at or under it (random loss, repaired by FEC/SACK) nothing changes.</li>
+ *     {@code lossThreshold} the bottleneck estimate is cut by the average fraction, not in startup, and at most once
+ *     per round: a round since the last cut has passed when both a round's time and the bytes in flight at the cut
+ *     (the estimate's BDP) were delivered since, so the loss reports of one round (of one queue overflow) cut once; at or under it (random loss, repaired by FEC/SACK) nothing changes.</li>
  * <li><b>Reference rate</b> ({@code ref}): the QP starts at it, skipping startup, in probe-bandwidth with the estimate
  *     at ref; the bottleneck estimate never falls below the floor {@code floor} × ref (the paper: max(measured
  *     bottleneck, ref)), nor does the rate, except in probe-bandwidth's drain phase (0.75 × the estimate), which
  *     drains what the probe queued so a cycle averages the estimate.</li>
  * </ul>
+ * <li><b>Least rate</b>: {@value #MIN_PACKETS_PER_ROUND} of the largest packets sent per round (as TCP's least window),
+ *     or the floor if higher: without it a run of cuts took the rate to 1 bit/s, where a probe finds nothing.</li>
  * Pacing by next-available time ({@link Pacer}); rates are payload bit/s; no clock, no randomness, no allocation.
  */
 public final class Rrcc implements RateControl {
@@ -80,6 +84,8 @@ public final class Rrcc implements RateControl {
      * hold no delivery sample and the estimate would read 0.
      */
     private static final long MIN_ROUND_NANOS = 1_000_000;
+    /** The least rate is this many of the largest packets per round. */
+    static final int MIN_PACKETS_PER_ROUND = 4;
     private final Config c;
     private final Pacer pacer;
     private final long floorBps;
@@ -92,8 +98,11 @@ public final class Rrcc implements RateControl {
     private long rounds;
     private long sampleStart = Long.MIN_VALUE;
     private long sampleBytes;
+    /** Payload bytes sent and acknowledged so far, and sent when the delivery sample began. */
+    private long sentTotal, deliveredTotal, sentAtSampleStart;
     /** Payload bytes sent in the round so far and in the last one. */
     private long sentThisRound, sentLastRound;
+    private int largestPacket;
     private int sampleAcks;
     private long fullBw;
     private int fullBwRounds;
@@ -102,6 +111,8 @@ public final class Rrcc implements RateControl {
     private long probeRttUntil;
     private long probeRttMin;
     private long lastLossCut = Long.MIN_VALUE;
+    /** Bytes delivered at the last loss cut, and how many more end its round (the BDP then). */
+    private long deliveredAtCut, cutRoundBytes;
     private long lossCuts;
     /** EWMA of the receiver's loss reports: one report's sampling noise must not look like congestion. */
     private double lossEwma;
@@ -132,7 +143,9 @@ public final class Rrcc implements RateControl {
     @Override
     public void onSent(int payloadBytes, long now) {
         pacer.sent(payloadBytes, now);
+        sentTotal += payloadBytes;
         sentThisRound += payloadBytes;
+        if (payloadBytes > largestPacket) largestPacket = payloadBytes;
     }
 
     @Override
@@ -147,6 +160,7 @@ public final class Rrcc implements RateControl {
 
     @Override
     public void onAck(long ackedBytes, long rttNanos, long now) {
+        deliveredTotal += ackedBytes;
         if (rttNanos > 0) rttSample(rttNanos, now);
         if (minRtt == Long.MAX_VALUE) return; // init until the first RTT sample starts the rounds
         deliverySample(ackedBytes, now);
@@ -187,17 +201,22 @@ public final class Rrcc implements RateControl {
     private void deliverySample(long bytes, long now) {
         if (sampleStart == Long.MIN_VALUE) {
             sampleStart = now;
+            sentAtSampleStart = sentTotal;
             return;
         }
         sampleBytes += bytes;
         sampleAcks++;
         long elapsed = now - sampleStart;
         if (elapsed >= round() / 4 && sampleAcks >= MIN_SAMPLE_ACKS && elapsed > 0) {
-            // no faster than we send: ACKs held up on the way (a switch or receiver that stalled) arrive in a burst,
-            // and their rate, taken for the bottleneck's, paced the QP far above it for the next 10 rounds
-            long bps = Math.min((long) (sampleBytes * 8e9 / elapsed), sendRateBps());
+            // no faster than we sent meanwhile: ACKs held up on the way (a switch or receiver that stalled) arrive in a
+            // burst, and their rate, taken for the bottleneck's, paced the QP far above it for the next 10 rounds. The
+            // sample's own interval too: a probe's ACKs come within its round on a short path, when the round's sends
+            // are not all counted yet, and a cap from the rounds alone held every probe to the rate before it
+            long bps = Math.min((long) (sampleBytes * 8e9 / elapsed),
+                    Math.max(sendRateBps(), (long) ((sentTotal - sentAtSampleStart) * 8e9 / elapsed)));
             if (bps > roundMax[slot]) roundMax[slot] = bps;
             sampleStart = now;
+            sentAtSampleStart = sentTotal;
             sampleBytes = 0;
             sampleAcks = 0;
         }
@@ -243,10 +262,13 @@ public final class Rrcc implements RateControl {
         double f = Math.min(Math.max(fraction, 0), 1);
         lossEwma += LOSS_GAIN * (f - lossEwma);
         if (lossEwma <= c.lossThreshold || state == State.STARTUP) return;
-        if (lastLossCut != Long.MIN_VALUE && minRtt != Long.MAX_VALUE && now - lastLossCut < minRtt) return;
+        if (lastLossCut != Long.MIN_VALUE && !roundSinceCut(now)) return;
+        long before = bottleneckBps();
         lastLossCut = now;
+        deliveredAtCut = deliveredTotal;
+        cutRoundBytes = Math.max((long) (before / 8e9 * round()), (long) MIN_PACKETS_PER_ROUND * largestPacket);
         lossCuts++;
-        long cut = Math.max(floorBps, Math.round(bottleneckBps() * (1 - lossEwma)));
+        long cut = Math.max(floorBps, Math.round(before * (1 - lossEwma)));
         Arrays.fill(roundMax, 0);
         roundMax[slot] = cut;
         pace();
@@ -254,6 +276,18 @@ public final class Rrcc implements RateControl {
 
     private long round() {
         return Math.max(minRtt, MIN_ROUND_NANOS);
+    }
+
+    /** A round has passed since the last loss cut: its time, and the bytes then in flight delivered since. */
+    private boolean roundSinceCut(long now) {
+        long time = minRtt == Long.MAX_VALUE ? MIN_ROUND_NANOS : round();
+        return now - lastLossCut >= time && deliveredTotal - deliveredAtCut >= cutRoundBytes;
+    }
+
+    /** The least pacing rate: {@link #MIN_PACKETS_PER_ROUND} of the largest packets per round (1 bit/s before any). */
+    private long leastBps() {
+        long round = minRtt == Long.MAX_VALUE ? MIN_ROUND_NANOS : round();
+        return Math.max(1, (long) (MIN_PACKETS_PER_ROUND * largestPacket * 8e9 / round));
     }
 
     private void pace() {
@@ -273,7 +307,7 @@ public final class Rrcc implements RateControl {
         // the floor holds the estimate (bw), not probe-bandwidth's drain phase: clamping 0.75 x bw up to it made a
         // cycle average 1.03 x the floor, so a reference rate at the bottleneck queued without end (PFC, drops)
         long min = state == State.PROBE_BW ? 1 : floorBps;
-        pacer.rate(Math.max(rate, Math.max(min, 1)));
+        pacer.rate(Math.max(rate, Math.max(min, leastBps())));
     }
 
     /** The bottleneck bandwidth estimate: the max delivery rate of the last 10 rounds, at least the floor. */

@@ -164,4 +164,33 @@ class FecCodecTest {
         assertEquals(FecDecoder.IGNORED, d.onParity(0, 4, 2, 2, 0, b, 0, 8), "index >= r");
         assertEquals(FecDecoder.IGNORED, d.onParity(0, 4, 2, 0, 0, b, 0, MAX + 1), "too long");
     }
+
+    @Test
+    void aDataPacketFarAheadOpensAtMostTheSlotsGroupsAndCountsThePassedOnesAsOpeningEachWould() {
+        FecDecoder d = new FecDecoder(MAX, 32, 4);
+        d.expect(0, 4, 2);
+        UnsafeBuffer b = new UnsafeBuffer(new byte[8]);
+        assertEquals(FecDecoder.ACCEPTED, d.onData(0, b, 0, 8));
+        assertEquals(1, d.groupsOpened());
+        // PSN 401 is in group 100: groups 1..96 pass unopened (counted), 97..100 open in the 4 slots
+        Sent s = new Sent(400, 4, 2, new SplittableRandom(5));
+        assertEquals(FecDecoder.ACCEPTED, s.data(d, 1));
+        assertEquals(5, d.groupsOpened(), "one group per slot, not one per group up to the PSN");
+        // group 0 lost 3 (stripe 1 both: unrecoverable), groups 1..96 all 4 (both stripes of 2 each)
+        assertEquals(3 + 96 * 4, d.unrepairedPackets());
+        assertEquals(1 + 96 * 2, d.unrecoverableStripes());
+        // the group the far packet opened is the right one: its stripe 1 (PSN 403 lost) is rebuilt from parity 1
+        assertEquals(FecDecoder.ACCEPTED, s.data(d, 0));
+        assertEquals(FecDecoder.ACCEPTED, s.data(d, 2));
+        assertEquals(FecDecoder.RECOVERED, s.parity(d, 1));
+        assertEquals(403, d.recoveredPsn());
+        assertArrayEquals(s.data[3], recovered(d));
+        // groups of one (as a forged parity may set): 8 million PSNs ahead still opens only the slots
+        FecDecoder one = new FecDecoder(MAX, 32, 4);
+        one.expect(0, 1, 1);
+        assertEquals(FecDecoder.ACCEPTED, one.onData(8_000_000, b, 0, 8));
+        assertEquals(4, one.groupsOpened());
+        assertEquals(8_000_000 - 3, one.unrepairedPackets());
+        assertEquals(0, one.unrecoverableStripes(), "a stripe of one packet is never two short");
+    }
 }

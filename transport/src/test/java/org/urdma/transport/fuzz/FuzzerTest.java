@@ -37,6 +37,22 @@ class FuzzerTest {
         assertTrue(r.legitimate() > 500_000, "legitimate traffic kept flowing: " + r.legitimate());
     }
 
+    @Test
+    void theWanPairKeepsEveryOracleAndCountsForgedRequestsAheadByReason() {
+        try (Fuzzer f = new Fuzzer(FramingKind.ROCE2, 23)) {
+            Fuzzer.Report r = f.run(200_000, () -> true); // a WAN responder leaving RTS off its expected PSN fails the run
+            System.out.println("roce2 with a WAN pair: " + r);
+            assertEquals(200_000, r.injected());
+            assertTrue(r.mutations().getOrDefault(Mutation.PSN_WINDOW, 0L) > 0, "PSN_WINDOW never applied");
+            assertTrue(r.mutations().getOrDefault(Mutation.WAN_HEADERS, 0L) > 0, "WAN_HEADERS never applied");
+            for (org.urdma.transport.counters.Counter c : new org.urdma.transport.counters.Counter[] {
+                org.urdma.transport.counters.Counter.DROP_AHEAD_INVALID, org.urdma.transport.counters.Counter.DROP_AHEAD_ACCESS,
+                org.urdma.transport.counters.Counter.DROP_NOT_PLACEABLE, org.urdma.transport.counters.Counter.FEC_PARITY_RCVD}) {
+                assertTrue(f.count(c) > 0, c.label() + " never counted");
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = FramingKind.class, names = {"ROCE1", "PAXI_STANDARD", "PAXI_AFH1", "PAXI_AFH2"})
     void otherFramingsKeepEveryOracle(FramingKind kind) {

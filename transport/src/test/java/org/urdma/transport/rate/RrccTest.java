@@ -136,7 +136,7 @@ class RrccTest {
             r.onLossRate(0.5, t);
             t = feed(r, t, t + rtt, 200_000_000L, rtt); // the path delivers 200 Mbit/s
             // the drain phase of the probe-bandwidth cycle paces at 0.75 x the estimate, below the floor
-            long min = r.rateBps() == 600_000_000L ? 600_000_000L : 800_000_000L;
+            long min = r.rateBps() == Math.round(0.75 * r.bottleneckBps()) ? 600_000_000L : 800_000_000L;
             assertTrue(r.rateBps() >= min, "rate " + r.rateBps());
             assertTrue(r.bottleneckBps() >= 800_000_000L, "estimate " + r.bottleneckBps());
         }
@@ -185,6 +185,63 @@ class RrccTest {
         t = feed(r, t, t + 25 * rtt, 500_000_000L, 3 * rtt / 2); // the path got longer: 1.5 ms
         assertEquals(Rrcc.State.PROBE_BW, r.state());
         assertEquals(3 * rtt / 2, r.minRttNanos());
+    }
+
+    static final long MS = 1_000_000;
+    /** A veth pair's min RTT: far below the 1 ms shortest round. */
+    static final long VETH_RTT = 500;
+
+    @Test
+    void onASubMicrosecondPathLossReportsEveryHundredMicrosecondsCutOnceARound() {
+        Rrcc r = new Rrcc(Rrcc.Config.parse("ref=1g,floor=0"));
+        long t = feed(r, 0, 20 * MS, 1_000_000_000L, VETH_RTT);
+        long cutAt = t;
+        for (int i = 0; i < 7; i++) { // seven reports of 10 % within one round (1 ms): one cut
+            r.onLossRate(0.1, t);
+            t = feed(r, t, t + MS / 10, 1_000_000_000L, VETH_RTT);
+        }
+        assertTrue(t - cutAt < MS, "the reports fall within one round");
+        assertEquals(1, r.lossCuts(), "cuts within one round");
+        t = feed(r, t, cutAt + 2 * MS, 1_000_000_000L, VETH_RTT);
+        r.onLossRate(0.1, t); // a round later (its time and its BDP delivered): the next may cut
+        assertEquals(2, r.lossCuts());
+    }
+
+    @Test
+    void withoutAReferenceRateCutsStopAtFourPacketsPerRound() {
+        Rrcc r = new Rrcc(Rrcc.Config.defaults());
+        long t = feed(r, 0, 50 * MS, 1_000_000_000L, VETH_RTT);
+        assertTrue(r.state() != Rrcc.State.STARTUP, "past startup: " + r.state());
+        long minRate = Long.MAX_VALUE;
+        for (int ms = 0; ms < 2000; ms++) { // the path delivers a packet every 8 ms and reports half of them lost
+            t += MS;
+            if (ms % 8 == 0) {
+                r.onSent(MTU, t);
+                r.onAck(MTU, VETH_RTT, t);
+            }
+            r.onLossRate(0.5, t);
+            minRate = Math.min(minRate, r.rateBps());
+        }
+        long least = Rrcc.MIN_PACKETS_PER_ROUND * MTU * 8_000L; // per 1 ms round
+        assertTrue(r.lossCuts() > 10, "cuts " + r.lossCuts());
+        assertTrue(minRate >= least, "rate fell to " + minRate + " bit/s, least " + least);
+    }
+
+    @Test
+    void onAShortPathAProbeMeasuresWhatItSentSoTheEstimateClimbsToTheBottleneck() {
+        long c = 1_000_000_000L;
+        BottleneckModel m = new BottleneckModel();
+        m.rateBps = c;
+        m.senderRateBps = 100_000_000_000L;
+        m.oneWayNanos = 25_000; // RTT 50 us: a probe's ACKs come back within its 1 ms round
+        m.mtu = MTU;
+        Rrcc r = new Rrcc(Rrcc.Config.parse("ref=100m,floor=0")); // an estimate 10 x too low, as after cuts
+        m.add(r, 0);
+        m.run(300 * MS, 200 * MS);
+        String what = String.format("estimate %.3f Gbit/s, goodput %.3f Gbit/s over the last 100 ms", r.bottleneckBps() / 1e9,
+                m.goodputBps() / 1e9);
+        assertTrue(r.bottleneckBps() >= 0.8 * c, what);
+        assertTrue(m.goodputBps() >= 0.8 * c, what);
     }
 
     @Test

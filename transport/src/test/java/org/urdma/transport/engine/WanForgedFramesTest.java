@@ -1,0 +1,226 @@
+package org.urdma.transport.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.urdma.transport.counters.Counter;
+import org.urdma.transport.driver.MemoryFabric;
+import org.urdma.transport.impair.ImpairmentConfig;
+import org.urdma.transport.link.MemoryLink;
+import org.urdma.transport.recovery.LossRecovery;
+import org.urdma.transport.wire.Aeth;
+import org.urdma.transport.wire.Opcode;
+import org.urdma.transport.wire.OpcodeTable;
+import org.urdma.transport.wire.Packet;
+import org.urdma.transport.wire.Psn;
+import org.urdma.verbs.AccessFlags;
+import org.urdma.verbs.MemoryRegion;
+import org.urdma.verbs.PathMtu;
+import org.urdma.verbs.QpState;
+import org.urdma.verbs.QueuePair;
+import org.urdma.verbs.SendFlags;
+import org.urdma.verbs.SendWorkRequest;
+import org.urdma.verbs.WcStatus;
+import org.urdma.verbs.WorkCompletion;
+import org.urdma.verbs.WrOpcode;
+
+/**
+ * Frames a third host forges with the peer's addresses during a verified WAN-mode transfer (timestamps, per-packet
+ * RETH, SACK, FEC): requests ahead of the expected PSN with a bad R_Key or no per-packet RETH, requests beyond the
+ * window, parity for groups outside it and parity that sets groups of one followed by far-ahead PSNs, stale SACKs,
+ * READ responses nobody asked for. None needs a key; each is dropped and counted by its reason, the transfer
+ * completes and memory outside the region is unchanged. One forged READ far ahead leaves a gap no one fills: the
+ * SACKs it causes back off and stop.
+ */
+class WanForgedFramesTest {
+    static final int WAN = OpcodeTable.UETH_TS | OpcodeTable.UETH_PER_PACKET_RETH | OpcodeTable.UETH_SACK | OpcodeTable.UETH_FEC;
+    static final int MSG = 16 * 1024;
+    static final int WRITES = 200;
+    static final int BAD_RKEY = 0x0BAD0BAD;
+
+    @Test
+    void everyForgedFrameClassIsCountedByReasonAndTheTransferCompletesWithMemoryIntact() {
+        try (Rig r = new Rig(ImpairmentConfig.none(), ImpairmentConfig.none(), LossRecovery.sack(),
+                MemoryLink.Config.defaults().withLatency(10_000).withSlots(4096), 512)) {
+            QueuePair[] q = r.wan(WAN, MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_1024), 256);
+            SoftQp qa = (SoftQp) q[0];
+            SoftQp qb = (SoftQp) q[1];
+            long region = (long) MSG * WRITES;
+            MemorySegment whole = r.segment(region + 2 * 65536);
+            whole.fill((byte) 0x5A);
+            MemorySegment inside = whole.asSlice(65536, region);
+            MemoryRegion dst = r.pdB.registerMemory(inside, AccessFlags.ALL);
+            MemoryRegion src = r.mrA(region, AccessFlags.LOCAL_WRITE);
+            MemorySegment srcBytes = MemorySegment.ofAddress(src.address()).reinterpret(region);
+            SplittableRandom fill = new SplittableRandom(9);
+            for (long i = 0; i < region; i += 8) srcBytes.set(ValueLayout.JAVA_LONG_UNALIGNED, i, fill.nextLong());
+            for (int i = 0; i < WRITES; i++) {
+                qa.postSend(new SendWorkRequest().wrId(i).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                        .addSge(src, (long) i * MSG, MSG).remote(dst.address() + (long) i * MSG, dst.rkey()));
+            }
+            Frames frames = new Frames(r.fabric);
+            UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(1024));
+            SplittableRandom rnd = new SplittableRandom(4);
+            int window = PsnWindow.sizeFor(512);
+            long aheadAccess = 0, aheadInvalid = 0, beyond = 0, parityOutside = 0, staleSacks = 0, readResponses = 0;
+            long groupsBefore = qb.fecRx.groupsOpened();
+            long fecFrames = 0;
+            for (int round = 0; round < 40 && qb.state() == QpState.RTS; round++) {
+                long now = r.sim.now();
+                int e = qb.responder.ePsn;
+                // a WRITE ahead with a guessed R_Key, and one without its per-packet RETH: dropped, not NAK'd
+                frames.send(request(frames, qb, Opcode.RC_RDMA_WRITE_ONLY, Psn.add(e, rnd.nextInt(1, window)), BAD_RKEY,
+                        dst.address(), WAN, payload), now);
+                aheadAccess++;
+                frames.send(request(frames, qb, Opcode.RC_RDMA_WRITE_ONLY, Psn.add(e, rnd.nextInt(1, window)), dst.rkey(),
+                        dst.address(), OpcodeTable.UETH_TS, payload), now);
+                aheadInvalid++;
+                // blind, beyond the window
+                frames.send(request(frames, qb, Opcode.RC_RDMA_WRITE_ONLY, Psn.add(e, window + rnd.nextInt(0, 1 << 20)),
+                        BAD_RKEY, whole.address(), WAN, payload), now);
+                beyond++;
+                // parity for a group far outside the window, and parity inside it that says groups of one
+                frames.send(parity(frames, qb, Psn.add(e, (rnd.nextBoolean() ? 1 : -1) * (window + rnd.nextInt(1 << 20))), 4, payload), now);
+                parityOutside++;
+                frames.send(parity(frames, qb, Psn.add(e, rnd.nextInt(1, 64)), 1, payload), now);
+                // far-ahead PSNs inside the window (after groups of one: the decoder's worst case)
+                frames.send(request(frames, qb, Opcode.RC_RDMA_WRITE_ONLY, Psn.add(e, window - 1 - rnd.nextInt(16)), BAD_RKEY,
+                        dst.address(), WAN, payload), now);
+                aheadAccess++;
+                fecFrames += 2;
+                // to A: a SACK for PSNs long acknowledged, and READ responses A never asked for
+                Packet sack = ack(frames, qa, Psn.add(qa.completer.compPsn, -1000 - rnd.nextInt(1000)));
+                frames.sendToA(sack, now);
+                staleSacks++;
+                frames.sendToA(readResponse(frames, qa, Psn.add(qa.completer.compPsn, -5 - rnd.nextInt(100)), payload), now);
+                readResponses++;
+                r.run(200_000);
+            }
+            // each of those frames opened at most the decoder's slots of groups, not one group per PSN
+            assertTrue(qb.fecRx.groupsOpened() - groupsBefore <= 8 * (fecFrames + 4 * 40) + WRITES * MSG / 1024,
+                    "groups opened " + (qb.fecRx.groupsOpened() - groupsBefore));
+            List<WorkCompletion> done = r.awaitA(WRITES, 2_000_000_000L);
+            for (WorkCompletion w : done) assertEquals(WcStatus.SUCCESS, w.status, "WRITE " + w.wrId);
+            assertEquals(QpState.RTS, qb.state());
+            assertEquals(QpState.RTS, qa.state());
+            assertEquals(-1, inside.mismatch(srcBytes), "the transfer placed every byte");
+            byte[] outside = new byte[65536];
+            java.util.Arrays.fill(outside, (byte) 0x5A);
+            assertEquals(-1, whole.asSlice(0, 65536).mismatch(MemorySegment.ofArray(outside)), "below the region");
+            assertEquals(-1, whole.asSlice(65536 + region, 65536).mismatch(MemorySegment.ofArray(outside)), "above the region");
+            // counted by reason
+            StringBuilder all = new StringBuilder();
+            for (Counter c : Counter.values()) {
+                if (c.scope() == Counter.Scope.QP && qb.counters().get(c) != 0) all.append(c.label()).append('=').append(qb.counters().get(c)).append(' ');
+            }
+            System.out.println("B: " + all + " device unknown QP " + r.fabric.b.rxUnknownQp() + " bad pkey " + r.fabric.b.rxBadPkey()
+                    + " malformed " + r.fabric.linkB.framing().decodeErrors());
+            assertEquals(aheadAccess, qb.counters().get(Counter.DROP_AHEAD_ACCESS), "R_Key ahead of the expected PSN");
+            assertEquals(aheadInvalid, qb.counters().get(Counter.DROP_AHEAD_INVALID), "no per-packet RETH ahead");
+            assertTrue(qb.counters().get(Counter.DROP_NOT_PLACEABLE) >= beyond, "beyond the window");
+            assertEquals(parityOutside, qb.counters().get(Counter.DROP_FEC_OUT_OF_WINDOW), "parity outside the window");
+            assertTrue(qa.counters().get(Counter.STALE_RESPONSES) >= staleSacks + readResponses, "stale SACKs and READ responses");
+            assertEquals(0, qb.counters().get(Counter.NAKS_SENT), "nothing forged reached the expected PSN");
+        }
+    }
+
+    @Test
+    void theSacksForAGapNoOneFillsBackOffAndStop() {
+        try (Rig r = new Rig(ImpairmentConfig.none(), ImpairmentConfig.none(), LossRecovery.sack(),
+                MemoryLink.Config.defaults().withLatency(10_000), 512)) {
+            int flags = OpcodeTable.UETH_TS | OpcodeTable.UETH_PER_PACKET_RETH | OpcodeTable.UETH_SACK;
+            QueuePair[] q = r.wan(flags, MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_1024), 64);
+            SoftQp qb = (SoftQp) q[1];
+            MemoryRegion dst = r.mrB(4096, AccessFlags.ALL);
+            Frames frames = new Frames(r.fabric);
+            UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+            r.run(1_000_000);
+            // one forged READ request 1000 PSNs ahead: not placeable yet, and it opens a gap up to it
+            Packet p = request(frames, qb, Opcode.RC_RDMA_READ_REQUEST, Psn.add(qb.responder.ePsn, 1000), dst.rkey(),
+                    dst.address(), flags, payload);
+            p.payloadLength = 0;
+            p.rethDmaLength = 64;
+            frames.send(p, r.sim.now());
+            r.run(1_000_000_000L); // a second: at 200 us a SACK each without back-off, ~5000
+            long sacks = qb.counters().get(Counter.SACKS_SENT);
+            assertTrue(sacks >= 1 && sacks <= WanReceiver.MAX_SACK_REPEATS + 2, "SACKs for the forged gap in 1 s: " + sacks);
+            assertEquals(QpState.RTS, qb.state());
+            r.run(10_000_000_000L);
+            assertEquals(sacks, qb.counters().get(Counter.SACKS_SENT), "and none later");
+        }
+    }
+
+    /** A request from A's addresses to B's QP with a per-packet RETH (when the flags say so) and a timestamp. */
+    private static Packet request(Frames f, SoftQp to, int opcode, int psn, int rkey, long va, int uethFlags, UnsafeBuffer payload) {
+        Packet p = f.packetWithGids();
+        p.opcode = opcode;
+        p.destQp = to.qpNum();
+        p.psn = psn;
+        p.resv7 = OpcodeTable.RESV7_URDMA;
+        p.uethFlags = uethFlags;
+        p.rethVa = va;
+        p.rethRkey = rkey;
+        p.rethDmaLength = 512; // within the WAN payload MTU (the path MTU less the WAN headers)
+        p.payloadBuffer = payload;
+        p.payloadLength = 512;
+        return p;
+    }
+
+    private static Packet parity(Frames f, SoftQp to, int base, int m, UnsafeBuffer payload) {
+        Packet p = f.packetWithGids();
+        p.opcode = Opcode.URDMA_FEC_PARITY;
+        p.destQp = to.qpNum();
+        p.psn = 0;
+        p.resv7 = OpcodeTable.RESV7_URDMA;
+        p.uethFlags = WAN;
+        p.fecBasePsn = base;
+        p.fecM = m;
+        p.fecR = 1;
+        p.fecIndex = 0;
+        p.fecLengthXor = 64;
+        p.payloadBuffer = payload;
+        p.payloadLength = 64;
+        return p;
+    }
+
+    private static Packet ack(Frames f, SoftQp to, int psn) {
+        Packet p = f.packetToA();
+        p.pkey = 0xFFFF;
+        p.opcode = Opcode.RC_ACKNOWLEDGE;
+        p.destQp = to.qpNum();
+        p.psn = psn;
+        p.resv7 = OpcodeTable.RESV7_URDMA;
+        p.uethFlags = OpcodeTable.UETH_SACK | OpcodeTable.UETH_TS | OpcodeTable.UETH_PER_PACKET_RETH;
+        p.aethSyndrome = Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID;
+        p.sackCount = 2;
+        p.sackCumulativePsn = psn;
+        p.sackRangeStart[0] = Psn.add(psn, 1);
+        p.sackRangeLength[0] = 255;
+        p.sackRangeStart[1] = Psn.add(psn, 5000);
+        p.sackRangeLength[1] = 255;
+        return p;
+    }
+
+    private static Packet readResponse(Frames f, SoftQp to, int psn, UnsafeBuffer payload) {
+        Packet p = f.packetToA();
+        p.pkey = 0xFFFF;
+        p.opcode = Opcode.RC_RDMA_READ_RESPONSE_ONLY;
+        p.destQp = to.qpNum();
+        p.psn = psn;
+        p.resv7 = OpcodeTable.RESV7_URDMA;
+        p.uethFlags = OpcodeTable.UETH_TS | OpcodeTable.UETH_PER_PACKET_RETH;
+        p.aethSyndrome = Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID;
+        p.rethVa = 0;
+        p.rethDmaLength = 512; // within the WAN payload MTU (the path MTU less the WAN headers)
+        p.payloadBuffer = payload;
+        p.payloadLength = 512;
+        return p;
+    }
+}
