@@ -30,8 +30,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code urdma scenario fct}: flow completion times of a flow workload on a fabric, per congestion control. */
 @Command(name = "fct", mixinStandardHelpOptions = true,
-    description = {"Flow completion times in the simulated world: each flow an RC WRITE on a QP pooled per host pair, on a",
-        "topology (YAML, or HPCC's text format), from a flow list (HPCC's flow.txt) or a generated load (a flow-size CDF,",
+    description = {"Flow completion times and slowdowns of a flow workload in the simulated world.",
+        "Each flow is an RC WRITE on a QP pooled per host pair, on a topology (YAML, or HPCC's text format), from a",
+        "flow list (HPCC's flow.txt) or a generated load (a flow-size CDF,",
         "Poisson arrivals, optional N:1 incast). Once per --cc: DIR/fct.txt (fct_CC.txt when several; HPCC's format, read",
         "by its fct_analysis.py), DIR/fct.csv, DIR/slowdown.csv and DIR/slowdown.png (p50/p95/p99 slowdown per flow-size",
         "group, a line per CC); DIR/flow.txt holds the flows run. Prints the table, events/s and peak memory."})

@@ -87,8 +87,8 @@ public final class TopoGenCommand implements Runnable {
     }
 
     @Command(name = "fat-tree", mixinStandardHelpOptions = true,
-        description = {"A three-tier fat tree. --k K is the k-ary fat tree (k pods of k/2 ToRs and k/2 aggs, k/2 hosts per",
-            "ToR, (k/2)^2 cores); --pods/--tors/--aggs/--hosts-per-tor/--cores shape others, e.g. HPCC's fat.txt:",
+        description = {"A three-tier fat tree.",
+            "--k K is the k-ary fat tree (k pods of k/2 ToRs and k/2 aggs, k/2 hosts per ToR, (k/2)^2 cores); --pods/--tors/--aggs/--hosts-per-tor/--cores shape others, e.g. HPCC's fat.txt:",
             "--pods 5 --tors 4 --aggs 4 --hosts-per-tor 16 --cores 16 --host-gbps 100 --fabric-gbps 400."})
     public static final class FatTree implements Callable<Integer> {
         @Spec
