@@ -107,8 +107,7 @@ final class Requester implements LossRecovery.Retransmitter {
     private int transmit(long now, boolean drained) {
         int work = 0;
         int burst = qp.device.config().txBurst();
-        int window = congestionWindow(qp.window());
-        windowAckInterval = window < qp.window() ? Math.max(1, window / 2) : 0;
+        int window = cwnd.narrow(qp.window(), qp.rate.windowBytes(), qp.mtu);
         int sent = qp.type == QpType.RC ? qp.recovery.retransmit(this, now) : 0;
         if (qp.fecTx != null) qp.fecTx.flush(now);
         while (sent < burst) {
@@ -151,23 +150,6 @@ final class Requester implements LossRecovery.Retransmitter {
             sent++;
         }
         return work + sent;
-    }
-
-    /**
-     * Packets between ACK requests inside a message: the loss recovery's, and at most half a narrowed window, so the
-     * ACKs that open a small window come before it closes (HPCC's NIC ACKs every packet).
-     */
-    private int ackReqInterval() {
-        int interval = qp.recovery.ackReqInterval();
-        if (windowAckInterval == 0) return interval;
-        return interval == 0 ? windowAckInterval : Math.min(interval, windowAckInterval);
-    }
-
-    /** The QP's PSN window, narrowed to the rate control's in-flight window ({@code +w} policies) in whole packets. */
-    private int congestionWindow(int window) {
-        long bytes = qp.rate.windowBytes();
-        if (bytes == Long.MAX_VALUE) return window;
-        return (int) Math.max(1, Math.min(window, (bytes + qp.mtu - 1) / qp.mtu));
     }
 
     /**
@@ -303,7 +285,7 @@ final class Requester implements LossRecovery.Retransmitter {
 
     /** RC asks for an ACK at a message's end (a READ and an atomic are one packet) and every ackReqInterval packets. */
     private boolean ackReqFor(int opcode) {
-        int interval = ackReqInterval();
+        int interval = cwnd.ackReqInterval(qp.recovery.ackReqInterval());
         return qp.type == QpType.RC && (OpcodeTable.has(opcode, OpcodeTable.END) || (interval > 0 && sinceAckReq + 1 >= interval));
     }
 
@@ -376,8 +358,8 @@ final class Requester implements LossRecovery.Retransmitter {
 
     private int highestSentPlusOne;
     private boolean everSent;
-    /** Half the rate control's window in packets when it narrows the PSN window, else 0. */
-    private int windowAckInterval;
+    /** The rate control's in-flight window ({@code +w} policies) over the PSN window. */
+    private final CongestionWindow cwnd = new CongestionWindow();
     /** DC mode's RTT samples, one per round trip, for the rate control (WAN mode's ACKs carry timestamps). */
     final RttProbe rttProbe = new RttProbe();
     /** Request packets this requester sent (for the completer's retry logic; the counters have the telemetry). */

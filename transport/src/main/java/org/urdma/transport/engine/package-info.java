@@ -17,8 +17,8 @@
  * checks) or {@code WanReceiver} (WAN mode: placed on arrival, with {@code SackRanges}), chosen at RTR;
  * {@code UcUdReceiver}; {@code ResponderResources} (READ/atomic, rxe's resp_res); {@code TakenRecv}. Completer:
  * {@code InOrderReads} or {@code WanReads}, chosen at RTS; {@code AckFeedback} (AETH-EXT and SACK-ETH). Requester:
- * {@code ResendJournal}. QP: {@code QpControl} (modify, RESET, ERR, flush), {@code QpTimers}, {@code QpReceive},
- * {@code SendChecks}. Device: {@code EngineGate} (the engine's claim, control queue, posted work),
+ * {@code ResendJournal}, {@code RttProbe} (DC-mode RTT samples), {@code CongestionWindow} (a rate control's window).
+ * QP: {@code QpControl} (modify, RESET, ERR, flush), {@code QpTimers}, {@code QpReceive}, {@code SendChecks}. Device: {@code EngineGate} (the engine's claim, control queue, posted work),
  * {@code PassScheduler} (the pass), {@code EngineTimers}, {@code DeviceLimits}, {@code QpTable}, {@code RxDemux},
  * {@code McastGroups} (the QPs attached to each multicast group).
  *
