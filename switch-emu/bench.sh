@@ -4,7 +4,7 @@
 #   sudo switch-emu/bench.sh delay [SECONDS [SIZE [RATES [DELAYS [egress|ingress [NICE]]]]]]
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-jar="$here/bench/target/urdma.jar"
+jar="$here/dist/target/urdma.jar"
 JH="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
 case "${1:-}" in
   forwarding) main=org.urdma.switchemu.rt.SwitchBlast ;;
@@ -14,7 +14,7 @@ esac
 shift
 if [ ! -f "$jar" ] || [ -n "${URDMA_REBUILD:-}" ]; then
   echo "bench.sh: building $jar ..." >&2
-  (cd "$here" && JAVA_HOME="$JH" mvn -q -B -DskipTests -pl bench -am package) >&2
+  (cd "$here" && JAVA_HOME="$JH" mvn -q -B -DskipTests -pl dist -am package) >&2
 fi
 exec "$JH/bin/java" --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow \
   --add-exports java.base/jdk.internal.misc=ALL-UNNAMED ${URDMA_JAVA_OPTS:-} -cp "$jar" "$main" "$@"

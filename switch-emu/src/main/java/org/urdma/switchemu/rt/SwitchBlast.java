@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Forwarding rate of the real-time switch between two hosts in namespaces, beside a raw AF_PACKET blast
  * on a plain veth pair measured in the same run (a benchmark, needs root):
  * <pre>
- * java --enable-native-access=ALL-UNNAMED -cp bench/target/urdma.jar org.urdma.switchemu.rt.SwitchBlast \
+ * java --enable-native-access=ALL-UNNAMED -cp dist/target/urdma.jar org.urdma.switchemu.rt.SwitchBlast \
  *     [FRAMES [SIZE [MTU [ROUNDS [SPIN|BACKOFF|WAIT [RX_RING_MB [NICE [V2|V3]]]]]]]]
  * </pre>
  * One warm-up pair (not counted, so the JIT compiles both paths first), then ROUNDS pairs interleaved

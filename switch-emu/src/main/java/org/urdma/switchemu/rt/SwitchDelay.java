@@ -25,7 +25,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
  * One-way delay through the real-time switch with a configured impairment delay, beside the same path
  * without impairment measured in the same run (a benchmark, needs root):
  * <pre>
- * java --enable-native-access=ALL-UNNAMED -cp bench/target/urdma.jar org.urdma.switchemu.rt.SwitchDelay \
+ * java --enable-native-access=ALL-UNNAMED -cp dist/target/urdma.jar org.urdma.switchemu.rt.SwitchDelay \
  *     [SECONDS [SIZE [RATES [DELAYS [egress|ingress [NICE]]]]]]      e.g. 2 1500 100M,1G 1ms,10ms egress 0
  * </pre>
  * h1 → s1 → h2 in namespaces, 10 Gbit/s links; h1 sends SIZE-byte frames paced to each offered RATE

@@ -1,0 +1,92 @@
+package org.urdma.scenario.world;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.urdma.switchemu.topo.FabricGenerator;
+import org.urdma.switchemu.topo.FabricSettings;
+import org.urdma.switchemu.topo.Topology;
+import org.urdma.switchemu.topo.TopologyParser;
+import org.urdma.switchemu.world.fct.FctRecords;
+import org.urdma.switchemu.world.fct.FlowGenerator;
+import org.urdma.switchemu.world.fct.FlowSizeCdf;
+import org.urdma.switchemu.world.fct.Flows;
+
+class FctTest {
+    private static final long G100 = 100_000_000_000L;
+
+    static Topology leafSpine(int leaves, int spines, int hostsPerLeaf) {
+        String yaml = FabricGenerator.leafSpine(new FabricGenerator.LeafSpine(leaves, spines, hostsPerLeaf, G100, G100, 1_000, 1_000),
+                FabricSettings.hpcc(G100).withBuffer(4_000_000));
+        return TopologyParser.parse(yaml, "leaf-spine");
+    }
+
+    static Topology fatTreeK4() {
+        return TopologyParser.parse(FabricGenerator.fatTree(FabricGenerator.FatTree.ofK(4, G100, G100, 1_000),
+                FabricSettings.hpcc(G100).withBuffer(2_000_000)), "k4");
+    }
+
+    @Test
+    void aSingleFlowOnAnIdlePathHasSlowdownOne() {
+        Topology t = leafSpine(2, 2, 2);
+        for (long size : new long[] {1, 17, 1_000, 1_025, 64_000, 1_000_000}) {
+            Flows f = new Flows().add(0, 3, 3, 100, size, 10_000);
+            Fct.Run r = Fct.run(t, f, "none", 1, 1024, false, 0);
+            assertEquals(1, r.completed(), "size " + size);
+            assertEquals(1.0, r.slowdown()[0], 0.01, "size " + size + ": " + r.fctText());
+        }
+        Fct.Run real = Fct.run(t, new Flows().add(0, 3, 3, 100, 1_025, 10_000), "none", 1, 1024, true, 0);
+        assertEquals(1.0, real.slowdown()[0], 0.01, "with real bytes: " + real.fctText());
+    }
+
+    @Test
+    void anIncastOfEqualFlowsWithPfcAndNoCcFinishesAtNTimesItsBytesOverTheLineRate() {
+        Topology t = leafSpine(2, 2, 9);
+        int n = 8;
+        long size = 1_000_000;
+        Flows f = new Flows();
+        for (int s = 1; s <= n; s++) f.add(s, 0, 3, 100, size, 10_000);
+        Fct.Run r = Fct.run(t, f, "none", 1, 1024, false, 0);
+        assertEquals(n, r.completed());
+        assertEquals(0, r.drops(), "lossless: PFC, no drops");
+        assertTrue(r.pfcFrames() > 0, "8 MB into a 4 MB buffer needs PFC");
+        FctRecords rec = new FctRecords(t, new ArrayList<>(t.hosts().keySet()), 1024);
+        double wireNs = rec.wireBytes(size) * 8e9 / G100;
+        double expected = n * wireNs + (rec.idealNs(1, 0, size) - wireNs);
+        double last = 0;
+        for (int i = 0; i < n; i++) last = Math.max(last, r.slowdown()[i] * rec.idealNs(f.src(i), 0, size));
+        assertEquals(expected, last, expected * 0.02, "the last of " + n + " flows of " + size + " bytes");
+    }
+
+    @Test
+    void everyHostPairOfAK4FatTreeReachesEveryOther() {
+        Topology t = fatTreeK4();
+        Flows f = new Flows();
+        for (int a = 0; a < 16; a++) {
+            for (int b = 0; b < 16; b++) {
+                if (a != b) f.add(a, b, 3, 100, 2_000, 10_000 + 100L * (a * 16 + b));
+            }
+        }
+        Fct.Run r = Fct.run(t, f, "none", 1, 1024, false, 0);
+        assertEquals(240, r.completed(), r.fctText());
+        assertEquals(0, r.failed());
+        assertEquals(0, r.drops());
+    }
+
+    @Test
+    void theSameInputsAndSeedGiveByteIdenticalFctFiles() {
+        Topology t = fatTreeK4();
+        Flows f = FlowGenerator.generate(new FlowGenerator.Options(FlowSizeCdf.shipped("websearch"), 0.5, G100, 10_000, 200_000, 4,
+                20_000, 0.2, 3), 16);
+        Fct.Run a = Fct.run(t, f, "dcqcn", 5, 1024, false, 0);
+        Fct.Run b = Fct.run(t, f, "dcqcn", 5, 1024, false, 0);
+        assertTrue(a.completed() > 20, "flows completed: " + a.completed());
+        assertEquals(a.fctText(), b.fctText());
+        assertEquals(a.csv(), b.csv());
+        List<Fct.Run> runs = List.of(a);
+        assertEquals(Fct.table("t", runs, 5).text(), Fct.table("t", List.of(b), 5).text());
+    }
+}
