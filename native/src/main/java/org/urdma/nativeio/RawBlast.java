@@ -14,7 +14,7 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 /**
  * Raw AF_PACKET blast: sends N frames of S bytes through the TX ring as fast as it allows and counts
- * them on an RX ring. The baseline for "RC write-bw >= 0.8x raw AF_PACKET blast" (issue 4).
+ * them on an RX ring. The baseline for "RC write-bw >= 0.8x raw AF_PACKET blast".
  *
  * <pre>
  * java --enable-native-access=ALL-UNNAMED -cp native/target/classes org.urdma.nativeio.RawBlast veth [frames] [size] [mtu] [bypass]

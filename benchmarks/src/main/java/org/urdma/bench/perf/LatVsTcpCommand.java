@@ -26,7 +26,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code urdma perf lat-vs-tcp} (root): issue 4's latency target in one run. Makes two namespaces joined by a veth
+ * {@code urdma perf lat-vs-tcp} (root): send latency beside kernel TCP and raw AF_PACKET, in one run. Makes two namespaces joined by a veth
  * pair and, interleaved round by round, runs three ping-pongs between two processes (one JVM per side): kernel TCP
  * (TCP_NODELAY), {@code urdma perf send-lat} over AF_PACKET, and raw AF_PACKET frames without the engine (the
  * floor). Prints each round's half-round-trip p50s, the load average, and urdma's p50 over TCP's.
@@ -162,7 +162,7 @@ public final class LatVsTcpCommand implements Callable<Integer> {
         double raw = median(results.stream().mapToDouble(Round::raw).toArray());
         out.printf(Locale.ROOT, "%-6s %-18.2f %-20.2f %-20s %-14.3f%n", "median", tcp, urdma, noRaw ? "-" : String.format(Locale.ROOT, "%.2f", raw),
                 urdma / tcp);
-        out.printf(Locale.ROOT, "send-lat %d B p50 / TCP ping-pong half round trip p50 = %.3f (issue 4 target: <= 0.5)%s%n", size,
+        out.printf(Locale.ROOT, "send-lat %d B p50 / TCP ping-pong half round trip p50 = %.3f (target: <= 0.5)%s%n", size,
                 urdma / tcp, noRaw ? "" : String.format(Locale.ROOT, "; raw AF_PACKET floor = %.3f of TCP", raw / tcp));
         if (!raw2.isEmpty()) {
             double r2 = median(raw2.stream().mapToDouble(Double::doubleValue).toArray());

@@ -29,7 +29,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code urdma perf veth-bw} (root): issue 4's bandwidth target in one command. It makes two namespaces joined by a
+ * {@code urdma perf veth-bw} (root): the write bandwidth beside the kernel's per-frame floor, in one command. It makes two namespaces joined by a
  * veth pair and, round after round, runs (a) a raw AF_PACKET blast of frames as long as write-bw's full-size frames
  * (TX ring, no protocol: the kernel's per-frame cost) and (b) RC write-bw between a server and a client side, each
  * on its own AF_PACKET port in its own namespace, both in this JVM. Prints each rate, the ratio of the delivered

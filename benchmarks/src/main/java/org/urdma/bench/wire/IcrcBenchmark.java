@@ -26,7 +26,7 @@ import org.urdma.transport.wire.Packet;
 /**
  * ICRC of a RoCEv2 frame (as the decoder verifies it) beside plain {@link CRC32} over the same frame's
  * bytes: the ICRC's masked-prefix handling should cost little next to the CRC itself. Frames live in
- * direct memory, like ring slots. Target (issue 2): icrc throughput at 4096 bytes ≥ 0.8 × crc32.
+ * direct memory, like ring slots. Target: icrc throughput at 4096 bytes ≥ 0.8 × crc32.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

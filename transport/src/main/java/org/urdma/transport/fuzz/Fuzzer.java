@@ -362,7 +362,7 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
             int syn = p.aethSyndrome();
             if ((syn & Aeth.SYNDROME_TYPE) == Aeth.SYNDROME_NAK && (syn & 0x1F) != Aeth.NAK_PSN_SEQUENCE_ERROR) {
                 if (s.firstErrorPsn != -1 && Psn.before(p.psn(), s.firstErrorPsn)) {
-                    throw new OracleFailure("a stale NAK failed an outstanding request: " + p); // issue 17 #1
+                    throw new OracleFailure("a stale NAK failed an outstanding request: " + p);
                 }
                 expect("RC requester: NAK " + nakName(syn & 0x1F) + " fails the request (" + st + ")");
                 return;
