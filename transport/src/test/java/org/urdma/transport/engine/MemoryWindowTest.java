@@ -70,6 +70,13 @@ class MemoryWindowTest {
         return rkey;
     }
 
+    /** Binds type 1 window {@code mw} over all of {@code mr} through {@code qp} (side B) and waits for its completion. */
+    private static int bindType1(Rig r, QueuePair qp, MemoryWindow mw, MemoryRegion mr) {
+        int rkey = qp.bindMw(mw, new MwBind().region(mr, RW).flags(SendFlags.SIGNALED));
+        assertEquals(WcStatus.SUCCESS, r.awaitB(1, 10 * MS).get(0).status);
+        return rkey;
+    }
+
     /** The WRITE of {@code pair[0]} got the NAK: both QPs in ERR (rxe's class C error at the responder), nothing placed. */
     private static void assertNaked(WorkCompletion wc, QueuePair[] pair, Regions g) {
         assertEquals(WcStatus.REM_ACCESS_ERR, wc.status, wc.toString());
@@ -123,8 +130,7 @@ class MemoryWindowTest {
             QueuePair[] qp = r.rc();
             Regions g = regions(r);
             MemoryWindow mw = r.pdB.allocMw(MwType.TYPE_1);
-            int rkey = qp[1].bindMw(mw, new MwBind().region(g.exposed(), RW).flags(SendFlags.SIGNALED));
-            assertEquals(WcStatus.SUCCESS, r.awaitB(1, 10 * MS).get(0).status);
+            int rkey = bindType1(r, qp[1], mw, g.exposed());
             assertEquals(1, ((org.urdma.transport.memory.RegisteredMemory) g.exposed()).boundWindows());
             int unbound = qp[1].bindMw(mw, new MwBind().flags(SendFlags.SIGNALED)); // no region, length 0: unbind
             assertEquals(WcStatus.SUCCESS, r.awaitB(1, 10 * MS).get(0).status);
@@ -179,8 +185,7 @@ class MemoryWindowTest {
             QueuePair[] qp = r.rc();
             Regions g = regions(r);
             MemoryWindow mw = r.pdB.allocMw(MwType.TYPE_1);
-            int rkey = qp[1].bindMw(mw, new MwBind().region(g.exposed(), RW).flags(SendFlags.SIGNALED));
-            assertEquals(WcStatus.SUCCESS, r.awaitB(1, 10 * MS).get(0).status);
+            int rkey = bindType1(r, qp[1], mw, g.exposed());
             MemoryRegion dst = r.mrB(64, AccessFlags.LOCAL_WRITE);
             qp[1].postRecv(new ReceiveWorkRequest().wrId(11).addSge(dst, 0, 64));
             qp[0].postSend(new SendWorkRequest().wrId(12).opcode(WrOpcode.SEND_WITH_INV).invalidateRkey(rkey)
@@ -320,6 +325,41 @@ class MemoryWindowTest {
     private static void assertRefused(String prefix, Runnable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call::run);
         assertTrue(e.getMessage().startsWith(prefix), e.getMessage());
+    }
+
+    @Test
+    void writesThroughAWindowAllocateNothingOnceWarm() {
+        try (Rig r = new Rig()) {
+            QueuePair[] qp = r.rc();
+            Regions g = regions(r);
+            MemoryWindow mw = r.pdB.allocMw(MwType.TYPE_2);
+            int rkey = bindType2(r, qp[1], mw, g.exposed(), 0, LEN, RW);
+            SendWorkRequest wr = new SendWorkRequest().wrId(1).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                    .addSge(g.src(), 0, 2048).remote(g.exposed().address() + 4096, rkey);
+            WorkCompletion[] wcs = new WorkCompletion[16];
+            for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
+            com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            long tid = Thread.currentThread().threadId();
+            long best = Long.MAX_VALUE;
+            int done = 0;
+            for (int round = 0; round < 20; round++) {
+                long before = mx.getThreadAllocatedBytes(tid);
+                for (int i = 0; i < 100; i++) {
+                    qp[0].postSend(wr);
+                    r.sim.runFor(20_000);
+                    int n = r.cqA.poll(wcs);
+                    for (int k = 0; k < n; k++) {
+                        if (wcs[k].status != WcStatus.SUCCESS) throw new AssertionError(wcs[k].toString());
+                    }
+                    done += n;
+                }
+                best = Math.min(best, mx.getThreadAllocatedBytes(tid) - before);
+            }
+            r.sim.runFor(MS);
+            done += r.cqA.poll(wcs);
+            assertEquals(2000, done, "every WRITE through the window completed");
+            assertTrue(best < 1024, best + " bytes allocated for 100 WRITEs through a window");
+        }
     }
 
     @Test
