@@ -255,6 +255,40 @@ class MemoryWindowTest {
     }
 
     @Test
+    void aBindOfADeallocatedWindowCompletesWithMwBindErr() {
+        try (Rig r = new Rig()) {
+            QueuePair[] qp = r.rc();
+            Regions g = regions(r);
+            MemoryWindow mw = r.pdB.allocMw(MwType.TYPE_1);
+            mw.dealloc();
+            qp[1].bindMw(mw, new MwBind().region(g.exposed(), RW).wrId(14));
+            WorkCompletion wc = r.awaitB(1, 10 * MS).get(0);
+            assertEquals(14, wc.wrId);
+            assertEquals(WcStatus.MW_BIND_ERR, wc.status, wc.toString());
+            assertEquals(0, ((org.urdma.transport.memory.RegisteredMemory) g.exposed()).boundWindows());
+        }
+    }
+
+    @Test
+    void aUcPeerWritesThroughAType2WindowAndAfterLocalInvalidateItsWriteIsDropped() {
+        try (Rig r = new Rig()) {
+            QueuePair[] qp = r.connect(QpType.UC, MemoryFabric.Connection.defaults());
+            Regions g = regions(r);
+            MemoryWindow mw = r.pdB.allocMw(MwType.TYPE_2);
+            int rkey = bindType2(r, qp[1], mw, g.exposed(), 0, LEN, RW);
+            assertEquals(WcStatus.SUCCESS, write(r, qp[0], g.src(), g.exposed().address(), rkey, 64).status);
+            r.run(MS); // UC completes at the sender once sent
+            assertEquals(1, g.exposed().segment().get(ValueLayout.JAVA_BYTE, 63));
+            g.exposed().segment().fill((byte) 0x5A);
+            qp[1].postSend(new SendWorkRequest().wrId(10).opcode(WrOpcode.LOCAL_INV).invalidateRkey(rkey).flags(SendFlags.SIGNALED));
+            assertEquals(WcStatus.SUCCESS, r.awaitB(1, 10 * MS).get(0).status);
+            assertEquals(WcStatus.SUCCESS, write(r, qp[0], g.src(), g.exposed().address(), rkey, 64).status, "UC: the sender learns nothing");
+            r.run(MS);
+            assertTrue(g.untouched(), "the receiver placed nothing through the freed window");
+        }
+    }
+
+    @Test
     void aBindCompletesInOrderBehindEarlierWork() {
         try (Rig r = new Rig()) {
             QueuePair[] qp = r.rc();
