@@ -12,6 +12,12 @@ public interface ProtectionDomain extends AutoCloseable {
      */
     MemoryRegion registerMemory(MemorySegment segment, int access);
 
+    /**
+     * Allocates a memory window ({@code ibv_alloc_mw}): type 1 starts valid and unbound, type 2 free until a
+     * {@link WrOpcode#BIND_MW} binds it. Throws IllegalStateException past the device's max_mw.
+     */
+    MemoryWindow allocMw(MwType type);
+
     QueuePair createQp(QpInitAttributes init);
 
     SharedReceiveQueue createSrq(int maxWr, int maxSge, int limit);

@@ -25,6 +25,15 @@ public interface QueuePair extends AutoCloseable {
      */
     void postSend(SendWorkRequest wr);
 
+    /**
+     * Binds type 1 window {@code mw} to {@code bind}'s range ({@code ibv_bind_mw}): posts a {@link WrOpcode#BIND_MW}
+     * request with the next key ({@link MemoryWindow#incRkey}) and returns that rkey, which the window reports from now on.
+     * The bind completes in order with the QP's other work ({@link WcOpcode#BIND_MW}, or {@link WcStatus#MW_BIND_ERR}).
+     * Throws IllegalArgumentException naming the field for a type 2 window, a region in another protection domain or
+     * without {@link AccessFlags#MW_BIND}, a range outside the region, or rights the region cannot back.
+     */
+    int bindMw(MemoryWindow mw, MwBind bind);
+
     /** Posts a receive request (not allowed when the QP uses an SRQ). */
     void postRecv(ReceiveWorkRequest wr);
 

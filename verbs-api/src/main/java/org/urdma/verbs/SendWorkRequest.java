@@ -22,6 +22,12 @@ public final class SendWorkRequest {
     private AddressHandle ah;
     private int remoteQpn;
     private int remoteQkey;
+    private MemoryWindow bindMw;
+    private int bindRkey;
+    private MemoryRegion bindMr;
+    private long bindAddr;
+    private long bindLength;
+    private int bindAccess;
 
     public SendWorkRequest() {
         for (int i = 0; i < MAX_SGE; i++) sg[i] = new ScatterGatherEntry();
@@ -31,6 +37,7 @@ public final class SendWorkRequest {
     public SendWorkRequest reset() {
         wrId = 0; opcode = WrOpcode.SEND; flags = 0; numSge = 0; immData = 0; invalidateRkey = 0;
         remoteAddr = 0; rkey = 0; compareAdd = 0; swap = 0; ah = null; remoteQpn = 0; remoteQkey = 0;
+        bindMw = null; bindRkey = 0; bindMr = null; bindAddr = 0; bindLength = 0; bindAccess = 0;
         return this;
     }
 
@@ -63,6 +70,16 @@ public final class SendWorkRequest {
     public SendWorkRequest ud(AddressHandle ah, int remoteQpn, int remoteQkey) {
         this.ah = ah; this.remoteQpn = remoteQpn; this.remoteQkey = remoteQkey; return this;
     }
+    /**
+     * A {@link WrOpcode#BIND_MW} request's window, the rkey it is to have once bound (the index of {@code mw.rkey()}
+     * with a key of the consumer's choice, e.g. {@link MemoryWindow#incRkey}), and the region, range and rights of
+     * {@code bind} (its wrId and flags are not used: this request's own are).
+     */
+    public SendWorkRequest bindMw(MemoryWindow mw, int rkey, MwBind bind) {
+        if (bind == null) throw new IllegalArgumentException("bind_mw.bind_info: must not be null");
+        bindMw = mw; bindRkey = rkey; bindMr = bind.mr(); bindAddr = bind.addr(); bindLength = bind.length(); bindAccess = bind.access();
+        return this;
+    }
 
     public long wrId() { return wrId; }
     public WrOpcode opcode() { return opcode; }
@@ -81,6 +98,12 @@ public final class SendWorkRequest {
     public AddressHandle ah() { return ah; }
     public int remoteQpn() { return remoteQpn; }
     public int remoteQkey() { return remoteQkey; }
+    public MemoryWindow bindMwWindow() { return bindMw; }
+    public int bindRkey() { return bindRkey; }
+    public MemoryRegion bindMr() { return bindMr; }
+    public long bindAddr() { return bindAddr; }
+    public long bindLength() { return bindLength; }
+    public int bindAccess() { return bindAccess; }
 
     /** Total bytes over all SGEs. */
     public long totalLength() {

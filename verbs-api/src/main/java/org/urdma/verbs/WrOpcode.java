@@ -10,7 +10,9 @@ public enum WrOpcode {
     ATOMIC_CMP_AND_SWP(WcOpcode.COMP_SWAP),
     ATOMIC_FETCH_AND_ADD(WcOpcode.FETCH_ADD),
     LOCAL_INV(WcOpcode.LOCAL_INV),
-    SEND_WITH_INV(WcOpcode.SEND);
+    SEND_WITH_INV(WcOpcode.SEND),
+    /** Binds a memory window (type 1 through {@link QueuePair#bindMw}, type 2 posted directly); a local operation. */
+    BIND_MW(WcOpcode.BIND_MW);
 
     private static final WrOpcode[] VALUES = values();
     private final WcOpcode completion;
@@ -46,9 +48,14 @@ public enum WrOpcode {
         return switch (type) {
             case RC -> true;
             case UC -> this == SEND || this == SEND_WITH_IMM || this == RDMA_WRITE || this == RDMA_WRITE_WITH_IMM
-                    || this == LOCAL_INV;
+                    || this == LOCAL_INV || this == BIND_MW;
             case UD -> this == SEND || this == SEND_WITH_IMM;
         };
+    }
+
+    /** Whether the operation acts on this device only (no packets), completed in order with the rest. */
+    public boolean isLocal() {
+        return this == LOCAL_INV || this == BIND_MW;
     }
 
     public static WrOpcode of(int ordinal) {

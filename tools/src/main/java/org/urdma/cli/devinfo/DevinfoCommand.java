@@ -7,6 +7,7 @@ import org.urdma.cli.LinkSpec;
 import org.urdma.nativeio.NetInterface;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.DeviceConfig;
+import org.urdma.transport.engine.DeviceLimits;
 import org.urdma.transport.engine.SoftDevice;
 import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
@@ -94,7 +95,7 @@ public final class DevinfoCommand implements Callable<Integer> {
         DeviceConfig c = new DeviceConfig("urdma0", m, 64, 4096, 16, 8192, 1024, 16, 256, 512, 64,
                 org.urdma.transport.recovery.LossRecovery.goBackN());
         DeviceAttributes a = new DeviceAttributes(c.maxQp(), c.maxQpWr(), c.maxSge(), c.maxCqe(), c.maxMr(), Integer.MAX_VALUE,
-                c.maxRdAtomic(), c.maxRdAtomic(), 1024, c.maxQpWr(), c.maxInline());
+                c.maxRdAtomic(), c.maxRdAtomic(), 1024, c.maxQpWr(), c.maxInline(), c.maxMr(), DeviceLimits.CAP_FLAGS);
         print(out, "urdma0", m, a, p, kind);
         out.flush();
         return 0;
@@ -135,6 +136,8 @@ public final class DevinfoCommand implements Callable<Integer> {
         out.printf(f, "page_size_cap:", "0xfffff000");
         out.printf(f, "max_qp:", a.maxQp());
         out.printf(f, "max_qp_wr:", a.maxQpWr());
+        out.printf(f, "device_cap_flags:", String.format("0x%08x", a.deviceCapFlags()));
+        for (String flag : DeviceAttributes.capFlagNames(a.deviceCapFlags())) out.printf("\t\t\t\t\t%s%n", flag);
         out.printf(f, "max_sge:", a.maxSge());
         out.printf(f, "max_sge_rd:", a.maxSge());
         out.printf(f, "max_cq:", "2147483647 (not limited)");
@@ -144,6 +147,7 @@ public final class DevinfoCommand implements Callable<Integer> {
         out.printf(f, "max_qp_rd_atom:", a.maxQpRdAtom());
         out.printf(f, "max_qp_init_rd_atom:", a.maxQpInitRdAtom());
         out.printf(f, "atomic_cap:", "ATOMIC_HCA (1)");
+        out.printf(f, "max_mw:", a.maxMw());
         out.printf(f, "max_srq:", a.maxSrq());
         out.printf(f, "max_srq_wr:", a.maxSrqWr());
         out.printf(f, "max_srq_sge:", a.maxSge());

@@ -30,6 +30,9 @@ class DevinfoCommandTest {
         has(out, "max_cqe:", "65536");
         has(out, "max_mr:", "65536");
         has(out, "max_qp_rd_atom:", "16");
+        has(out, "max_mw:", "65536");
+        has(out, "device_cap_flags:", "0x01021000");
+        assertTrue(out.contains("\n\t\t\t\t\tMEM_WINDOW\n\t\t\t\t\tMEM_WINDOW_TYPE_2B\n"), "rxe's window flags: " + out);
         has(out, "urdma_framing:", "roce2");
         assertTrue(out.contains("\t\tport:\t1\n"), out);
         has(out, "state:", "PORT_ACTIVE (4)");

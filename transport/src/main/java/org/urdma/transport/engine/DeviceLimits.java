@@ -10,7 +10,7 @@ import org.urdma.verbs.QpInitAttributes;
  * What a device's verbs objects may ask for (ibv_query_device's limits, from its {@link DeviceConfig} and its link),
  * checked when a QP or CQ is made or a QP modified; a request past one is refused naming the field.
  */
-final class DeviceLimits {
+public final class DeviceLimits {
     private final DeviceConfig config;
     private final Link link;
 
@@ -21,8 +21,12 @@ final class DeviceLimits {
 
     DeviceAttributes attributes() {
         return new DeviceAttributes(config.maxQp(), config.maxQpWr(), config.maxSge(), config.maxCqe(), config.maxMr(),
-                Integer.MAX_VALUE, config.maxRdAtomic(), config.maxRdAtomic(), 1024, config.maxQpWr(), config.maxInline());
+                Integer.MAX_VALUE, config.maxRdAtomic(), config.maxRdAtomic(), 1024, config.maxQpWr(), config.maxInline(),
+                config.maxMr(), CAP_FLAGS);
     }
+
+    /** What the engine offers, as ibv_device_cap_flags: RNR NAKs, memory windows of type 1 and 2B (rxe's set of window types). */
+    public static final long CAP_FLAGS = DeviceAttributes.RC_RNR_NAK_GEN | DeviceAttributes.MEM_WINDOW | DeviceAttributes.MEM_WINDOW_TYPE_2B;
 
     /** A QP's queue capacities. */
     void checkQpCaps(QpInitAttributes init) {

@@ -223,7 +223,7 @@ final class InOrderReceiver implements RcReceiver {
 
     /** rxe check_rkey: a WRITE's first packet names a region this QP may write, over the whole message. */
     private boolean checkRkey(RxPacket p, long now, boolean reliable) {
-        RegisteredMemory mr = keys.remote(p.rethRkey(), qp.pd, p.rethVa(), p.rethLength() & 0xFFFFFFFFL, AccessFlags.REMOTE_WRITE);
+        RegisteredMemory mr = keys.remote(p.rethRkey(), qp.pd, qp, p.rethVa(), p.rethLength() & 0xFFFFFFFFL, AccessFlags.REMOTE_WRITE);
         if (mr == null || (qp.accessFlags & AccessFlags.REMOTE_WRITE) == 0) {
             if (reliable) resp.classC(Aeth.NAK_REMOTE_ACCESS_ERROR, p.psn(), null, now);
             return false;

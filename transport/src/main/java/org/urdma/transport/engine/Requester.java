@@ -129,7 +129,7 @@ final class Requester implements LossRecovery.Retransmitter {
                     if (qp.type != QpType.RC) qp.completer.retireLocal(idx, now);
                     return work; // RC: the completer reports it in order
                 }
-                if (sq.packets[s] == 0) { // LOCAL_INV: no packets, retired in order
+                if (sq.packets[s] == 0) { // LOCAL_INV, BIND_MW: no packets, retired in order
                     txIndex++;
                     if (qp.type != QpType.RC) qp.completer.retireLocal(idx, now);
                     work++;
@@ -175,6 +175,9 @@ final class Requester implements LossRecovery.Retransmitter {
             err = WcStatus.LOC_LEN_ERR;
         } else if (!sq.isInline(s) && !resolve(s, op)) {
             err = WcStatus.LOC_PROT_ERR;
+        } else if (op == WrOpcode.BIND_MW && !keys.bind(qp, sq.bindMw[s], sq.rkey[s], sq.bindMr[s], sq.remoteAddr[s], sq.bindLength[s],
+                sq.bindAccess[s])) {
+            err = WcStatus.MW_BIND_ERR; // bound when the requester reaches it, as rxe: work posted after it may use the new rkey
         }
         if (err != null) {
             startError[s] = err.ordinal() + 1;
@@ -183,7 +186,7 @@ final class Requester implements LossRecovery.Retransmitter {
             txOffset = 0;
             return false;
         }
-        if (op == WrOpcode.LOCAL_INV) {
+        if (op.isLocal()) {
             packets = 0;
         } else if (op.isAtomic()) {
             packets = 1;

@@ -72,7 +72,7 @@ final class ResponderResources {
     /** A READ request in order: rkey checked, a resource taken, its responses queued; ePsn passes its response PSNs. */
     void onRead(RxPacket p, long now) {
         long len = p.rethLength() & 0xFFFFFFFFL;
-        RegisteredMemory mr = keys.remote(p.rethRkey(), qp.pd, p.rethVa(), len, AccessFlags.REMOTE_READ);
+        RegisteredMemory mr = keys.remote(p.rethRkey(), qp.pd, qp, p.rethVa(), len, AccessFlags.REMOTE_READ);
         if (mr == null || (qp.accessFlags & AccessFlags.REMOTE_READ) == 0) {
             resp.classC(Aeth.NAK_REMOTE_ACCESS_ERROR, p.psn(), null, now);
             return;
@@ -101,7 +101,7 @@ final class ResponderResources {
 
     /** An atomic in order: executed once, its original value kept for the ATOMIC ACKNOWLEDGE and any replay. */
     void onAtomic(RxPacket p, int o, long now) {
-        RegisteredMemory mr = keys.remote(p.atomicRkey(), qp.pd, p.atomicVa(), 8, AccessFlags.REMOTE_ATOMIC);
+        RegisteredMemory mr = keys.remote(p.atomicRkey(), qp.pd, qp, p.atomicVa(), 8, AccessFlags.REMOTE_ATOMIC);
         if (mr == null || (qp.accessFlags & AccessFlags.REMOTE_ATOMIC) == 0) {
             resp.classC(Aeth.NAK_REMOTE_ACCESS_ERROR, p.psn(), null, now);
             return;

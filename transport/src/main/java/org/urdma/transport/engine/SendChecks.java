@@ -17,6 +17,7 @@ final class SendChecks {
         long total = wr.totalLength();
         if (total > Integer.MAX_VALUE) throw new IllegalArgumentException("sg_list: total length must be < 2 GiB");
         WrOpcode op = wr.opcode();
+        if (op == WrOpcode.BIND_MW) BindChecks.check(qp, wr, "bind_mw");
         if ((wr.flags() & SendFlags.INLINE) != 0) {
             if (op.writesLocalMemory()) throw new IllegalArgumentException("send_flags: INLINE is not allowed for " + op);
             if (total > qp.maxInline) {

@@ -3,8 +3,11 @@ package org.urdma.transport.engine;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.urdma.transport.memory.RegisteredMemory;
+import org.urdma.transport.memory.SoftMw;
 import org.urdma.verbs.SendFlags;
 import org.urdma.verbs.SendWorkRequest;
+import org.urdma.verbs.WrOpcode;
 
 /**
  * The send queue: work queue entries in flat arrays (one slot per WQE), written by the posting thread and
@@ -33,10 +36,15 @@ final class SendQueue {
     final SoftAh[] ah;
     final int[] remoteQpn;
     final int[] remoteQkey;
+    /** A BIND_MW's window, region, range and rights (its new rkey rides in {@link #rkey}). */
+    final SoftMw[] bindMw;
+    final RegisteredMemory[] bindMr;
+    final long[] bindLength;
+    final int[] bindAccess;
     final UnsafeBuffer inline;
     private final UnsafeBuffer scratch = new UnsafeBuffer(0, 0);
     /** Regions the engine resolved for each SGE when the WQE started (engine-owned). */
-    final org.urdma.transport.memory.RegisteredMemory[] sgeMr;
+    final RegisteredMemory[] sgeMr;
     // engine-owned per WQE
     final int[] firstPsn;
     final int[] packets;
@@ -66,8 +74,12 @@ final class SendQueue {
         ah = new SoftAh[size];
         remoteQpn = new int[size];
         remoteQkey = new int[size];
+        bindMw = new SoftMw[size];
+        bindMr = new RegisteredMemory[size];
+        bindLength = new long[size];
+        bindAccess = new int[size];
         inline = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(1, size * maxInline)));
-        sgeMr = new org.urdma.transport.memory.RegisteredMemory[size * maxSge];
+        sgeMr = new RegisteredMemory[size * maxSge];
         firstPsn = new int[size];
         packets = new int[size];
     }
@@ -120,6 +132,17 @@ final class SendQueue {
         ah[s] = (SoftAh) wr.ah();
         remoteQpn[s] = wr.remoteQpn();
         remoteQkey[s] = wr.remoteQkey();
+        if (wr.opcode() == WrOpcode.BIND_MW) { // checked by SendChecks: a window and region of this device
+            bindMw[s] = (SoftMw) wr.bindMwWindow();
+            bindMr[s] = (RegisteredMemory) wr.bindMr();
+            remoteAddr[s] = wr.bindAddr();
+            rkey[s] = wr.bindRkey();
+            bindLength[s] = wr.bindLength();
+            bindAccess[s] = wr.bindAccess();
+        } else {
+            bindMw[s] = null;
+            bindMr[s] = null;
+        }
         producer.lazySet(p + 1);
     }
 }

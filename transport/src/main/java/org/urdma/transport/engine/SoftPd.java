@@ -5,6 +5,8 @@ import org.urdma.verbs.AddressHandle;
 import org.urdma.verbs.AddressHandleAttributes;
 import org.urdma.verbs.Device;
 import org.urdma.verbs.MemoryRegion;
+import org.urdma.verbs.MemoryWindow;
+import org.urdma.verbs.MwType;
 import org.urdma.verbs.ProtectionDomain;
 import org.urdma.verbs.QpInitAttributes;
 import org.urdma.verbs.QueuePair;
@@ -34,6 +36,11 @@ public final class SoftPd implements ProtectionDomain {
      */
     public MemoryRegion registerMemory(MemorySegment segment, int access, long iova) {
         return device.control(() -> device.keys().register(this, segment, access, iova));
+    }
+
+    @Override
+    public MemoryWindow allocMw(MwType type) {
+        return device.control(() -> device.keys().allocMw(this, type));
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.urdma.transport.engine;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.counters.QpCounters;
 import org.urdma.transport.journal.EventJournal;
+import org.urdma.transport.memory.SoftMw;
 import org.urdma.transport.packet.Route;
 import org.urdma.transport.packet.TxPacket;
 import org.urdma.transport.rate.RateControl;
@@ -11,6 +12,9 @@ import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.verbs.AsyncEventType;
 import org.urdma.verbs.Gid;
+import org.urdma.verbs.MemoryWindow;
+import org.urdma.verbs.MwBind;
+import org.urdma.verbs.MwType;
 import org.urdma.verbs.ProtectionDomain;
 import org.urdma.verbs.QpAttributes;
 import org.urdma.verbs.QpInitAttributes;
@@ -67,6 +71,8 @@ public final class SoftQp implements QueuePair {
     int destQpn;
     int qkey;
     int accessFlags;
+    /** The request {@link #bindMw} posts (posting is one thread at a time, so one is reused). */
+    private SendWorkRequest bindWr;
     long ackTimeoutNanos = Long.MAX_VALUE;
     int retryCnt;
     int rnrRetry;
@@ -251,7 +257,23 @@ public final class SoftQp implements QueuePair {
         }
         long total = SendChecks.check(this, wr);
         sq.put(wr, (int) total);
+        if (wr.opcode() == WrOpcode.BIND_MW) ((SoftMw) wr.bindMwWindow()).posted(wr.bindRkey());
         device.onPosted(this);
+    }
+
+    @Override
+    public int bindMw(MemoryWindow mw, MwBind bind) {
+        if (bind == null) throw new IllegalArgumentException("bindMw: bind must not be null");
+        if (mw != null && mw.type() != MwType.TYPE_1) {
+            throw new IllegalArgumentException("bindMw: mw is " + mw.type() + "; type 2 windows are bound by a BIND_MW work request");
+        }
+        if (mw == null) throw new IllegalArgumentException("bindMw: mw must not be null");
+        int next = MemoryWindow.incRkey(mw.rkey());
+        if (bindWr == null) bindWr = new SendWorkRequest();
+        bindWr.reset().wrId(bind.wrId()).flags(bind.flags()).opcode(WrOpcode.BIND_MW).bindMw(mw, next, bind);
+        BindChecks.check(this, bindWr, "bindMw");
+        postSend(bindWr);
+        return next;
     }
 
     /**

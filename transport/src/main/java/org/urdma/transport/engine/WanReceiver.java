@@ -200,7 +200,7 @@ final class WanReceiver implements RcReceiver {
         long total = p.rethLength() & 0xFFFFFFFFL;
         int se = end && p.solicited() ? PsnWindow.SOLICITED : 0;
         if ((f & OpcodeTable.WRITE) != 0) {
-            RegisteredMemory mr = keys.remote(p.rethRkey(), qp.pd, va, len, AccessFlags.REMOTE_WRITE);
+            RegisteredMemory mr = keys.remote(p.rethRkey(), qp.pd, qp, va, len, AccessFlags.REMOTE_WRITE);
             if (mr == null || (qp.accessFlags & AccessFlags.REMOTE_WRITE) == 0) {
                 invalidAt(d, Counter.DROP_AHEAD_ACCESS, Aeth.NAK_REMOTE_ACCESS_ERROR, psn, null, now);
                 return false;

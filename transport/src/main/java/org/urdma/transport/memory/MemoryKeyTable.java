@@ -4,7 +4,9 @@ import java.lang.foreign.MemorySegment;
 import java.util.random.RandomGenerator;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.urdma.verbs.AccessFlags;
+import org.urdma.verbs.MwType;
 import org.urdma.verbs.ProtectionDomain;
+import org.urdma.verbs.QueuePair;
 
 /**
  * The device's memory keys: lkey/rkey → region. Keys are drawn from the generator the device is given
@@ -13,10 +15,12 @@ import org.urdma.verbs.ProtectionDomain;
  */
 public final class MemoryKeyTable {
     /** Reasons a lookup fails, for the right completion status or NAK. */
-    public static final int OK = 0, BAD_KEY = 1, WRONG_PD = 2, NO_RIGHTS = 3, OUT_OF_BOUNDS = 4;
+    public static final int OK = 0, BAD_KEY = 1, WRONG_PD = 2, NO_RIGHTS = 3, OUT_OF_BOUNDS = 4, WRONG_QP = 5;
 
     private final Int2ObjectHashMap<RegisteredMemory> byLkey = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<RegisteredMemory> byRkey = new Int2ObjectHashMap<>();
+    /** Memory windows by index (rkey bits 31..8); no region's rkey has the index of a window, so either names one thing. */
+    private final Int2ObjectHashMap<SoftMw> windows = new Int2ObjectHashMap<>();
     private final RandomGenerator keys;
     private final int maxRegions;
     private int lastFailure;
@@ -57,8 +61,86 @@ public final class MemoryKeyTable {
         int k;
         do {
             k = keys.nextInt();
-        } while (k == 0 || used.containsKey(k));
+        } while (k == 0 || used.containsKey(k) || windows.containsKey(k >>> 8));
         return k;
+    }
+
+    /** A new window of {@code type} in {@code pd} (ibv_alloc_mw): a fresh index no region's rkey shares, a random key. */
+    public SoftMw allocMw(ProtectionDomain pd, MwType type) {
+        if (type == null) throw new IllegalArgumentException("type: must be TYPE_1 or TYPE_2");
+        if (windows.size() >= maxRegions) throw new IllegalStateException("mw: device limit of " + maxRegions + " windows reached");
+        int index;
+        do {
+            index = keys.nextInt() >>> 8;
+        } while (index == 0 || windows.containsKey(index) || regionHasIndex(index));
+        SoftMw mw = new SoftMw(this, pd, type, index << 8 | (keys.nextInt() & 0xFF));
+        windows.put(index, mw);
+        return mw;
+    }
+
+    private boolean regionHasIndex(int index) {
+        for (RegisteredMemory mr : byRkey.values()) {
+            if (mr.rkey() >>> 8 == index) return true;
+        }
+        return false;
+    }
+
+    /** Most windows the table holds (the regions' limit). */
+    public int maxWindows() {
+        return maxRegions;
+    }
+
+    void dealloc(SoftMw mw) {
+        onEngine.accept(() -> {
+            unbind(mw);
+            mw.qp = null;
+            mw.state = SoftMw.State.INVALID;
+            if (windows.get(mw.index) == mw) windows.remove(mw.index);
+        });
+    }
+
+    /**
+     * Binds {@code mw} through {@code qp} (engine thread), with rxe's checks: a type 1 window must be valid, a type 2 one
+     * free, in the QP's PD and given a non-empty range; the region valid, in the window's PD, with MW_BIND, LOCAL_WRITE
+     * behind writable rights, and the range inside it. False (nothing changed) when a check fails.
+     */
+    public boolean bind(QueuePair qp, SoftMw mw, int rkey, RegisteredMemory mr, long addr, long length, int access) {
+        if (!checkWindowBind(qp, mw, mr, length) || (mr != null && !checkRegionBind(mw, mr, addr, length, access))) return false;
+        unbind(mw);
+        mw.rkey = (mw.rkey & 0xFFFFFF00) | (rkey & 0xFF);
+        mw.access = access;
+        mw.state = SoftMw.State.VALID;
+        mw.addr = addr;
+        mw.length = length;
+        if (length > 0) {
+            mw.mr = mr;
+            mr.boundWindows++;
+        }
+        if (mw.type() == MwType.TYPE_2) mw.qp = qp;
+        return true;
+    }
+
+    private boolean checkWindowBind(QueuePair qp, SoftMw mw, RegisteredMemory mr, long length) {
+        if (windows.get(mw.index) != mw) return false;
+        if (mw.type() == MwType.TYPE_1) return mw.state == SoftMw.State.VALID;
+        return mw.state == SoftMw.State.FREE && qp.pd() == mw.pd() && mr != null && length > 0;
+    }
+
+    private static boolean checkRegionBind(SoftMw mw, RegisteredMemory mr, long addr, long length, int access) {
+        if (!mr.isValid() || mr.pd() != mw.pd()) return false;
+        if ((mr.access() & AccessFlags.MW_BIND) == 0) return false;
+        if ((access & (AccessFlags.REMOTE_WRITE | AccessFlags.REMOTE_ATOMIC)) != 0 && (mr.access() & AccessFlags.LOCAL_WRITE) == 0) return false;
+        return mr.contains(addr, length);
+    }
+
+    private static void unbind(SoftMw mw) {
+        if (mw.mr != null) {
+            mw.mr.boundWindows--;
+            mw.mr = null;
+        }
+        mw.access = 0;
+        mw.addr = 0;
+        mw.length = 0;
     }
 
     /** How to run a change on the engine thread; the device installs its control path here. */
@@ -78,19 +160,64 @@ public final class MemoryKeyTable {
         mr.invalidate();
     }
 
-    /** Remote invalidate (SEND_WITH_INV) or LOCAL_INV: the rkey stops working. True when it was valid in {@code pd}. */
+    /**
+     * Remote invalidate (SEND_WITH_INV) or LOCAL_INV: the rkey stops working. True when it was valid in {@code pd}: a
+     * region with no window bound to it, or a bound type 2 window, which becomes free (rxe: type 1 windows are never invalidated).
+     */
     public boolean invalidateRkey(int rkey, ProtectionDomain pd) {
         RegisteredMemory mr = byRkey.get(rkey);
-        if (mr == null || mr.pd() != pd) return false;
+        if (mr == null) return invalidateWindow(rkey, pd);
+        if (mr.pd() != pd || mr.boundWindows > 0) return false;
         mr.invalidate();
         remove(mr);
         return true;
     }
 
-    /** A remote access check: the region of {@code rkey} in {@code pd}, valid, with all of {@code rights}, covering the range. */
-    public RegisteredMemory remote(int rkey, ProtectionDomain pd, long va, long len, int rights) {
+    private boolean invalidateWindow(int rkey, ProtectionDomain pd) {
+        SoftMw mw = windows.get(rkey >>> 8);
+        if (mw == null || mw.rkey != rkey || mw.pd() != pd) return false;
+        if (mw.type() == MwType.TYPE_1 || mw.state != SoftMw.State.VALID) return false;
+        unbind(mw);
+        mw.qp = null;
+        mw.state = SoftMw.State.FREE;
+        return true;
+    }
+
+    /**
+     * A remote access check for {@code qp}: the region of {@code rkey} in {@code pd}, valid, with all of {@code rights},
+     * covering the range; or, for a window's rkey, the region beneath a window that is valid, bound (to {@code qp}
+     * for type 2), grants {@code rights} and covers the range (rxe's rxe_lookup_mw, bounds the window's).
+     */
+    public RegisteredMemory remote(int rkey, ProtectionDomain pd, QueuePair qp, long va, long len, int rights) {
         RegisteredMemory mr = byRkey.get(rkey);
-        return check(mr, pd, va, len, rights);
+        if (mr != null || windows.isEmpty()) return check(mr, pd, va, len, rights);
+        return throughWindow(rkey, pd, qp, va, len, rights);
+    }
+
+    private RegisteredMemory throughWindow(int rkey, ProtectionDomain pd, QueuePair qp, long va, long len, int rights) {
+        SoftMw mw = windows.get(rkey >>> 8);
+        if (mw == null || mw.rkey != rkey || mw.state != SoftMw.State.VALID || mw.length == 0 || mw.mr == null || !mw.mr.isValid()) {
+            lastFailure = BAD_KEY;
+            return null;
+        }
+        if (mw.pd() != pd) {
+            lastFailure = WRONG_PD;
+            return null;
+        }
+        if (mw.type() == MwType.TYPE_2 && mw.qp != qp) {
+            lastFailure = WRONG_QP;
+            return null;
+        }
+        if ((mw.access & rights) != rights) {
+            lastFailure = NO_RIGHTS;
+            return null;
+        }
+        if (!mw.contains(va, len)) {
+            lastFailure = OUT_OF_BOUNDS;
+            return null;
+        }
+        lastFailure = OK;
+        return mw.mr;
     }
 
     /** A local access check for an SGE. */
@@ -133,5 +260,10 @@ public final class MemoryKeyTable {
 
     public int size() {
         return byLkey.size();
+    }
+
+    /** Windows allocated and not deallocated. */
+    public int windowCount() {
+        return windows.size();
     }
 }

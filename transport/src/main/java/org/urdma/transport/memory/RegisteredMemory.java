@@ -18,6 +18,8 @@ public final class RegisteredMemory implements MemoryRegion {
     /** View of the whole region; index 0 is {@link #address()}. */
     final UnsafeBuffer view;
     private volatile boolean valid = true;
+    /** Windows bound to the region (engine-written); while any is, it can be neither deregistered nor invalidated. */
+    volatile int boundWindows;
 
     RegisteredMemory(MemoryKeyTable table, ProtectionDomain pd, MemorySegment segment, long iova, int access, int lkey,
                      int rkey) {
@@ -58,7 +60,21 @@ public final class RegisteredMemory implements MemoryRegion {
 
     @Override
     public void deregister() {
+        int bound = boundWindows;
+        if (bound > 0) {
+            throw new IllegalStateException("deregister: " + bound + " memory window(s) bound to " + this + "; unbind or deallocate them first");
+        }
         table.deregister(this);
+    }
+
+    /** Whether the region is one of {@code t}'s (a device's own). */
+    public boolean of(MemoryKeyTable t) {
+        return table == t;
+    }
+
+    /** Memory windows bound to the region now. */
+    public int boundWindows() {
+        return boundWindows;
     }
 
     void invalidate() {
