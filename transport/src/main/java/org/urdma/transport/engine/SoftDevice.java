@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.urdma.transport.counters.Counter;
+import org.urdma.transport.counters.DeviceStats;
 import org.urdma.transport.counters.EngineCounters;
 import org.urdma.transport.counters.QpCounters;
 import org.urdma.transport.journal.EventJournal;
@@ -58,6 +59,7 @@ public final class SoftDevice implements Device, PacketSink {
     // telemetry (engine thread only; see org.urdma.transport.counters and .journal)
     private final EngineCounters counters;
     private final EventJournal journal;
+    private final DeviceStats stats;
 
     public SoftDevice(DeviceConfig config, Link link, RandomGenerator random, long startNanos) {
         this(config, link, random, startNanos, EngineCounters.inMemory(config.name()), EventJournal.NONE);
@@ -87,6 +89,7 @@ public final class SoftDevice implements Device, PacketSink {
         this.qps = new QpTable(random);
         this.mcast = new McastGroups(link);
         this.demux = new RxDemux(this, qps, mcast, counters, journal, config.cnp().mergeNanos());
+        this.stats = new SoftDeviceStats(counters, scheduler, qps);
     }
 
     // ---------------------------------------------------------------- engine loop (see PassScheduler)
@@ -399,6 +402,11 @@ public final class SoftDevice implements Device, PacketSink {
     /** Where the engine counts ({@code counters().qp(qpn)} when a QP is made, {@code release} when destroyed). */
     public EngineCounters counters() {
         return counters;
+    }
+
+    /** {@return the device's counters and scheduler, read-only} */
+    public DeviceStats stats() {
+        return stats;
     }
 
     /** Where the engine journals events ({@link EventJournal#NONE} unless given one). */

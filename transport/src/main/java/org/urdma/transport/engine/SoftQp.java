@@ -2,6 +2,7 @@ package org.urdma.transport.engine;
 
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.counters.QpCounters;
+import org.urdma.transport.counters.QpStats;
 import org.urdma.transport.journal.EventJournal;
 import org.urdma.transport.packet.Route;
 import org.urdma.transport.packet.TxPacket;
@@ -108,6 +109,7 @@ public final class SoftQp implements QueuePair {
     }
     /** The ACK-timeout, RNR and SACK timers. */
     final QpTimers timers = new QpTimers(this);
+    private final QpStats stats = new SoftQpStats(this);
 
     SoftQp(SoftDevice device, SoftPd pd, QpInitAttributes init, int qpn, QpCounters counters) {
         this.device = device;
@@ -381,6 +383,11 @@ public final class SoftQp implements QueuePair {
         if (status != WcStatus.SUCCESS || signaled) {
             sendCq.push(id, status, op, byteLen, 0, 0, qpn, 0, 0, false);
         }
+    }
+
+    /** {@return this QP's counters and retry episode, read-only} */
+    public QpStats stats() {
+        return stats;
     }
 
     /** This QP's engine counters (live in the device's counters file when it has one). */
