@@ -19,6 +19,7 @@ public final class Stats {
     /**
      * {@return the read-only counters of {@code qp}}
      *
+     * @param qp a QP of a urdma device
      * @throws IllegalArgumentException when {@code qp} was not made by a urdma device
      */
     public static QpStats of(QueuePair qp) {
@@ -29,6 +30,7 @@ public final class Stats {
     /**
      * {@return the read-only counters of {@code device}}
      *
+     * @param device a urdma device ({@link UrdmaDevice#verbs()})
      * @throws IllegalArgumentException when {@code device} is not a urdma device
      */
     public static DeviceStats of(Device device) {
