@@ -185,8 +185,8 @@ public final class WanSim {
             long notPlaceable = peer.counters().get(Counter.DROP_NOT_PLACEABLE);
             if (timeouts > 0) note.append(timeouts).append(" ACK timeouts; ");
             if (notPlaceable > 0) note.append(notPlaceable).append(" not placeable; ");
-            return new Cell(row.name, qp.policyNames(), rttMs, lossPercent, o.rateBps, placed[1] - placed[0], o.simNs,
-                    qp.retransmittedPackets(), fecRepaired(peer), verified, w.impairmentLost(), wall,
+            return new Cell(row.name, qp.stats().policyNames(), rttMs, lossPercent, o.rateBps, placed[1] - placed[0], o.simNs,
+                    qp.stats().get(Counter.RETRANSMITTED_PKTS), fecRepaired(peer), verified, w.impairmentLost(), wall,
                     note.isEmpty() ? "" : note.substring(0, note.length() - 2));
         }
     }

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
 import org.urdma.transport.cm.WanOffer;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.SoftPd;
 import org.urdma.transport.engine.SoftQp;
@@ -214,8 +215,8 @@ public final class MessageWorkload implements Workload {
     @Override
     public FlowResult result() {
         return new FlowResult(name, from.name(), to.name(), op.name().toLowerCase(java.util.Locale.ROOT),
-                ((SoftQp) qp).policyNames(), completed - errors, (completed - errors) * size, Math.max(startNs, 0),
-                lastNs, errors, ((SoftQp) qp).retransmittedPackets(), finished() ? verify() : null);
+                ((SoftQp) qp).stats().policyNames(), completed - errors, (completed - errors) * size, Math.max(startNs, 0),
+                lastNs, errors, ((SoftQp) qp).stats().get(Counter.RETRANSMITTED_PKTS), finished() ? verify() : null);
     }
 
     public QueuePair qp() {

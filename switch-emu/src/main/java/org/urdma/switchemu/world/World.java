@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.urdma.switchemu.core.SwitchConfig;
+import org.urdma.switchemu.sim.Simulator;
 import org.urdma.transport.impair.Impairment;
 import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.impair.PsnDropRule;
@@ -38,7 +39,7 @@ public final class World implements AutoCloseable {
     private static final int PASSES_PER_VISIT = 64;
 
     final FramePool pool = new FramePool();
-    private final EventQueue events = new EventQueue();
+    private final Simulator sim;
     private final SplittableRandom seeds;
     private final List<DeviceHost> hosts = new ArrayList<>();
     private final List<SwitchNode> switches = new ArrayList<>();
@@ -47,8 +48,6 @@ public final class World implements AutoCloseable {
     private final List<Workload> workloads = new ArrayList<>();
     private final List<PcapWriter> captures = new ArrayList<>();
     final Arena arena = Arena.ofShared();
-    private long now;
-    private long executed;
     private long devicePasses;
     private boolean closed;
     private long nextVirtualAddress = 0x7f00_0000_0000L;
@@ -57,16 +56,16 @@ public final class World implements AutoCloseable {
 
     public World(long seed, long startNs) {
         this.seeds = new SplittableRandom(seed);
-        this.now = startNs;
+        this.sim = new Simulator(startNs, this::onEvent);
     }
 
     public long now() {
-        return now;
+        return sim.now();
     }
 
     /** Events run so far. */
     public long events() {
-        return executed;
+        return sim.executed();
     }
 
     /** Engine passes run so far (all devices). */
@@ -132,7 +131,7 @@ public final class World implements AutoCloseable {
                 false, Ecn.ECT0);
         if (patterns != null) framing.payloads(patterns);
         DeviceHost h = new DeviceHost(hosts.size(), config.name(), this, framing, mac, maxPayload, priority);
-        h.device = new SoftDevice(config, h, new SplittableRandom(seeds.nextLong()), now,
+        h.device = new SoftDevice(config, h, new SplittableRandom(seeds.nextLong()), sim.now(),
                 EngineCounters.inMemory(config.name()), EventJournal.NONE);
         hosts.add(h);
         return h;
@@ -190,7 +189,7 @@ public final class World implements AutoCloseable {
         h.workloads.add(w);
         workloads.add(w);
         at(startNs, () -> {
-            w.start(now);
+            w.start(sim.now());
             runDevice(h);
         });
     }
@@ -200,7 +199,7 @@ public final class World implements AutoCloseable {
      * such as flow arrivals, asks for its next one without a task per arrival).
      */
     public void wake(DeviceHost h, long at) {
-        schedule(Math.max(at, now), DEVICE, h.index, 0);
+        schedule(Math.max(at, sim.now()), DEVICE, h.index, 0);
     }
 
     /** Runs {@code task} at {@code at} (setup and sampling, not per frame). */
@@ -272,26 +271,15 @@ public final class World implements AutoCloseable {
 
     /** Runs until every workload finished or the clock passes {@code untilNs}; returns whether they all did. */
     public boolean runUntilFinished(long untilNs) {
-        while (!events.isEmpty() && events.peekTime() <= untilNs) {
-            step();
-            if (finished() && !workloads.isEmpty()) return true;
-        }
-        now = Math.max(now, untilNs);
-        return finished();
+        return sim.runUntil(untilNs, () -> finished() && !workloads.isEmpty()) || finished();
     }
 
     /** Runs every event up to {@code untilNs}; the clock ends there. */
     public void runUntil(long untilNs) {
-        while (!events.isEmpty() && events.peekTime() <= untilNs) step();
-        now = Math.max(now, untilNs);
+        sim.runUntil(untilNs);
     }
 
-    private void step() {
-        long t = events.peekTime();
-        long code = events.peekCode();
-        events.pop();
-        now = t;
-        executed++;
+    private void onEvent(long code, long now) {
         int kind = (int) (code >>> 56);
         int target = (int) (code >>> 32) & 0xFF_FFFF;
         int arg = (int) code;
@@ -325,11 +313,12 @@ public final class World implements AutoCloseable {
     }
 
     private void schedule(long at, int kind, int target, int arg) {
-        events.add(at, ((long) kind << 56) | ((long) target << 32) | (arg & 0xFFFF_FFFFL));
+        sim.schedule(at, ((long) kind << 56) | ((long) target << 32) | (arg & 0xFFFF_FFFFL));
     }
 
     /** Engine passes of {@code h} at this instant until it has nothing more to do now, then its next wake-up. */
     void runDevice(DeviceHost h) {
+        long now = sim.now();
         SoftDevice d = h.device;
         boolean more = false;
         for (int i = 0; i < PASSES_PER_VISIT; i++) {

@@ -14,6 +14,7 @@ import org.urdma.nativeio.AfPacketOptions;
 import org.urdma.nativeio.LinuxConstants;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
 import org.urdma.switchemu.core.PortCounters;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.SoftQp;
 import org.urdma.transport.link.ethernet.AfPacketLink;
@@ -110,11 +111,11 @@ class UrdmaCbfcRtTest {
             SoftQp sender = (SoftQp) q1;
             // nothing lost (the drop counts below): a resend may only come from the ACK timer, when a busy machine
             // deschedules an engine thread for longer than the timeout, never from a sequence NAK
-            assertTrue(sender.retransmittedPackets() == 0 || sender.timeouts() > 0, "nothing resent but by the timer\n" + report);
+            assertTrue(sender.stats().get(Counter.RETRANSMITTED_PKTS) == 0 || sender.stats().get(Counter.ACK_TIMEOUTS) > 0, "nothing resent but by the timer\n" + report);
             assertEquals(0, h2.link.kernelStatistics().drops(), "h2's 16-frame ring never overflowed\n" + report);
             PortCounters in = f.sw().core().counters(0);
             assertEquals(0, in.totalDrops() + f.sw().core().counters(1).totalDrops(), report);
-            assertEquals(packets + sender.retransmittedPackets(), s.cbfcConsumed(3), "one credit per data frame sent\n" + report);
+            assertEquals(packets + sender.stats().get(Counter.RETRANSMITTED_PKTS), s.cbfcConsumed(3), "one credit per data frame sent\n" + report);
             assertEquals(s.cbfcConsumed(3), r.cbfcFramesTaken(3), "consumed at h1 = taken at h2\n" + report);
             assertEquals(r.cbfcGranted(3), s.cbfcReceived(3), "granted by h2 = received by h1\n" + report);
             assertTrue(r.cbfcGranted(3) >= packets - CREDITS, "h2 returned the credits\n" + report);

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
 import org.urdma.switchemu.core.PortCounters;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.SoftQp;
 import org.urdma.transport.link.ethernet.LinkCounters;
@@ -97,7 +98,7 @@ class UrdmaPfcRtTest {
             assertEquals(-1, h1.mr.segment().asSlice(0, bytes).mismatch(h3.mr.segment().asSlice(0, bytes)), "h1's bytes at h3");
             assertEquals(-1, h2.mr.segment().asSlice(0, bytes).mismatch(h3.mr.segment().asSlice(bytes, bytes)), "h2's bytes at h3");
             Result r = new Result(f.sw().core().counters(0), f.sw().core().counters(1), h1.link.counters(), h2.link.counters(),
-                    ((SoftQp) q1).retransmittedPackets() + ((SoftQp) q2).retransmittedPackets(),
+                    ((SoftQp) q1).stats().get(Counter.RETRANSMITTED_PKTS) + ((SoftQp) q2).stats().get(Counter.RETRANSMITTED_PKTS),
                     CounterReport.format(f.sw(), "incast") + "\nh1 " + h1.link.counters() + " paused " + pauses(h1.link.counters())
                             + "\nh2 " + h2.link.counters() + " paused " + pauses(h2.link.counters()) + "\nh3 " + h3.link.counters() + ", kernel " + h3.link.kernelStatistics() + "\n" + 2 * bytes + " B in " + ms + " ms");
             System.out.println(r.report);

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.urdma.switchemu.core.ClassifyMode;
 import org.urdma.switchemu.core.PortConfig;
 import org.urdma.switchemu.core.SwitchConfig;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
 import org.urdma.transport.engine.CnpConfig;
@@ -140,9 +141,9 @@ class EcnThroughSwitchSimTest {
             long marked = net.core.counters(1).ecnMarked;
             assertTrue(marked > 100, "the switch CE-marked " + marked + " frames");
             assertEquals(marked, ceAt.size(), "every CE-marked frame reached b");
-            assertEquals(marked, responder.ceReceived(), "CE arrives at the responder");
-            assertEquals(marked, b.ceReceived(), "ecn_ce_rcvd");
-            long cnps = responder.cnpsSent();
+            assertEquals(marked, responder.stats().get(Counter.ECN_CE_RCVD), "CE arrives at the responder");
+            assertEquals(marked, b.stats().get(Counter.ECN_CE_RCVD), "ecn_ce_rcvd");
+            long cnps = responder.stats().get(Counter.CNP_SENT);
             long span = ceAt.get(ceAt.size() - 1) - ceAt.get(0);
             long intervals = span / CnpConfig.DEFAULT_INTERVAL_NANOS + 1;
             assertTrue(span > 20 * CnpConfig.DEFAULT_INTERVAL_NANOS, "CE for " + span + " ns");
@@ -158,17 +159,17 @@ class EcnThroughSwitchSimTest {
             }
             assertEquals(expected, cnps, "one CNP per interval with CE, over " + span + " ns");
             assertTrue(cnps <= intervals && cnps >= intervals * 3 / 4, cnps + " CNPs in " + intervals + " intervals");
-            assertEquals(cnps, b.cnpsSent(), "cnp_sent");
+            assertEquals(cnps, b.stats().get(Counter.CNP_SENT), "cnp_sent");
             assertEquals(cnps, rate.cnps.size(), "the requester's RateControl heard every CNP");
-            assertEquals(cnps, a.cnpsHandled(), "cnp_handled");
+            assertEquals(cnps, a.stats().get(Counter.CNP_HANDLED), "cnp_handled");
             for (int i = 1; i < rate.cnps.size(); i++) {
                 assertTrue(rate.cnps.get(i) - rate.cnps.get(i - 1) >= CnpConfig.DEFAULT_INTERVAL_NANOS - 1_000,
                         "CNPs heard " + (rate.cnps.get(i) - rate.cnps.get(i - 1)) + " ns apart");
             }
             assertEquals(0, net.core.counters(1).totalDrops(), "ECN instead of drops");
             System.out.printf("switch marked %d, b received CE %d over %d ns, CNPs sent %d (%d intervals), heard %d%n",
-                    marked, responder.ceReceived(), span, cnps, intervals, rate.cnps.size());
-            assertEquals(0, requester.retransmittedPackets(), "nothing lost");
+                    marked, responder.stats().get(Counter.ECN_CE_RCVD), span, cnps, intervals, rate.cnps.size());
+            assertEquals(0, requester.stats().get(Counter.RETRANSMITTED_PKTS), "nothing lost");
         }
     }
 

@@ -85,7 +85,7 @@ class DescribedFecTest {
             int biggest = DescribedPayloadsTest.frames(sent.toByteArray(), tx);
             DescribedPayloadsTest.frames(received.toByteArray(), rx);
             return new Run(tx, rx, m.result(), counters, switchTx, rule.dropped(),
-                    peer.counters().get(Counter.FEC_REPAIRED), qp.retransmittedPackets(),
+                    peer.counters().get(Counter.FEC_REPAIRED), qp.stats().get(Counter.RETRANSMITTED_PKTS),
                     qp.counters().get(Counter.FEC_PARITY_SENT), biggest);
         }
     }

@@ -8,13 +8,13 @@ import org.urdma.nativeio.NetInterface;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.DeviceLimits;
-import org.urdma.transport.engine.SoftDevice;
 import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.link.LinkFraming;
 import org.urdma.transport.port.GidTable;
 import org.urdma.transport.port.PortIdentity;
 import org.urdma.transport.wire.FramingKind;
+import org.urdma.verbs.Device;
 import org.urdma.verbs.DeviceAttributes;
 import org.urdma.verbs.Gid;
 import org.urdma.verbs.PathMtu;
@@ -64,7 +64,7 @@ public final class DevinfoCommand implements Callable<Integer> {
             }
             MemoryFabric f = new MemoryFabric(DeviceConfig.named("urdma0", 1), DeviceConfig.named("urdma1", 2),
                     MemoryLink.Config.defaults(), MemoryFabric.CodecFactory.wire(kind), ImpairmentConfig.none(), ImpairmentConfig.none(), 1, 0);
-            for (SoftDevice d : new SoftDevice[] {f.a, f.b}) {
+            for (Device d : new Device[] {f.a, f.b}) {
                 Port p = new Port("PORT_ACTIVE", 4, "LINK_UP", 5, 0, PathMtu.ofBytes(MemoryLink.Config.defaults().maxPayload()),
                         new Gid[] {d.gid(0)}, "memory (joined to " + (d == f.a ? f.b : f.a).name() + " in this process)");
                 print(out, d.name(), d.mac(), d.attributes(), p, kind);

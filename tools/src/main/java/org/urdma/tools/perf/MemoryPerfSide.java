@@ -1,8 +1,9 @@
 package org.urdma.tools.perf;
 
 import java.util.concurrent.atomic.AtomicLong;
-import org.urdma.transport.engine.SoftDevice;
+import org.urdma.transport.driver.DeviceAgent;
 import org.urdma.verbs.AddressHandleAttributes;
+import org.urdma.verbs.Device;
 import org.urdma.verbs.MemoryRegion;
 import org.urdma.verbs.ProtectionDomain;
 import org.urdma.verbs.QueuePair;
@@ -21,7 +22,8 @@ final class MemoryPerfSide extends PerfSide {
         volatile String broken;
     }
 
-    private final SoftDevice device;
+    /** This side's engine, when this thread drives it. */
+    private final DeviceAgent engine;
     /** No rendezvous: this thread plays both sides and drives both engines (a passive server). */
     private final PerfSession solo;
     /** With {@link #solo}: the server's work that is not in its engine (the send-bw sink), run on every pass. */
@@ -33,7 +35,7 @@ final class MemoryPerfSide extends PerfSide {
     MemoryPerfSide(PerfSession s, boolean server, int index, int maxSize, Rendezvous r) {
         super(server, server ? s.servers[index] : s.clients[index], server ? s.cqsB[index] : s.cqsA[index],
                 server ? s.bufsB[index] : s.bufsA[index], maxSize, 60_000_000_000L);
-        this.device = server ? s.fabric.b : s.fabric.a;
+        this.engine = new DeviceAgent(server ? s.fabric.b : s.fabric.a);
         this.inline = s.inline();
         this.rendezvous = r;
         this.solo = r == null ? s : null;
@@ -43,7 +45,7 @@ final class MemoryPerfSide extends PerfSide {
         QueuePair other = server ? s.clients[index] : s.servers[index];
         this.remoteQpn = other.qpNum();
         if (ud()) {
-            SoftDevice peerDevice = server ? s.fabric.a : s.fabric.b;
+            Device peerDevice = server ? s.fabric.a : s.fabric.b;
             ProtectionDomain pd = server ? s.pdB : s.pdA;
             this.ah = pd.createAh(new AddressHandleAttributes().dgid(peerDevice.gid(0)).dmac(peerDevice.mac()));
         }
@@ -62,7 +64,7 @@ final class MemoryPerfSide extends PerfSide {
             solo.progress();
             if (peerSink != null) peerSink.step();
         } else if (inline) {
-            device.doWork(System.nanoTime());
+            engine.doWork();
         }
     }
 

@@ -1,6 +1,8 @@
 package org.urdma.tools.perf;
 
 import java.io.PrintStream;
+import org.urdma.transport.api.Stats;
+import org.urdma.transport.counters.Counter;
 
 /**
  * {@code urdma perf TEST --link afpacket:IF|tap:IF [PEER]}: the two-process form of the tests, one process per
@@ -49,7 +51,7 @@ final class NetPerf {
     static String stallHint(org.urdma.verbs.QueuePair... qps) {
         long timeouts = 0;
         for (org.urdma.verbs.QueuePair qp : qps) {
-            if (qp instanceof org.urdma.transport.engine.SoftQp q && q.type() == org.urdma.verbs.QpType.RC) timeouts += q.timeouts();
+            if (qp.type() == org.urdma.verbs.QpType.RC) timeouts += Stats.of(qp).get(Counter.ACK_TIMEOUTS);
         }
         if (timeouts > 0) {
             return ": the peer stopped acknowledging (" + timeouts + " ACK timeouts so far; RETRY_EXC_ERR follows once "

@@ -35,8 +35,7 @@ public final class PerfCommand implements Runnable {
                 : org.urdma.transport.wire.Icrc.implementation();
         out.printf(" ICRC            : %s\t\tNetty transport: %s%n", icrc, org.urdma.transport.cm.ConnectionManager.nettyTransport());
         out.printf(" Driver          : %s%s  Reliability: %s  Loss: %s%n", o.driver,
-                o.driver.equals("agent") ? " (" + o.idle + ")" : "", s.client instanceof org.urdma.transport.engine.SoftQp q
-                        ? q.policyNames() : o.reliability, o.loss);
+                o.driver.equals("agent") ? " (" + o.idle + ")" : "", org.urdma.transport.api.Stats.of(s.client).policyNames(), o.loss);
         if (o.wanOffer().on()) out.printf(" WAN mode        : %s%n", o.wanOffer().agree(o.wanOffer()));
         for (String line : s.telemetry.describe()) out.println(line);
         out.println(LINE);

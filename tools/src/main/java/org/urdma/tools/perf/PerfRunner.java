@@ -7,7 +7,12 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.HdrHistogram.Histogram;
+import org.urdma.transport.api.Stats;
 import org.urdma.transport.cm.ConnectionException;
+import org.urdma.transport.counters.Counter;
+import org.urdma.transport.counters.DeviceStats;
+import org.urdma.transport.counters.QpStats;
+import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.WrOpcode;
 
@@ -131,11 +136,9 @@ public final class PerfRunner {
             }
             out.print(serverOut.toString(StandardCharsets.UTF_8));
             out.println(PerfCommand.LINE);
-            if (s.client instanceof org.urdma.transport.engine.SoftQp q) {
-                out.printf(" packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d%n", q.packetsSent(),
-                        q.retransmittedPackets(), q.retries(), q.timeouts());
-                if (s.server instanceof org.urdma.transport.engine.SoftQp r) fecLine(q, r, out);
-            }
+            QpStats client = Stats.of(s.client);
+            out.printf(" %s%n", requesterLine(client));
+            fecLine(client, Stats.of(s.server), out);
             out.printf(" client %s%n server %s%n", rxDrops(s.fabric.a), rxDrops(s.fabric.b));
             out.flush();
         }
@@ -184,14 +187,11 @@ public final class PerfRunner {
             NetPerf.header(out, test.title(o), s);
             sides(NetPerfSide.sides(s, max), out);
             out.println(PerfCommand.LINE);
-            if (!s.server && s.qp instanceof org.urdma.transport.engine.SoftQp q) {
-                out.printf(" packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d%n", q.packetsSent(),
-                        q.retransmittedPackets(), q.retries(), q.timeouts());
-            }
-            if (s.qp instanceof org.urdma.transport.engine.SoftQp q) {
-                out.printf(" responder: %s%n", q.responderStats());
-                fecLine(q, q, out);
-            }
+            QpStats q = Stats.of(s.qp);
+            if (!s.server) out.printf(" %s%n", requesterLine(q));
+            out.printf(" responder: acks %d, naks %d, duplicates %d, out of sequence %d%n", q.acksSent(), q.get(Counter.NAKS_SENT),
+                    q.get(Counter.DUPLICATE_REQUEST), q.get(Counter.OUT_OF_SEQ_REQUEST));
+            fecLine(q, q, out);
             out.printf(" %s%n", rxDrops(s.device));
             out.printf(" link: %s%s%n", s.datapath.counters(), s.link instanceof org.urdma.transport.link.ethernet.AfPacketLink a
                     ? "; kernel " + a.kernelStatistics() : "");
@@ -227,14 +227,13 @@ public final class PerfRunner {
     private static void qpCounters(PrintStream out, NetPerfSession s) {
         long sent = 0, resent = 0, rounds = 0, timeouts = 0, rnrIn = 0, rnrOut = 0;
         for (org.urdma.verbs.QueuePair qp : s.qps) {
-            if (qp instanceof org.urdma.transport.engine.SoftQp q) {
-                sent += q.packetsSent();
-                resent += q.retransmittedPackets();
-                rounds += q.retries();
-                timeouts += q.timeouts();
-                rnrIn += q.rnrNaksReceived();
-                rnrOut += q.rnrNaksSent();
-            }
+            QpStats q = Stats.of(qp);
+            sent += q.get(Counter.SENT_PKTS);
+            resent += q.get(Counter.RETRANSMITTED_PKTS);
+            rounds += q.get(Counter.COMPLETER_RETRY_ERR);
+            timeouts += q.get(Counter.ACK_TIMEOUTS);
+            rnrIn += q.get(Counter.RCVD_RNR_ERR);
+            rnrOut += q.get(Counter.RNR_NAKS_SENT);
         }
         out.printf(" qp: packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d, RNR NAKs received %d, RNR NAKs sent %d%n",
                 sent, resent, rounds, timeouts, rnrIn, rnrOut);
@@ -244,16 +243,23 @@ public final class PerfRunner {
     }
 
     /** WAN mode with P-FEC: parity the sender sent, and what the receiver rebuilt from it (the WAN scenario reads this line). */
-    private static void fecLine(org.urdma.transport.engine.SoftQp sender, org.urdma.transport.engine.SoftQp receiver, PrintStream out) {
-        if ((sender.uethFlags() & org.urdma.transport.wire.OpcodeTable.UETH_FEC) == 0) return;
-        org.urdma.transport.counters.QpCounters tx = sender.counters(), rx = receiver.counters();
-        out.printf(" FEC parity sent %d, parity received %d, FEC-repaired %d%n", tx.get(org.urdma.transport.counters.Counter.FEC_PARITY_SENT),
-                rx.get(org.urdma.transport.counters.Counter.FEC_PARITY_RCVD), rx.get(org.urdma.transport.counters.Counter.FEC_REPAIRED));
+    private static void fecLine(QpStats tx, QpStats rx, PrintStream out) {
+        if ((tx.uethFlags() & OpcodeTable.UETH_FEC) == 0) return;
+        out.printf(" FEC parity sent %d, parity received %d, FEC-repaired %d%n", tx.get(Counter.FEC_PARITY_SENT),
+                rx.get(Counter.FEC_PARITY_RCVD), rx.get(Counter.FEC_REPAIRED));
+    }
+
+    /** The requester's packets and retransmissions. */
+    private static String requesterLine(QpStats q) {
+        return String.format("packets sent %d, retransmitted %d, retry rounds %d, ACK timeouts %d", q.get(Counter.SENT_PKTS),
+                q.get(Counter.RETRANSMITTED_PKTS), q.get(Counter.COMPLETER_RETRY_ERR), q.get(Counter.ACK_TIMEOUTS));
     }
 
     /** Frames the device dropped on receive: for a QP it does not have, with a foreign P_Key, or for another reason. */
-    static String rxDrops(org.urdma.transport.engine.SoftDevice d) {
-        return String.format("device rx drops: unknown QP %d, bad P_Key %d, other %d", d.rxUnknownQp(), d.rxBadPkey(), d.rxDropped());
+    static String rxDrops(org.urdma.verbs.Device device) {
+        DeviceStats d = Stats.of(device);
+        return String.format("device rx drops: unknown QP %d, bad P_Key %d, other %d", d.get(Counter.DROP_UNKNOWN_QP),
+                d.get(Counter.DROP_BAD_PKEY), d.qpDrops());
     }
 
     /** The per-size sequence one side runs; the client prints perftest's rows, the server what it verified. */

@@ -4,9 +4,11 @@ import java.io.PrintStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
+import org.urdma.transport.api.Stats;
 import org.urdma.transport.cm.perftest.ExchangeFormatException;
 import org.urdma.transport.cm.NeighborResolver;
 import org.urdma.transport.cm.perftest.PerftestBwReport;
+import org.urdma.transport.counters.Counter;
 import org.urdma.verbs.AddressHandle;
 import org.urdma.verbs.AddressHandleAttributes;
 import org.urdma.verbs.QpType;
@@ -323,13 +325,13 @@ final class PerftestBw {
     /** Packets this side's QPs accepted (requests and responses), from the engine's counters. */
     private static long packetsReceived(NetPerfSession s) {
         long n = 0;
-        for (org.urdma.verbs.QueuePair qp : s.qps) n += s.device.counters().qp(qp.qpNum()).get(org.urdma.transport.counters.Counter.RCVD_PKTS);
+        for (org.urdma.verbs.QueuePair qp : s.qps) n += Stats.of(qp).get(Counter.RCVD_PKTS);
         return n;
     }
 
     private static long rnrNaksSent(NetPerfSession s) {
         long n = 0;
-        for (org.urdma.verbs.QueuePair qp : s.qps) if (qp instanceof org.urdma.transport.engine.SoftQp q) n += q.rnrNaksSent();
+        for (org.urdma.verbs.QueuePair qp : s.qps) n += Stats.of(qp).get(Counter.RNR_NAKS_SENT);
         return n;
     }
 
@@ -338,7 +340,7 @@ final class PerftestBw {
 
     private static long rnrNaksReceived(NetPerfSession s) {
         long n = 0;
-        for (org.urdma.verbs.QueuePair qp : s.qps) if (qp instanceof org.urdma.transport.engine.SoftQp q) n += q.rnrNaksReceived();
+        for (org.urdma.verbs.QueuePair qp : s.qps) n += Stats.of(qp).get(Counter.RCVD_RNR_ERR);
         return n;
     }
 
@@ -868,8 +870,9 @@ final class PerftestBw {
     /** A send_bw client posts no receives: a SEND that came to it (answered with an RNR NAK) is a -b peer's. */
     private static void refuseDuplexSends(NetPerfSession s) {
         for (org.urdma.verbs.QueuePair qp : s.qps) {
-            if (qp instanceof org.urdma.transport.engine.SoftQp q && q.rnrNaksSent() > 0) {
-                throw new NetPerf.CompletionError("-b: the peer sent SENDs to this client, which posts no receives (" + q.rnrNaksSent()
+            long rnrNaks = Stats.of(qp).get(Counter.RNR_NAKS_SENT);
+            if (rnrNaks > 0) {
+                throw new NetPerf.CompletionError("-b: the peer sent SENDs to this client, which posts no receives (" + rnrNaks
                         + " RNR NAKs sent): it runs bidirectionally; run both sides without -b");
             }
         }

@@ -14,10 +14,10 @@ import org.urdma.transport.api.RdmaConnectException;
 import org.urdma.transport.cm.ConnectionException;
 import org.urdma.transport.cm.QpConnector;
 import org.urdma.transport.driver.MemoryFabric;
-import org.urdma.transport.engine.SoftDevice;
 import org.urdma.transport.gsi.CmId;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.CompletionQueue;
+import org.urdma.verbs.Device;
 import org.urdma.verbs.MemoryRegion;
 import org.urdma.verbs.ProtectionDomain;
 import org.urdma.verbs.QpType;
@@ -50,7 +50,7 @@ final class RdmaCmChannel implements AutoCloseable {
     private final WorkCompletion[] wc = {new WorkCompletion()};
     private CmId id;
 
-    private RdmaCmChannel(SoftDevice device, ProtectionDomain pd, RdmaCm cm, Duration timeout) {
+    private RdmaCmChannel(Device device, ProtectionDomain pd, RdmaCm cm, Duration timeout) {
         this.cm = cm;
         this.timeout = timeout;
         this.cq = device.createCq(4 * SLOTS, null);
@@ -65,7 +65,7 @@ final class RdmaCmChannel implements AutoCloseable {
      * Server: waits for the channel's REQ on {@code port} and accepts it; client: connects, retrying a REJ (the server
      * may not listen yet) as perftest's rdma_client_connect does.
      */
-    static RdmaCmChannel open(SoftDevice device, ProtectionDomain pd, RdmaCm cm, String peer, int port, int mtuBytes,
+    static RdmaCmChannel open(Device device, ProtectionDomain pd, RdmaCm cm, String peer, int port, int mtuBytes,
                               Duration timeout) {
         RdmaCmChannel c = new RdmaCmChannel(device, pd, cm, timeout);
         try {

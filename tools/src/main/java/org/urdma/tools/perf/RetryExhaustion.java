@@ -1,6 +1,7 @@
 package org.urdma.tools.perf;
 
-import org.urdma.transport.engine.SoftQp;
+import org.urdma.transport.api.Stats;
+import org.urdma.transport.counters.QpStats;
 import org.urdma.verbs.QueuePair;
 
 /**
@@ -14,7 +15,7 @@ final class RetryExhaustion {
 
     /** The clause for the error message of {@code qp}'s RETRY_EXC_ERR completion. */
     static String of(QueuePair qp) {
-        if (!(qp instanceof SoftQp q)) return ": retries spent (--retry)";
+        QpStats q = Stats.of(qp);
         return of(q.retryNaksSinceProgress(), q.retryGapsSinceProgress(), q.retryTimeoutsSinceProgress());
     }
 

@@ -11,14 +11,16 @@ import java.util.SplittableRandom;
 import org.urdma.nativeio.AfPacketOptions;
 import org.urdma.nativeio.NetInterface;
 import org.urdma.nativeio.TapDevice;
+import org.urdma.transport.api.Stats;
 import org.urdma.transport.cm.ConnectionException;
 import org.urdma.transport.cm.NeighborResolver;
 import org.urdma.transport.cm.perftest.PingpongDest;
 import org.urdma.transport.cm.perftest.PingpongExchange;
+import org.urdma.transport.counters.Counter;
+import org.urdma.transport.counters.QpStats;
 import org.urdma.transport.driver.RealTimeDriver;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
-import org.urdma.transport.engine.SoftQp;
 import org.urdma.transport.packet.Link;
 import org.urdma.transport.link.ethernet.AfPacketLink;
 import org.urdma.transport.link.ethernet.EthernetDatapath;
@@ -303,9 +305,10 @@ final class Pingpong {
         // let the last ACK leave before the link closes
         long settle = System.nanoTime() + 100_000_000L;
         while (System.nanoTime() < settle) Thread.onSpinWait();
-        SoftQp sq = (SoftQp) qp;
+        QpStats sq = Stats.of(qp);
         out.printf("qp: rnr naks sent %d, rnr naks received %d, retries %d, packets sent %d, retransmitted %d%n",
-                sq.rnrNaksSent(), sq.rnrNaksReceived(), sq.retries(), sq.packetsSent(), sq.retransmittedPackets());
+                sq.get(Counter.RNR_NAKS_SENT), sq.get(Counter.RCVD_RNR_ERR), sq.get(Counter.COMPLETER_RETRY_ERR),
+                sq.get(Counter.SENT_PKTS), sq.get(Counter.RETRANSMITTED_PKTS));
         out.printf("link: %s%n", dp.counters());
         return 0;
     }
@@ -327,7 +330,7 @@ final class Pingpong {
             if (channel != null) {
                 CompletionQueue ev;
                 try {
-                    ev = ((org.urdma.transport.engine.SoftChannel) channel).await(Math.max(1, deadline - System.nanoTime()));
+                    ev = channel.await(Math.max(1, deadline - System.nanoTime()));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new PingpongFailure("interrupted");

@@ -8,10 +8,11 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.SplittableRandom;
+import org.urdma.transport.api.Stats;
 import org.urdma.transport.cm.perftest.PingpongDest;
 import org.urdma.transport.cm.perftest.PingpongExchange;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.engine.SoftDevice;
-import org.urdma.transport.engine.SoftQp;
 import org.urdma.transport.link.ethernet.EthernetDatapath;
 import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.CompletionChannel;
@@ -170,8 +171,8 @@ final class SrqPingpong {
         long rnrSent = 0, rnrReceived = 0;
         for (int i = 0; i < q; i++) {
             sb.append(i == 0 ? "" : " ").append(perQp[i]);
-            rnrSent += ((SoftQp) qps[i]).rnrNaksSent();
-            rnrReceived += ((SoftQp) qps[i]).rnrNaksReceived();
+            rnrSent += Stats.of(qps[i]).get(Counter.RNR_NAKS_SENT);
+            rnrReceived += Stats.of(qps[i]).get(Counter.RCVD_RNR_ERR);
         }
         out.printf("srq: %d receives completed on %d QPs from one SRQ (per QP: %s); rnr naks sent %d, received %d%n", rcnt, q, sb,
                 rnrSent, rnrReceived);

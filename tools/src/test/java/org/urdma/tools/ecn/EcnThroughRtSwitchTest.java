@@ -33,14 +33,17 @@ import org.urdma.switchemu.rt.RtSwitch;
 import org.urdma.switchemu.rt.RtSwitchRunner;
 import org.urdma.switchemu.topo.Topology;
 import org.urdma.switchemu.topo.TopologyParser;
+import org.urdma.transport.api.Stats;
 import org.urdma.transport.cm.NeighborResolver;
 import org.urdma.transport.cm.QpConnector;
 import org.urdma.transport.cm.QpEndpoint;
+import org.urdma.transport.counters.Counter;
+import org.urdma.transport.counters.DeviceStats;
+import org.urdma.transport.counters.QpStats;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.RealTimeDriver;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
-import org.urdma.transport.engine.SoftQp;
 import org.urdma.transport.link.ethernet.AfPacketLink;
 import org.urdma.transport.link.ethernet.EthernetLinkConfig;
 import org.urdma.transport.pcap.PcapReader;
@@ -187,15 +190,16 @@ class EcnThroughRtSwitchTest {
                 assertEquals(size / chunk, done, "writes completed");
                 Thread.sleep(50); // the last CNPs reach h1
                 assertEquals(-1, src.mismatch(h2.mr.segment()), "remote memory holds what was written");
-                SoftQp requester = (SoftQp) h1.qp;
-                SoftQp responder = (SoftQp) h2.qp;
-                ceReceived = h2.device.control(responder::ceReceived);
-                h2Passes = h2.device.control(h2.device::passes);
-                cnpsSent = h2.device.control(responder::cnpsSent);
-                cnpsHandled = h1.device.control(requester::cnpsHandled);
-                assertEquals(ceReceived, h2.device.control(h2.device::ceReceived), "ecn_ce_rcvd");
-                assertEquals(cnpsSent, h2.device.control(h2.device::cnpsSent), "cnp_sent");
-                assertEquals(cnpsHandled, h1.device.control(h1.device::cnpsHandled), "cnp_handled");
+                QpStats requester = Stats.of(h1.qp);
+                QpStats responder = Stats.of(h2.qp);
+                DeviceStats d1 = Stats.of(h1.device), d2 = Stats.of(h2.device);
+                ceReceived = h2.device.control(() -> responder.get(Counter.ECN_CE_RCVD));
+                h2Passes = h2.device.control(d2::passes);
+                cnpsSent = h2.device.control(() -> responder.get(Counter.CNP_SENT));
+                cnpsHandled = h1.device.control(() -> requester.get(Counter.CNP_HANDLED));
+                assertEquals(ceReceived, h2.device.control(() -> d2.get(Counter.ECN_CE_RCVD)), "ecn_ce_rcvd");
+                assertEquals(cnpsSent, h2.device.control(() -> d2.get(Counter.CNP_SENT)), "cnp_sent");
+                assertEquals(cnpsHandled, h1.device.control(() -> d1.get(Counter.CNP_HANDLED)), "cnp_handled");
             } finally {
                 runner.close();
             }

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.urdma.transport.counters.Counter;
 import org.urdma.verbs.WrOpcode;
 
 /**
@@ -95,7 +96,7 @@ class PerfLoopAllocationTest {
             long extra = extraBytes(n -> PerfPatterns.window(r.client, WrOpcode.RDMA_WRITE, 4096, n, 0, 64, r.phase++));
             assertEquals(0, extra, "bytes allocated by " + (MANY - FEW) + " more RDMA WRITEs under loss, counters and journal on");
             org.urdma.transport.engine.SoftQp qp = (org.urdma.transport.engine.SoftQp) r.s.client;
-            assertTrue(qp.retransmittedPackets() > 0 && r.s.fabric.a.counters().path() != null
+            assertTrue(qp.stats().get(Counter.RETRANSMITTED_PKTS) > 0 && r.s.fabric.a.counters().path() != null
                     && r.s.fabric.a.journal().enabled(), "the measured path counted into the file and journalled");
             assertEquals(0, r.s.fabric.a.journal().lost());
         }
@@ -138,7 +139,7 @@ class PerfLoopAllocationTest {
             extra = extraBytes(n -> PerfPatterns.window(r.client, WrOpcode.RDMA_READ, 4096, n, 0, 64, r.phase++));
             assertEquals(0, extra, "bytes allocated by " + (MANY - FEW) + " more WAN-mode RDMA READs");
             org.urdma.transport.engine.SoftQp qp = (org.urdma.transport.engine.SoftQp) r.s.client;
-            assertTrue(qp.uethFlags() != 0, "the QPs run in WAN mode");
+            assertTrue(qp.stats().uethFlags() != 0, "the QPs run in WAN mode");
             assertTrue(qp.counters().get(org.urdma.transport.counters.Counter.SACK_RESENT_PKTS) > 0, "losses were repaired from SACKs");
         }
     }

@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.engine.SoftDevice;
 import org.urdma.verbs.CompletionQueue;
 import org.urdma.verbs.MemoryRegion;
@@ -209,8 +210,8 @@ class PerftestLatLoopsTest {
             assertEquals(iters - 1, h.getTotalCount());
             assertEquals(0, urdma.recvsPosted, "urdma posted exactly -n receives too, all consumed");
             assertEquals(0, urdma.stashedRecvs);
-            assertTrue(urdma.qp instanceof org.urdma.transport.engine.SoftQp q && q.rnrNaksReceived() == 0
-                    && ((org.urdma.transport.engine.SoftQp) stock.qp).rnrNaksReceived() == 0, "no SEND found its peer without a receive");
+            assertTrue(urdma.qp instanceof org.urdma.transport.engine.SoftQp q && q.stats().get(Counter.RCVD_RNR_ERR) == 0
+                    && ((org.urdma.transport.engine.SoftQp) stock.qp).stats().get(Counter.RCVD_RNR_ERR) == 0, "no SEND found its peer without a receive");
             assertEquals(-1, MemorySegment.mismatch(urdma.buf.segment(), 0, size, stock.buf.segment(), stock.recvOffset,
                     stock.recvOffset + size), "the last SEND landed in perftest's receive buffer");
         }

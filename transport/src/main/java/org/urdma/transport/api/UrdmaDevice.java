@@ -154,6 +154,11 @@ public final class UrdmaDevice implements AutoCloseable {
         return rdmaCm;
     }
 
+    /** {@return the device's engine counters, read-only} */
+    public org.urdma.transport.counters.DeviceStats stats() {
+        return device.stats();
+    }
+
     SoftDevice soft() {
         return device;
     }

@@ -24,8 +24,6 @@ final class CnpSender {
     private int pendingQp;
     private boolean sentAny;
     private long lastSent;
-    long ceReceived;
-    long cnpsSent;
 
     CnpSender(SoftQp qp) {
         this.qp = qp;
@@ -34,8 +32,7 @@ final class CnpSender {
 
     /** A request arrived with ECN CE. */
     void onCe(RxPacket p, long now) {
-        ceReceived++;
-        qp.device.counters().increment(Counter.ECN_CE_RCVD);
+        qp.counters.increment(Counter.ECN_CE_RCVD);
         if (pending || (sentAny && now - lastSent < interval)) return;
         pending = true;
         if (qp.type == QpType.UD) {
@@ -65,7 +62,6 @@ final class CnpSender {
         pending = false;
         sentAny = true;
         lastSent = now;
-        cnpsSent++;
         qp.counters.increment(Counter.CNP_SENT);
         qp.journal.cnpSent(now, qp.qpNum(), 0);
         return true;

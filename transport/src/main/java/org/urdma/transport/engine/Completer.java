@@ -43,8 +43,6 @@ final class Completer {
     /** READ response packets received for the WQE at the head. */
     int readReceived;
     long implicitNaks;
-    /** Responses older than the oldest unacknowledged PSN (late, duplicated or forged), ignored. */
-    long stale;
     /** What ACKs' WAN headers (AETH-EXT, SACK-ETH) tell the rate control, FEC sizing and loss recovery. */
     private final AckFeedback feedback;
     private final InOrderReads inOrderReads;
@@ -176,7 +174,6 @@ final class Completer {
     private boolean isStale(RxPacket p, int o, int psn) {
         boolean nak = o == Opcode.ACKNOWLEDGE && (p.aethSyndrome() & Aeth.SYNDROME_TYPE) != Aeth.SYNDROME_ACK;
         if (!Psn.before(psn, nak ? compPsn : Psn.add(compPsn, -1))) return false;
-        stale++;
         qp.counters.increment(Counter.STALE_RESPONSES);
         return true;
     }

@@ -76,7 +76,6 @@ final class QpReceive {
             qp.drop(Counter.DROP_WRONG_STATE, 0, now);
             return;
         }
-        qp.cnpsHandled++;
         qp.counters.increment(Counter.CNP_HANDLED);
         qp.journal.cnpReceived(now, qp.qpNum(), 0);
         qp.rate.onCongestion(CongestionSignal.CNP, now);

@@ -51,8 +51,7 @@ final class RxDemux {
         }
         if (p.opcode() == Opcode.CNP) { // neither request nor response: to the rate control, past the CNP merge
             if (cnpMerge != null && !cnpMerge.admit(qp.qpNum(), now)) {
-                qp.cnpsMerged++;
-                counters.increment(Counter.CNP_MERGED);
+                qp.counters.increment(Counter.CNP_MERGED);
                 journal.cnpMerged(now, qp.qpNum(), 0);
                 return;
             }

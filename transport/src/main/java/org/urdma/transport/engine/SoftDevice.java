@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.urdma.transport.counters.Counter;
+import org.urdma.transport.counters.DeviceStats;
 import org.urdma.transport.counters.EngineCounters;
 import org.urdma.transport.counters.QpCounters;
 import org.urdma.transport.journal.EventJournal;
@@ -58,6 +59,7 @@ public final class SoftDevice implements Device, PacketSink {
     // telemetry (engine thread only; see org.urdma.transport.counters and .journal)
     private final EngineCounters counters;
     private final EventJournal journal;
+    private final DeviceStats stats;
 
     public SoftDevice(DeviceConfig config, Link link, RandomGenerator random, long startNanos) {
         this(config, link, random, startNanos, EngineCounters.inMemory(config.name()), EventJournal.NONE);
@@ -87,6 +89,7 @@ public final class SoftDevice implements Device, PacketSink {
         this.qps = new QpTable(random);
         this.mcast = new McastGroups(link);
         this.demux = new RxDemux(this, qps, mcast, counters, journal, config.cnp().mergeNanos());
+        this.stats = new SoftDeviceStats(counters, scheduler, qps);
     }
 
     // ---------------------------------------------------------------- engine loop (see PassScheduler)
@@ -401,61 +404,18 @@ public final class SoftDevice implements Device, PacketSink {
         return counters;
     }
 
+    /** {@return the device's counters and scheduler, read-only} */
+    public DeviceStats stats() {
+        return stats;
+    }
+
     /** Where the engine journals events ({@link EventJournal#NONE} unless given one). */
     public EventJournal journal() {
         return journal;
     }
 
-    /** QP visits so far (one per ready QP per pass): proportional to QPs with work, not to QPs that exist. */
-    public long qpVisits() {
-        return scheduler.qpVisits();
-    }
-
-    /** QPs that exist on this device. */
-    public int qpCount() {
-        return qps.size();
-    }
-
-    /** Engine passes completed so far. */
-    public long passes() {
+    /** Engine passes completed so far (the responder coalesces ACKs within one). */
+    long passes() {
         return scheduler.passes();
-    }
-
-    public long rxUnknownQp() {
-        return counters.get(Counter.DROP_UNKNOWN_QP);
-    }
-
-    /** Packets whose P_Key is not the default partition's (dropped). */
-    public long rxBadPkey() {
-        return counters.get(Counter.DROP_BAD_PKEY);
-    }
-
-    /** RC/UC packets whose source was not their QP's destination (dropped, never placed). */
-    public long rxForeignSource() {
-        return counters.get(Counter.DROP_FOREIGN_SOURCE);
-    }
-
-    /** Packets a QP dropped: its state or transport does not take them, or they came from another source than its peer. */
-    public long rxDropped() {
-        return counters.get(Counter.DROP_WRONG_STATE) + counters.get(Counter.DROP_BAD_OPCODE)
-                + counters.get(Counter.DROP_FOREIGN_SOURCE);
-    }
-
-    /** Requests received CE-marked, over every QP (the {@code ecn_ce_rcvd} counter). */
-    public long ceReceived() {
-        return counters.get(Counter.ECN_CE_RCVD);
-    }
-
-    /** CNPs sent ({@code cnp_sent}), handed to rate controls ({@code cnp_handled}) and merged ({@code cnp_merged}). */
-    public long cnpsSent() {
-        return counters.get(Counter.CNP_SENT);
-    }
-
-    public long cnpsHandled() {
-        return counters.get(Counter.CNP_HANDLED);
-    }
-
-    public long cnpsMerged() {
-        return counters.get(Counter.CNP_MERGED);
     }
 }

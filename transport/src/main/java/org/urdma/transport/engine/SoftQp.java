@@ -2,6 +2,7 @@ package org.urdma.transport.engine;
 
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.counters.QpCounters;
+import org.urdma.transport.counters.QpStats;
 import org.urdma.transport.journal.EventJournal;
 import org.urdma.transport.memory.SoftMw;
 import org.urdma.transport.packet.Route;
@@ -36,7 +37,7 @@ public final class SoftQp implements QueuePair {
     /** ECN Congestion Experienced. */
     static final int ECN_CE = 0b11;
     final SoftDevice device;
-    /** This QP's engine counters (one source for every number the getters below report) and the device's journal. */
+    /** This QP's engine counters (one source for every number {@link #stats} reports) and the device's journal. */
     final QpCounters counters;
     final EventJournal journal;
     final SoftPd pd;
@@ -91,10 +92,6 @@ public final class SoftQp implements QueuePair {
     private final QpControl control;
     /** Answers CE-marked requests with CNPs. */
     final CnpSender cnp;
-    /** Requester side: CNPs handed to the rate control, and those PAXI's CNP merge dropped. */
-    long cnpsHandled;
-    long cnpsMerged;
-
     boolean drainedRaised;
     // scheduling (SoftDevice): in the ready queue; position in each QpSet; closed
     boolean ready;
@@ -114,6 +111,7 @@ public final class SoftQp implements QueuePair {
     }
     /** The ACK-timeout, RNR and SACK timers. */
     final QpTimers timers = new QpTimers(this);
+    private final QpStats stats = new SoftQpStats(this);
 
     SoftQp(SoftDevice device, SoftPd pd, QpInitAttributes init, int qpn, QpCounters counters) {
         this.device = device;
@@ -210,11 +208,6 @@ public final class SoftQp implements QueuePair {
         });
     }
 
-    /** The UETH flags this QP's packets carry (0: DC mode). */
-    public int uethFlags() {
-        return uethFlags;
-    }
-
     boolean wan() {
         return uethFlags != 0;
     }
@@ -234,13 +227,6 @@ public final class SoftQp implements QueuePair {
 
     boolean perPacketReth() {
         return (uethFlags & OpcodeTable.UETH_PER_PACKET_RETH) != 0;
-    }
-
-    /** Names of this QP's loss recovery (with its P-FEC overlay when agreed) and rate control. */
-    public String policyNames() {
-        String fec = (uethFlags & OpcodeTable.UETH_FEC) == 0 ? ""
-                : fecData == 0 ? "+fec auto" : "+fec " + fecData + "/" + fecParity;
-        return recovery.name() + fec + ", " + rate.name();
     }
 
     @Override
@@ -405,97 +391,19 @@ public final class SoftQp implements QueuePair {
         }
     }
 
+    /** {@return this QP's counters and retry episode, read-only} */
+    public QpStats stats() {
+        return stats;
+    }
+
     /** This QP's engine counters (live in the device's counters file when it has one). */
     public QpCounters counters() {
         return counters;
     }
 
-    /** Packets this QP sent again (go-back retransmissions). */
-    public long retransmittedPackets() {
-        return counters.get(Counter.RETRANSMITTED_PKTS);
-    }
-
-    /** Packets this QP sent: requests, retransmissions, and its responder's ACKs, NAKs and READ responses (rxe's sent_pkts). */
-    public long packetsSent() {
-        return counters.get(Counter.SENT_PKTS);
-    }
-
-    /** Retransmission rounds started (NAK, implicit NAK or timeout) and ACK timeouts among them. */
-    public long retries() {
-        return counters.get(Counter.COMPLETER_RETRY_ERR);
-    }
-
-    public long timeouts() {
-        return counters.get(Counter.ACK_TIMEOUTS);
-    }
-
-    /**
-     * Sequence-error NAKs that counted against retry_cnt since the requester last made progress: after a
-     * RETRY_EXC_ERR completion, how many of the spent retries the peer asked for (it was answering, and saw gaps).
-     */
-    public int retryNaksSinceProgress() {
-        return completer.episodeNaks();
-    }
-
-    /** Missing READ or atomic responses that counted against retry_cnt since the requester last made progress. */
-    public int retryGapsSinceProgress() {
-        return completer.episodeGaps();
-    }
-
-    /** ACK timeouts that counted against retry_cnt since the requester last made progress (the peer was silent). */
-    public int retryTimeoutsSinceProgress() {
-        return completer.episodeTimeouts();
-    }
-
-    /** Responder side: ACKs and NAKs sent, duplicate requests and sequence gaps (out-of-sequence requests) received. */
-    public String responderStats() {
-        return "acks " + responder.acksSent + ", naks " + counters.get(Counter.NAKS_SENT) + ", duplicates "
-                + counters.get(Counter.DUPLICATE_REQUEST) + ", out of sequence " + counters.get(Counter.OUT_OF_SEQ_REQUEST);
-    }
-
-    /** RNR NAKs this QP's responder sent (a SEND found no receive posted). */
-    public long rnrNaksSent() {
-        return counters.get(Counter.RNR_NAKS_SENT);
-    }
-
-    /** RC/UC packets dropped because their source is not this QP's destination (rxe check_addr). */
-    public long foreignSourceDrops() {
-        return counters.get(Counter.DROP_FOREIGN_SOURCE);
-    }
-
     /** The responder's expected PSN (the next request in order), for oracles that judge a request by where it fell. */
     public int expectedPsn() {
         return responder.ePsn;
-    }
-
-    /** ACKs, NAKs and responses the completer ignored as older than the oldest unacknowledged PSN. */
-    public long staleResponses() {
-        return completer.stale;
-    }
-
-    /** RNR NAKs this QP's requester received (each one waits the NAK's timer, then resends). */
-    public long rnrNaksReceived() {
-        return counters.get(Counter.RCVD_RNR_ERR);
-    }
-
-    /** Requests that arrived CE-marked (ECN 0b11). */
-    public long ceReceived() {
-        return cnp.ceReceived;
-    }
-
-    /** CNPs this QP sent in answer to CE-marked requests. */
-    public long cnpsSent() {
-        return cnp.cnpsSent;
-    }
-
-    /** CNPs this QP's rate control heard. */
-    public long cnpsHandled() {
-        return cnpsHandled;
-    }
-
-    /** CNPs for this QP that PAXI's CNP merge dropped (another came within TIMER_THR). */
-    public long cnpsMerged() {
-        return cnpsMerged;
     }
 
     @Override

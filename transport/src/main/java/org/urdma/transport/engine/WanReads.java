@@ -57,7 +57,6 @@ final class WanReads implements ReadResponses {
             break;
         }
         if (s < 0 || readWin.has(r)) { // a duplicate, or a response to a READ already done
-            c.stale++;
             qp.counters.increment(Counter.STALE_RESPONSES);
             return;
         }

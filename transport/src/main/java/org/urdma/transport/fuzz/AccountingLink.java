@@ -1,5 +1,7 @@
 package org.urdma.transport.fuzz;
 
+import org.urdma.transport.counters.Counter;
+import org.urdma.transport.counters.DeviceStats;
 import org.urdma.transport.engine.SoftDevice;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.packet.Link;
@@ -101,11 +103,11 @@ final class AccountingLink implements Link {
 
     private void deliver(RxPacket p, long now) {
         delivered = true;
-        SoftDevice d = device;
-        long pkey = d.rxBadPkey(), unknown = d.rxUnknownQp(), dropped = d.rxDropped();
+        DeviceStats d = device.stats();
+        long pkey = d.get(Counter.DROP_BAD_PKEY), unknown = d.get(Counter.DROP_UNKNOWN_QP), dropped = d.qpDrops();
         judge.before(this, tag, p);
         sink.onPacket(p, now);
-        long dp = d.rxBadPkey() - pkey, du = d.rxUnknownQp() - unknown, dd = d.rxDropped() - dropped;
+        long dp = d.get(Counter.DROP_BAD_PKEY) - pkey, du = d.get(Counter.DROP_UNKNOWN_QP) - unknown, dd = d.qpDrops() - dropped;
         if (dp + du + dd > 1 || dp < 0 || du < 0 || dd < 0) {
             throw new OracleFailure("one frame moved the device's drop counters by bad P_Key " + dp + ", unknown QP " + du
                 + ", dropped " + dd + " (one at most)");

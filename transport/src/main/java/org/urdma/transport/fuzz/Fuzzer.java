@@ -12,6 +12,7 @@ import java.util.function.BooleanSupplier;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
 import org.urdma.transport.engine.DeviceConfig;
@@ -598,9 +599,9 @@ public final class Fuzzer implements AutoCloseable, AccountingLink.Judge {
         long linkMalformed = linkA.framing().decodeErrors() + linkB.framing().decodeErrors();
         require(decodeDrops == framing && framing == linkMalformed,
             "framing drops: per frame " + decodeDrops + ", framing counters " + framing + ", link " + linkMalformed);
-        require(rxA.outcomes(Outcome.BAD_PKEY) == a.rxBadPkey() && rxB.outcomes(Outcome.BAD_PKEY) == b.rxBadPkey(), "bad P_Key counts");
-        require(rxA.outcomes(Outcome.UNKNOWN_QP) == a.rxUnknownQp() && rxB.outcomes(Outcome.UNKNOWN_QP) == b.rxUnknownQp(), "unknown QP counts");
-        require(rxA.outcomes(Outcome.RX_DROPPED) == a.rxDropped() && rxB.outcomes(Outcome.RX_DROPPED) == b.rxDropped(), "rx dropped counts");
+        require(rxA.outcomes(Outcome.BAD_PKEY) == a.stats().get(Counter.DROP_BAD_PKEY) && rxB.outcomes(Outcome.BAD_PKEY) == b.stats().get(Counter.DROP_BAD_PKEY), "bad P_Key counts");
+        require(rxA.outcomes(Outcome.UNKNOWN_QP) == a.stats().get(Counter.DROP_UNKNOWN_QP) && rxB.outcomes(Outcome.UNKNOWN_QP) == b.stats().get(Counter.DROP_UNKNOWN_QP), "unknown QP counts");
+        require(rxA.outcomes(Outcome.RX_DROPPED) == a.stats().qpDrops() && rxB.outcomes(Outcome.RX_DROPPED) == b.stats().qpDrops(), "rx dropped counts");
         long injectedTotal = 0;
         for (long v : injectedOutcomes) injectedTotal += v;
         require(injectedTotal == injectSeq, "frames injected " + injectSeq + " but " + injectedTotal + " had an outcome");

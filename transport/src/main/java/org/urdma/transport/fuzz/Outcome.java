@@ -1,5 +1,6 @@
 package org.urdma.transport.fuzz;
 
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.wire.DecodeStatus;
 
 /**
@@ -9,11 +10,11 @@ import org.urdma.transport.wire.DecodeStatus;
 public enum Outcome {
     TRUNCATED, WRONG_ETHERTYPE, BAD_VERSION, BAD_IP_HEADER, BAD_IP_CHECKSUM, WRONG_UDP_PORT, LENGTH_MISMATCH,
     UNKNOWN_OPCODE, BAD_PADCNT, BAD_ICRC, BAD_EXTENSION, UNKNOWN_FORMAT,
-    /** {@code SoftDevice.rxBadPkey()}. */
+    /** {@link Counter#DROP_BAD_PKEY}. */
     BAD_PKEY,
-    /** {@code SoftDevice.rxUnknownQp()}. */
+    /** {@link Counter#DROP_UNKNOWN_QP}. */
     UNKNOWN_QP,
-    /** {@code SoftDevice.rxDropped()}: wrong transport for the QP, a QP not ready, a response for a PSN never sent, a foreign source. */
+    /** {@link org.urdma.transport.counters.DeviceStats#qpDrops}: wrong transport for the QP, a QP not ready, a response for a PSN never sent, a foreign source. */
     RX_DROPPED,
     /** Handed to a QP's responder or completer, which acted on it per the spec (duplicates and sequence errors too). */
     PROCESSED;

@@ -84,10 +84,10 @@ class WanNegotiationTest {
         QpConnector.toInit(dc, c, 0);
         QpConnector.toRts(wan, endpoint(f, wan, WanOffer.FULL), endpoint(f, wan, WanOffer.parse(false, "sack", null, null)), f.b.mac(), c);
         QpConnector.toRts(dc, endpoint(f, dc, WanOffer.FULL), endpoint(f, dc, WanOffer.NONE), f.b.mac(), c);
-        assertEquals(TS | RETH | SACK, ((SoftQp) wan).uethFlags());
-        assertTrue(((SoftQp) wan).policyNames().startsWith("sack"), ((SoftQp) wan).policyNames());
-        assertEquals(0, ((SoftQp) dc).uethFlags(), "a DC peer: DC mode");
-        assertTrue(((SoftQp) dc).policyNames().startsWith("go-back-N"), ((SoftQp) dc).policyNames());
+        assertEquals(TS | RETH | SACK, ((SoftQp) wan).stats().uethFlags());
+        assertTrue(((SoftQp) wan).stats().policyNames().startsWith("sack"), ((SoftQp) wan).stats().policyNames());
+        assertEquals(0, ((SoftQp) dc).stats().uethFlags(), "a DC peer: DC mode");
+        assertTrue(((SoftQp) dc).stats().policyNames().startsWith("go-back-N"), ((SoftQp) dc).stats().policyNames());
         QueuePair sackInDc = pd.createQp(MemoryFabric.init(QpType.RC, cq, 8));
         ((SoftQp) sackInDc).policies(org.urdma.transport.recovery.LossRecovery.sack(), org.urdma.transport.rate.RateControl.none());
         QpConnector.toInit(sackInDc, c, 0);

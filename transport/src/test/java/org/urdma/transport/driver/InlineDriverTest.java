@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftQp;
 import org.urdma.transport.impair.ImpairmentConfig;
@@ -98,13 +99,13 @@ class InlineDriverTest {
                 } catch (AssertionError e) {
                     if (server.isDone()) server.join(); // the server's failure is the cause
                     throw new AssertionError(e.getMessage() + " at round " + i + "; client " + f.a.link() + " sent "
-                            + ((SoftQp) qp[0]).packetsSent() + ", server sent " + ((SoftQp) qp[1]).packetsSent());
+                            + ((SoftQp) qp[0]).stats().get(Counter.SENT_PKTS) + ", server sent " + ((SoftQp) qp[1]).stats().get(Counter.SENT_PKTS));
                 }
                 assertEquals(i * 10L + 1, ma.segment().get(ValueLayout.JAVA_LONG, 64), "answer " + i);
             }
             clientDone.set(true);
             server.get(30, TimeUnit.SECONDS);
-            assertTrue(((SoftQp) qp[0]).retransmittedPackets() > 0, "2% loss: the ACK timer fired and resent");
+            assertTrue(((SoftQp) qp[0]).stats().get(Counter.RETRANSMITTED_PKTS) > 0, "2% loss: the ACK timer fired and resent");
         }
     }
 
@@ -179,15 +180,15 @@ class InlineDriverTest {
             }
             // a claimed engine is skipped by other pollers: no second pass runs meanwhile
             assertTrue(f.a.tryEnterEngine());
-            long passes = f.a.passes();
+            long passes = f.a.stats().passes();
             Thread other = Thread.ofPlatform().start(() -> {
                 for (int i = 0; i < 100; i++) cq.poll(wcs);
             });
             other.join();
-            assertEquals(passes, f.a.passes());
+            assertEquals(passes, f.a.stats().passes());
             f.a.exitEngine();
             cq.poll(wcs);
-            assertEquals(passes + 1, f.a.passes());
+            assertEquals(passes + 1, f.a.stats().passes());
         }
     }
 
@@ -227,19 +228,19 @@ class InlineDriverTest {
                     holder.join();
                     assertFalse(f.a.tryEnterEngine(), "another thread holds A's engine");
                 }
-                long passes = f.a.passes();
+                long passes = f.a.stats().passes();
                 qp[0].postSend(wr.reset().wrId(round).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(ma, 0, 8));
-                assertEquals(passes, f.a.passes(), "posting runs no pass");
+                assertEquals(passes, f.a.stats().passes(), "posting runs no pass");
                 if (contended) {
                     assertTrue(f.a.hasPendingWork(), "the post waits for a pass");
                     assertEquals(0, qa.poll(wcs), "no pass while the engine is held");
                     f.a.exitEngine();
                     assertEquals(1, qa.poll(wcs), "the next pass sends it (UC completes on sending)");
-                    assertEquals(passes + 1, f.a.passes(), "one pass");
+                    assertEquals(passes + 1, f.a.stats().passes(), "one pass");
                 } else {
                     assertFalse(f.a.hasPendingWork(), "the post sent it");
                     assertEquals(1, qa.poll(wcs), "the completion is there before any pass");
-                    assertEquals(passes, f.a.passes(), "no pass ran");
+                    assertEquals(passes, f.a.stats().passes(), "no pass ran");
                 }
                 assertEquals(WcOpcode.SEND, wcs[0].opcode);
                 awaitRecv(qb, wcs);

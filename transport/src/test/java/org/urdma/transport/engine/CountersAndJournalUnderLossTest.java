@@ -146,7 +146,7 @@ class CountersAndJournalUnderLossTest {
             Capture capA = run.capA, capB = run.capB;
 
             // retransmissions: the requester's count is what the capture shows went out twice
-            long resent = ((SoftQp) a).retransmittedPackets();
+            long resent = ((SoftQp) a).stats().get(Counter.RETRANSMITTED_PKTS);
             assertTrue(resent > 0 && run.rig.fabric.linkA.lostFrames() > 0, "loss happened and was repaired");
             assertEquals(capA.resentPsns.size(), resent, "retransmitted_pkts == request PSNs the capture saw again");
             // NAKs: sent by B == in B's capture == received by A == sequence errors at A == gaps at B (one NAK each)
@@ -278,7 +278,7 @@ class CountersAndJournalUnderLossTest {
             }
             for (WorkCompletion wc : r.awaitA(200, 5_000 * MS)) assertEquals(WcStatus.SUCCESS, wc.status, wc.toString());
             journal.close();
-            long resent = ((SoftQp) qp[0]).retransmittedPackets();
+            long resent = ((SoftQp) qp[0]).stats().get(Counter.RETRANSMITTED_PKTS);
             assertTrue(resent > 0);
             long sum = 0;
             Set<RetransmitReason> why = new HashSet<>();
@@ -323,9 +323,9 @@ class CountersAndJournalUnderLossTest {
             assertEquals(1, c.get(Counter.DROP_BAD_PKEY));
             assertEquals(1, c.get(Counter.DROP_BAD_OPCODE));
             assertEquals(1, b.counters().get(Counter.DROP_BAD_ICRC) + b.counters().get(Counter.DROP_MALFORMED));
-            assertEquals(1, b.rxUnknownQp());
-            assertEquals(1, b.rxBadPkey());
-            assertEquals(1, b.rxDropped());
+            assertEquals(1, b.stats().get(Counter.DROP_UNKNOWN_QP));
+            assertEquals(1, b.stats().get(Counter.DROP_BAD_PKEY));
+            assertEquals(1, b.stats().qpDrops());
             journal.agent().doWork();
             List<String> drops = events(q).stream().filter(e -> e.type() == EventType.DROP)
                     .map(e -> e.device() + " " + e.qpn() + " " + Counter.of(e.a()).label()).toList();

@@ -7,6 +7,7 @@ import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
 import org.urdma.transport.link.Ecn;
@@ -105,15 +106,15 @@ class EcnCnpTest {
         try (World w = new World(FramingKind.ROCE2, Ecn.ECT0, CnpConfig.defaults(), CnpConfig.defaults())) {
             w.connect(QpType.RC);
             long elapsed = w.write(16, 64 * 1024); // 1 MiB at 10 Gbit/s: ~0.85 ms, ~17 intervals of 50 µs
-            long requests = w.qa.packetsSent();
+            long requests = w.qa.stats().get(Counter.SENT_PKTS);
             assertEquals(requests, w.aToB.marked, "every request left ECT(0) and was marked");
-            assertEquals(requests, w.qb.ceReceived(), "CE arrives at the responder");
-            assertEquals(requests, w.fabric.b.ceReceived(), "ecn_ce_rcvd");
-            long cnps = w.qb.cnpsSent();
+            assertEquals(requests, w.qb.stats().get(Counter.ECN_CE_RCVD), "CE arrives at the responder");
+            assertEquals(requests, w.fabric.b.stats().get(Counter.ECN_CE_RCVD), "ecn_ce_rcvd");
+            long cnps = w.qb.stats().get(Counter.CNP_SENT);
             // the first CE packet answers at once, then one per 50 µs while CE keeps coming
             long maxCnps = elapsed / CnpConfig.DEFAULT_INTERVAL_NANOS + 1;
             assertTrue(cnps >= maxCnps - 2 && cnps <= maxCnps, cnps + " CNPs in " + elapsed + " ns");
-            assertEquals(cnps, w.fabric.b.cnpsSent(), "cnp_sent");
+            assertEquals(cnps, w.fabric.b.stats().get(Counter.CNP_SENT), "cnp_sent");
             assertEquals(cnps, w.bToA.cnps.size(), "CNP frames on the wire");
             for (int i = 1; i < w.bToA.cnpTimes.size(); i++) {
                 long gap = w.bToA.cnpTimes.get(i) - w.bToA.cnpTimes.get(i - 1);
@@ -126,10 +127,10 @@ class EcnCnpTest {
                 assertEquals(0, p.payloadLength);
             }
             assertEquals(cnps, w.rate.cnps.size(), "the requester's RateControl heard every CNP");
-            assertEquals(cnps, w.qa.cnpsHandled());
-            assertEquals(cnps, w.fabric.a.cnpsHandled(), "cnp_handled");
-            assertEquals(0, w.fabric.a.cnpsMerged(), "no merge on RoCE by default");
-            assertEquals(0, w.qa.retransmittedPackets(), "the CNPs did not disturb the ACK stream");
+            assertEquals(cnps, w.qa.stats().get(Counter.CNP_HANDLED));
+            assertEquals(cnps, w.fabric.a.stats().get(Counter.CNP_HANDLED), "cnp_handled");
+            assertEquals(0, w.fabric.a.stats().get(Counter.CNP_MERGED), "no merge on RoCE by default");
+            assertEquals(0, w.qa.stats().get(Counter.RETRANSMITTED_PKTS), "the CNPs did not disturb the ACK stream");
         }
     }
 
@@ -138,8 +139,8 @@ class EcnCnpTest {
         try (World w = new World(FramingKind.ROCE2, Ecn.ECT0, CnpConfig.defaults(), new CnpConfig(0, 0))) {
             w.connect(QpType.RC);
             w.write(4, 16 * 1024);
-            assertEquals(w.qa.packetsSent(), w.qb.cnpsSent());
-            assertEquals(w.qb.cnpsSent(), w.rate.cnps.size());
+            assertEquals(w.qa.stats().get(Counter.SENT_PKTS), w.qb.stats().get(Counter.CNP_SENT));
+            assertEquals(w.qb.stats().get(Counter.CNP_SENT), w.rate.cnps.size());
         }
     }
 
@@ -150,8 +151,8 @@ class EcnCnpTest {
             w.write(4, 16 * 1024);
             assertEquals(0, w.aToB.ectSeen, "every request left Not-ECT");
             assertEquals(0, w.aToB.marked);
-            assertEquals(0, w.qb.ceReceived());
-            assertEquals(0, w.qb.cnpsSent());
+            assertEquals(0, w.qb.stats().get(Counter.ECN_CE_RCVD));
+            assertEquals(0, w.qb.stats().get(Counter.CNP_SENT));
             assertEquals(0, w.rate.cnps.size());
         }
     }
@@ -173,8 +174,8 @@ class EcnCnpTest {
             w.connect(QpType.UC);
             w.write(8, 64 * 1024);
             w.sim.runFor(2_000 * US); // UC completes at the sender: let the link deliver the rest
-            assertTrue(w.qb.cnpsSent() >= 5, "CNPs " + w.qb.cnpsSent());
-            assertEquals(w.qb.cnpsSent(), w.rate.cnps.size());
+            assertTrue(w.qb.stats().get(Counter.CNP_SENT) >= 5, "CNPs " + w.qb.stats().get(Counter.CNP_SENT));
+            assertEquals(w.qb.stats().get(Counter.CNP_SENT), w.rate.cnps.size());
             for (Packet p : w.bToA.cnps) assertEquals(w.qa.qpNum(), p.destQp);
         }
     }
@@ -206,8 +207,8 @@ class EcnCnpTest {
             at[0] += 2 * US;
             send.accept(0x4343); // inside the interval: no second CNP
             w.sim.runFor(5 * US);
-            assertEquals(2, w.qb.ceReceived());
-            assertEquals(1, w.qb.cnpsSent());
+            assertEquals(2, w.qb.stats().get(Counter.ECN_CE_RCVD));
+            assertEquals(1, w.qb.stats().get(Counter.CNP_SENT));
             List<Packet> cnps = w.bToA.cnps;
             assertEquals(1, cnps.size());
             Packet c = cnps.get(0);
@@ -218,8 +219,8 @@ class EcnCnpTest {
             at[0] += CnpConfig.DEFAULT_INTERVAL_NANOS + 2 * US; // sent later: the virtual clock jumps to its arrival
             send.accept(0x4444);
             w.sim.runFor(CnpConfig.DEFAULT_INTERVAL_NANOS + 10 * US);
-            assertEquals(3, w.qb.ceReceived());
-            assertEquals(2, w.qb.cnpsSent(), "a CE packet after the interval gets its CNP");
+            assertEquals(3, w.qb.stats().get(Counter.ECN_CE_RCVD));
+            assertEquals(2, w.qb.stats().get(Counter.CNP_SENT), "a CE packet after the interval gets its CNP");
             assertEquals(0x4444, w.bToA.cnps.get(1).destQp);
         }
     }
@@ -232,20 +233,20 @@ class EcnCnpTest {
                 new CnpConfig(0, 0))) {
             w.connect(QpType.RC);
             long elapsed = w.write(16, 64 * 1024);
-            long sent = w.qb.cnpsSent();
-            assertEquals(w.qa.packetsSent(), sent, "one CNP per CE-marked request");
+            long sent = w.qb.stats().get(Counter.CNP_SENT);
+            assertEquals(w.qa.stats().get(Counter.SENT_PKTS), sent, "one CNP per CE-marked request");
             for (Packet p : w.bToA.cnps) {
                 assertEquals(FramingKind.PAXI_STANDARD, p.framing);
                 assertEquals(Opcode.CNP, p.opcode, "the RH form of the CNP");
                 assertEquals(w.qa.qpNum(), p.destQp);
             }
-            long handled = w.qa.cnpsHandled();
-            long merged = w.qa.cnpsMerged();
+            long handled = w.qa.stats().get(Counter.CNP_HANDLED);
+            long merged = w.qa.stats().get(Counter.CNP_MERGED);
             assertEquals(sent, handled + merged, "every CNP either passed or was merged");
             assertTrue(merged > handled, "merged " + merged + ", passed " + handled);
             assertTrue(handled <= elapsed / timerThr + 1 && handled >= elapsed / timerThr - 2,
                     handled + " passed in " + elapsed + " ns");
-            assertEquals(merged, w.fabric.a.cnpsMerged(), "cnp_merged");
+            assertEquals(merged, w.fabric.a.stats().get(Counter.CNP_MERGED), "cnp_merged");
             assertEquals(handled, w.rate.cnps.size());
             for (int i = 1; i < w.rate.cnps.size(); i++) {
                 assertTrue(w.rate.cnps.get(i) - w.rate.cnps.get(i - 1) >= timerThr, "passed CNPs at least TIMER_THR apart");

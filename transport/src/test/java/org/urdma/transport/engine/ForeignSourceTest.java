@@ -6,6 +6,7 @@ import java.lang.foreign.MemorySegment;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
@@ -54,8 +55,8 @@ class ForeignSourceTest {
             int ePsn = b.responder.ePsn;
             assertTrue(frames.send(forged, r.sim.now()));
             r.run(MS);
-            assertEquals(-1, dst.segment().mismatch(MemorySegment.ofArray(new byte[4096])), "nothing placed (first)");assertEquals(1, b.foreignSourceDrops(), "counted on the QP");
-            assertEquals(1, r.fabric.b.rxForeignSource(), "counted on the device");
+            assertEquals(-1, dst.segment().mismatch(MemorySegment.ofArray(new byte[4096])), "nothing placed (first)");assertEquals(1, b.stats().get(Counter.DROP_FOREIGN_SOURCE), "counted on the QP");
+            assertEquals(1, r.fabric.b.stats().get(Counter.DROP_FOREIGN_SOURCE), "counted on the device");
             assertEquals(ePsn, b.responder.ePsn, "the PSN was not consumed");
             assertEquals(-1, dst.segment().mismatch(MemorySegment.ofArray(new byte[4096])), "nothing placed");
             assertEquals(QpState.RTS, qp[1].state());
@@ -70,7 +71,7 @@ class ForeignSourceTest {
             assertTrue(frames.send(genuine, r.sim.now()));
             r.run(MS);
             assertEquals(-1, dst.segment().asSlice(0, LEN).mismatch(MemorySegment.ofArray(new byte[LEN]).fill((byte) 0x77)));
-            assertEquals(1, b.foreignSourceDrops());
+            assertEquals(1, b.stats().get(Counter.DROP_FOREIGN_SOURCE));
         }
     }
 

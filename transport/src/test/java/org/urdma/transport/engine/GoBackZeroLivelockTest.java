@@ -68,9 +68,9 @@ class GoBackZeroLivelockTest {
                     } else if (completions[1]++ == 0) {
                         assertEquals(WcStatus.RETRY_EXC_ERR, wc[0].status, wc[0].toString()); // then the rest flush
                         SoftQp q = (SoftQp) qp[0]; // the peer answered every round: the retries went on what it reported
-                        assertEquals(0, q.retryTimeoutsSinceProgress());
-                        assertTrue(verb == Verb.READ ? q.retryGapsSinceProgress() > 0 : q.retryNaksSinceProgress() > 0,
-                                q.retryNaksSinceProgress() + " NAKs, " + q.retryGapsSinceProgress() + " gaps");
+                        assertEquals(0, q.stats().retryTimeoutsSinceProgress());
+                        assertTrue(verb == Verb.READ ? q.stats().retryGapsSinceProgress() > 0 : q.stats().retryNaksSinceProgress() > 0,
+                                q.stats().retryNaksSinceProgress() + " NAKs, " + q.stats().retryGapsSinceProgress() + " gaps");
                     }
                 }
                 return completions[0] == messages || completions[1] > 0 || data.sentFrames() > PACKET_BUDGET;

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.Test;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
@@ -132,13 +133,13 @@ class LossRecoveryTest {
             SoftQp a = (SoftQp) qp[0];
             assertTrue(r.fabric.linkA.lostFrames() > 100 && r.fabric.linkB.lostFrames() > 10, "loss actually happened");
             assertTrue(r.fabric.linkA.duplicatedFrames() > 50 && r.fabric.linkA.reorderedFrames() > 50);
-            assertTrue(a.retransmittedPackets() > 0 && a.retries() > 0);
+            assertTrue(a.stats().get(Counter.RETRANSMITTED_PKTS) > 0 && a.stats().get(Counter.COMPLETER_RETRY_ERR) > 0);
             System.out.printf("1000 mixed: %d frames A->B (%d lost, %d dup, %d reordered), %d retransmitted, %d retries "
                             + "(%d NAKs, %d implicit NAKs, %d READ gaps, %d timeouts), %d frames B->A, %.1f ms virtual%n",
                     r.fabric.linkA.sentFrames(), r.fabric.linkA.lostFrames(), r.fabric.linkA.duplicatedFrames(),
-                    r.fabric.linkA.reorderedFrames(), a.retransmittedPackets(), a.retries(),
+                    r.fabric.linkA.reorderedFrames(), a.stats().get(Counter.RETRANSMITTED_PKTS), a.stats().get(Counter.COMPLETER_RETRY_ERR),
                     a.counters().get(org.urdma.transport.counters.Counter.NAKS_RCVD), a.completer.implicitNaks,
-                    a.completer.readGaps(), a.timeouts(),
+                    a.completer.readGaps(), a.stats().get(Counter.ACK_TIMEOUTS),
                     r.fabric.linkB.sentFrames(), (r.sim.now() - Rig.START) / 1e6);
         }
     }

@@ -3,6 +3,7 @@ package org.urdma.transport.engine;
 import static org.junit.jupiter.api.Assertions.*;
 
 import org.junit.jupiter.api.Test;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
@@ -66,8 +67,8 @@ class LossThroughputTest {
                 return done[0] == MESSAGES;
             }, 600_000 * MS), "all WRITEs completed");
             SoftQp a = (SoftQp) qp;
-            System.out.printf("  %s: %d retries (%d timeouts), %d resent, %.1f ms%n", dataLoss, a.retries(), a.timeouts(),
-                    a.retransmittedPackets(), (r.sim.now() - t0) / 1e6);
+            System.out.printf("  %s: %d retries (%d timeouts), %d resent, %.1f ms%n", dataLoss, a.stats().get(Counter.COMPLETER_RETRY_ERR), a.stats().get(Counter.ACK_TIMEOUTS),
+                    a.stats().get(Counter.RETRANSMITTED_PKTS), (r.sim.now() - t0) / 1e6);
             return (double) MESSAGES * SIZE / ((r.sim.now() - t0) / 1e3);
         }
     }

@@ -86,8 +86,8 @@ class QpPoliciesTest {
         try (Rig r = new Rig()) {
             QueuePair[] limited = pair(r, RateControl.windowLimit(LENGTH_THR, WINDOW));
             QueuePair[] plain = r.rc();
-            assertEquals("go-back-N, window:4096/8192", ((SoftQp) limited[0]).policyNames());
-            assertEquals("go-back-N, none", ((SoftQp) plain[0]).policyNames(), "the device's defaults");
+            assertEquals("go-back-N, window:4096/8192", ((SoftQp) limited[0]).stats().policyNames());
+            assertEquals("go-back-N, none", ((SoftQp) plain[0]).stats().policyNames(), "the device's defaults");
             assertEquals(QpState.RTS, limited[0].state());
             IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> ((SoftQp) limited[0]).policies(LossRecovery.goBack0(), RateControl.none()));

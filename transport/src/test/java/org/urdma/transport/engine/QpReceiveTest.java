@@ -50,7 +50,7 @@ class QpReceiveTest {
             cnp.opcode = Opcode.CNP;
             cnp.destQp = h.b.qpNum();
             h.deliver(cnp);
-            assertEquals(1, h.qb.cnpsHandled());
+            assertEquals(1, h.qb.stats().get(Counter.CNP_HANDLED));
             assertEquals(1, h.qb.counters().get(Counter.CNP_HANDLED));
         }
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
@@ -52,7 +53,7 @@ class RateLimitedGoBackNTest {
             }
             List<WorkCompletion> wcs = r.awaitA(32, 2_000_000_000L);
             for (WorkCompletion wc : wcs) assertEquals(WcStatus.SUCCESS, wc.status, wc.toString());
-            long resent = ((SoftQp) a).retransmittedPackets();
+            long resent = ((SoftQp) a).stats().get(Counter.RETRANSMITTED_PKTS);
             // 200 us RTT: ~24 packets in flight at 1 Gbit/s, each loss rewinds them all
             assertTrue(resent > 8 * 20, "go-back-N resent " + resent + " packets");
             assertEquals(32 * 64 + resent, times.size(), "every data frame seen");

@@ -6,6 +6,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.Packet;
 import org.junit.jupiter.api.Test;
@@ -205,7 +206,7 @@ class RcErrorsTest {
             qp[0].postSend(new SendWorkRequest().wrId(8).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(src, 0, 64));
             r.run(200 * MS); // ~200 RNR NAKs, far more than any finite rnr_retry
             assertTrue(r.pendingA().isEmpty(), r.pendingA().toString());
-            long naks = ((SoftQp) qp[1]).rnrNaksSent();
+            long naks = ((SoftQp) qp[1]).stats().get(Counter.RNR_NAKS_SENT);
             // spaced by the RNR timer of code 14 (960 us): about 200 in 200 ms, never more
             assertTrue(naks > 150 && naks <= 209, "rnr naks " + naks);
             qp[1].postRecv(new ReceiveWorkRequest().wrId(80).addSge(dst, 0, 64));
@@ -224,7 +225,7 @@ class RcErrorsTest {
             qp[0].postSend(new SendWorkRequest().wrId(8).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(src, 0, 64));
             WorkCompletion wc = r.awaitA(1, 10 * MS).get(0);
             assertEquals(WcStatus.RNR_RETRY_EXC_ERR, wc.status, wc.toString());
-            assertEquals(4, ((SoftQp) qp[1]).rnrNaksSent(), "first try + 3 retries");
+            assertEquals(4, ((SoftQp) qp[1]).stats().get(Counter.RNR_NAKS_SENT), "first try + 3 retries");
         }
     }
 
@@ -250,8 +251,8 @@ class RcErrorsTest {
             long tErr = r.sim.now();
             assertEquals(WcStatus.RETRY_EXC_ERR, out[0].status, out[0].toString());
             assertEquals(4, sendTimes.size(), "first transmission + retry_cnt=3 retries: " + sendTimes);
-            assertEquals(4, ((SoftQp) qp[0]).retryTimeoutsSinceProgress(), "three retries and the timeout that found none left");
-            assertEquals(0, ((SoftQp) qp[0]).retryNaksSinceProgress());
+            assertEquals(4, ((SoftQp) qp[0]).stats().retryTimeoutsSinceProgress(), "three retries and the timeout that found none left");
+            assertEquals(0, ((SoftQp) qp[0]).stats().retryNaksSinceProgress());
             for (int i = 1; i < sendTimes.size(); i++) {
                 long gap = sendTimes.get(i) - sendTimes.get(i - 1);
                 assertTrue(gap >= timeout && gap <= timeout + 4 * SoftDevice.TICK_NANOS, "gap " + gap + " vs timeout " + timeout);
@@ -384,7 +385,7 @@ class RcErrorsTest {
             p.psn = 100;
             assertTrue(frames.send(p, r.sim.now()));
             r.run(MS);
-            assertEquals(1, r.fabric.b.rxBadPkey());
+            assertEquals(1, r.fabric.b.stats().get(Counter.DROP_BAD_PKEY));
             assertTrue(r.pendingB().isEmpty());
         }
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
@@ -52,7 +53,7 @@ class ReadBacklogTest {
             for (WorkCompletion w : wcs) assertEquals(WcStatus.SUCCESS, w.status, w.toString());
             assertEquals(-1, local.segment().mismatch(remote.segment()), "READ results");
             SoftQp a = (SoftQp) qp[0];
-            assertTrue(a.retransmittedPackets() > 0, "a response was lost and READs were asked for again");
+            assertTrue(a.stats().get(Counter.RETRANSMITTED_PKTS) > 0, "a response was lost and READs were asked for again");
         }
     }
 }

@@ -23,7 +23,7 @@ class RxDemuxTest {
             Packet p = h.request(Opcode.SEND_ONLY, h.psn(0));
             p.destQp = 0x654321;
             h.deliver(p);
-            assertEquals(1, h.rig.fabric.b.rxUnknownQp());
+            assertEquals(1, h.rig.fabric.b.stats().get(Counter.DROP_UNKNOWN_QP));
             Packet q = h.request(Opcode.SEND_ONLY, h.psn(0));
             q.pkey = 0x1234;
             h.deliver(q);
@@ -52,8 +52,8 @@ class RxDemuxTest {
             assertTrue(frames.send(cnp, sim.now()));
             sim.runFor(MS / 10);
         }
-        assertEquals(1, qb.cnpsHandled(), "the first reaches the rate control");
-        assertEquals(2, qb.cnpsMerged(), "the next two came within the merge interval");
-        assertEquals(2, f.b.cnpsMerged());
+        assertEquals(1, qb.stats().get(Counter.CNP_HANDLED), "the first reaches the rate control");
+        assertEquals(2, qb.stats().get(Counter.CNP_MERGED), "the next two came within the merge interval");
+        assertEquals(2, f.b.stats().get(Counter.CNP_MERGED));
     }
 }

@@ -78,13 +78,13 @@ class ScaleTest {
         for (int i = 0; i < PAIRS; i++) big.pair(1);
         double seconds = (System.nanoTime() - t0) / 1e9;
         System.out.printf("scale: %d connected RC pairs in %.2f s (%.1f us per pair)%n", PAIRS, seconds, seconds * 1e6 / PAIRS);
-        assertEquals(PAIRS, big.fabric.a.qpCount());
+        assertEquals(PAIRS, big.fabric.a.stats().qpCount());
         assertTrue(seconds <= 10, PAIRS + " pairs took " + seconds + " s");
         // an idle pass costs nothing per QP (once each has been looked at after its last change of state)
         big.sim.step();
-        long visits = big.fabric.a.qpVisits();
+        long visits = big.fabric.a.stats().qpVisits();
         for (int i = 0; i < 100; i++) big.sim.step();
-        assertEquals(visits, big.fabric.a.qpVisits(), "idle passes visited idle QPs");
+        assertEquals(visits, big.fabric.a.stats().qpVisits(), "idle passes visited idle QPs");
         big = null;
 
         // one busy QP alone, then beside 16k idle pairs: best of five, alternating, so machine noise hits both alike
@@ -129,7 +129,7 @@ class ScaleTest {
         double run() {
             int[] posted = {0}, done = {0};
             w.sim.step(); // QPs made since the last run are looked at once
-            long v0 = w.fabric.a.qpVisits(), p0 = w.fabric.a.passes();
+            long v0 = w.fabric.a.stats().qpVisits(), p0 = w.fabric.a.stats().passes();
             // CPU time of this thread (which runs both engines): other processes on a shared machine do not count
             long t0 = CPU.getCurrentThreadCpuTime();
             while (posted[0] < 64) post(posted);
@@ -145,8 +145,8 @@ class ScaleTest {
                 return done[0] == MESSAGES;
             }, 60_000_000_000L));
             double mbps = (double) MESSAGES * SIZE / ((CPU.getCurrentThreadCpuTime() - t0) / 1e3);
-            visits += w.fabric.a.qpVisits() - v0;
-            passes += w.fabric.a.passes() - p0;
+            visits += w.fabric.a.stats().qpVisits() - v0;
+            passes += w.fabric.a.stats().passes() - p0;
             return mbps;
         }
 

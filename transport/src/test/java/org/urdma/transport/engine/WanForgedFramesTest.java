@@ -120,7 +120,7 @@ class WanForgedFramesTest {
             for (Counter c : Counter.values()) {
                 if (c.scope() == Counter.Scope.QP && qb.counters().get(c) != 0) all.append(c.label()).append('=').append(qb.counters().get(c)).append(' ');
             }
-            System.out.println("B: " + all + " device unknown QP " + r.fabric.b.rxUnknownQp() + " bad pkey " + r.fabric.b.rxBadPkey()
+            System.out.println("B: " + all + " device unknown QP " + r.fabric.b.stats().get(Counter.DROP_UNKNOWN_QP) + " bad pkey " + r.fabric.b.stats().get(Counter.DROP_BAD_PKEY)
                     + " malformed " + r.fabric.linkB.framing().decodeErrors());
             assertEquals(aheadAccess, qb.counters().get(Counter.DROP_AHEAD_ACCESS), "R_Key ahead of the expected PSN");
             assertEquals(aheadInvalid, qb.counters().get(Counter.DROP_AHEAD_INVALID), "no per-packet RETH ahead");

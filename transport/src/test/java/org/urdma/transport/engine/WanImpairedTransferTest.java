@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.counters.EngineCounters;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
@@ -102,8 +103,8 @@ class WanImpairedTransferTest {
                 if (sim.now() > START + 50 * MS) least = Math.min(least, rrcc[0].rateBps()); // past startup
             }
             String say = "completed " + completed + " of " + WRITES + " in " + (sim.now() - START) / MS + " ms (virtual), least rate "
-                    + least / 1e6 + " Mbit/s, loss cuts " + rrcc[0].lossCuts() + ", resent " + ((SoftQp) qa).retransmittedPackets()
-                    + ", timeouts " + ((SoftQp) qa).timeouts();
+                    + least / 1e6 + " Mbit/s, loss cuts " + rrcc[0].lossCuts() + ", resent " + ((SoftQp) qa).stats().get(Counter.RETRANSMITTED_PKTS)
+                    + ", timeouts " + ((SoftQp) qa).stats().get(Counter.ACK_TIMEOUTS);
             System.out.println("WAN impaired: " + say);
             assertEquals(WRITES, completed, say);
             // 4 packets of 1 KiB per 1 ms round: RRCC's least rate

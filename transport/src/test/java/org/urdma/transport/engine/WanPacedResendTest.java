@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.counters.EngineCounters;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
@@ -100,8 +101,8 @@ class WanPacedResendTest {
         assertTrue(sim.runUntil(() -> cqA.poll(wc) > 0, 2_000_000_000L), "the WRITE completed");
         assertEquals(WcStatus.SUCCESS, wc[0].status);
         assertEquals(-1, src.segment().mismatch(dst.segment()), "every byte arrived");
-        timeouts[0] = ((SoftQp) qa).timeouts();
-        resent[0] = ((SoftQp) qa).retransmittedPackets();
+        timeouts[0] = ((SoftQp) qa).stats().get(Counter.ACK_TIMEOUTS);
+        resent[0] = ((SoftQp) qa).stats().get(Counter.RETRANSMITTED_PKTS);
         return sent;
     }
 

@@ -135,7 +135,7 @@ class WanPlacementTest {
                     return sends.isEmpty() && recvs.isEmpty();
                 }, 60_000 * MS);
                 assertTrue(ok, "batch did not complete: " + sends.size() + " sends, " + recvs.size() + " receives left; "
-                        + ((SoftQp) qp[0]).policyNames());
+                        + ((SoftQp) qp[0]).stats().policyNames());
                 done += batch.size();
             }
             assertGuards(segA);
@@ -149,7 +149,7 @@ class WanPlacementTest {
                 assertTrue(qa.counters().get(Counter.SACK_RESENT_PKTS) > 0, "losses repaired from SACKs");
                 assertTrue(qb.counters().get(Counter.SACKS_SENT) > 0);
             } else {
-                assertEquals(0, qa.retransmittedPackets());
+                assertEquals(0, qa.stats().get(Counter.RETRANSMITTED_PKTS));
             }
         }
     }

@@ -65,7 +65,7 @@ class WanReadsTest {
             h.deliver(response(h, Opcode.RC_RDMA_READ_RESPONSE_FIRST, p0, 0, mtu, 1));
             h.sent.clear();
             h.rig.run(2 * h.qa.ackTimeoutNanos);
-            assertTrue(h.qa.timeouts() >= 1, "the ACK timer fired");
+            assertTrue(h.qa.stats().get(Counter.ACK_TIMEOUTS) >= 1, "the ACK timer fired");
             Set<Integer> asked = new HashSet<>();
             for (Packet r : h.sentOf(Opcode.RC_RDMA_READ_REQUEST)) {
                 asked.add(r.psn);

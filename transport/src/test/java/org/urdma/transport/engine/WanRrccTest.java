@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.foreign.Arena;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.urdma.transport.counters.Counter;
 import org.urdma.transport.counters.EngineCounters;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.driver.SimulatedDriver;
@@ -150,12 +151,12 @@ class WanRrccTest {
         Run r = run(0.01, WAN | OpcodeTable.UETH_FEC);
         long repaired = r.qb.counters().get(org.urdma.transport.counters.Counter.FEC_REPAIRED);
         String say = "group " + r.qa.fecTx.m() + "," + r.qa.fecTx.r() + ", goodput " + r.goodputBps / 1e6 + " Mbit/s, resent "
-                + r.qa.retransmittedPackets() + " (SACK " + r.qa.counters().get(org.urdma.transport.counters.Counter.SACK_RESENT_PKTS) + ", timeouts " + r.qa.timeouts() + "), FEC repaired " + repaired + ", packets received " + r.qb.counters().get(org.urdma.transport.counters.Counter.RCVD_PKTS);
+                + r.qa.stats().get(Counter.RETRANSMITTED_PKTS) + " (SACK " + r.qa.counters().get(org.urdma.transport.counters.Counter.SACK_RESENT_PKTS) + ", timeouts " + r.qa.stats().get(Counter.ACK_TIMEOUTS) + "), FEC repaired " + repaired + ", packets received " + r.qb.counters().get(org.urdma.transport.counters.Counter.RCVD_PKTS);
         System.out.println("FEC auto " + say);
         // 1 % loss: FecSizing's stripe of about 50 (m 150, r 3; the smoothed reports wander) instead of the clean path's 128,1
         int stripe = r.qa.fecTx.m() / r.qa.fecTx.r();
         assertTrue(r.qa.fecTx.r() >= 2 && stripe >= 30 && stripe <= 80, say);
-        assertTrue(repaired > r.qa.retransmittedPackets(), "FEC repairs most losses; " + say);
+        assertTrue(repaired > r.qa.stats().get(Counter.RETRANSMITTED_PKTS), "FEC repairs most losses; " + say);
         assertTrue(r.goodputBps >= 0.8 * CAPACITY_BPS, say);
     }
 

@@ -252,12 +252,12 @@ class WanSackTest {
                 sack.sackRangeLength[1]));
         assertEquals(List.of(2, 4, 5), resentInJournal, "the journal names the resent PSNs, reason SACK");
         SoftQp qa = (SoftQp) w.qa;
-        assertEquals(3, qa.retransmittedPackets());
+        assertEquals(3, qa.stats().get(Counter.RETRANSMITTED_PKTS));
         assertEquals(3, qa.counters().get(Counter.SACK_RESENT_PKTS));
         // the SACK timer repeats the report every T while the gap stays open (the resends are a round trip away): the
         // sender's holdoff keeps those repeats from resending anything twice
         assertTrue(qa.counters().get(Counter.SACK_RANGES_RCVD) >= 2);
-        assertEquals(0, qa.timeouts(), "no timeout needed");
+        assertEquals(0, qa.stats().get(Counter.ACK_TIMEOUTS), "no timeout needed");
         assertEquals(7 * 1024, ((SoftQp) w.qb).counters().get(Counter.PLACED_BYTES), "each byte placed once");
     }
 
@@ -277,7 +277,7 @@ class WanSackTest {
         assertEquals(WcStatus.SUCCESS, wc[0].status);
         assertEquals(-1, src.segment().mismatch(dst.segment()), "every byte arrived");
         assertEquals(Set.of(150, 151), w.responsesA.dropped);
-        assertEquals(1, ((SoftQp) w.qa).timeouts(), "one timeout asked for both missing responses");
+        assertEquals(1, ((SoftQp) w.qa).stats().get(Counter.ACK_TIMEOUTS), "one timeout asked for both missing responses");
         assertEquals(length, ((SoftQp) w.qa).counters().get(Counter.PLACED_BYTES), "each response placed once");
     }
 
@@ -317,7 +317,7 @@ class WanSackTest {
             }
         }
         assertEquals(lost, reported, "every gap was listed in the SACKs before the resends came back");
-        assertEquals(40, ((SoftQp) w.qa).retransmittedPackets(), "each lost PSN resent once");
+        assertEquals(40, ((SoftQp) w.qa).stats().get(Counter.RETRANSMITTED_PKTS), "each lost PSN resent once");
     }
 
     @Test

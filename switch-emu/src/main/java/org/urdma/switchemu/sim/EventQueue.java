@@ -1,11 +1,11 @@
-package org.urdma.switchemu.world;
+package org.urdma.switchemu.sim;
 
 import java.util.Arrays;
 
 /**
- * The one event queue of a simulated world: a binary heap of primitive events (time, sequence, code), so
- * scheduling allocates nothing once the heap has grown to the run's high-water mark. Events at the same time
- * run in the order they were scheduled, which makes a run deterministic.
+ * The event queue of {@link Simulator}: a binary heap of primitive events (time, sequence, code), so scheduling
+ * allocates nothing once the heap has grown to the run's high-water mark. Events at the same time run in the order
+ * they were scheduled, which makes a run deterministic.
  */
 final class EventQueue {
     private long[] time = new long[1024];
