@@ -6,7 +6,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.switchemu.frame.FrameView;
 import org.urdma.switchemu.frame.Mac;
 import org.urdma.switchemu.frame.PortFormat;
+import org.urdma.transport.wire.Icrc;
+import org.urdma.transport.wire.IntStack;
 import org.urdma.transport.wire.Ipv4Header;
+import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.transport.wire.MacControlFrame;
 
 import java.nio.ByteBuffer;
@@ -53,6 +56,8 @@ public final class SwitchCore {
     }
 
     private static final int NONE = CellPool.NONE;
+    private static final int ROCE_PORT = 4791;
+    private static final int SERVABLE_WALK = 64;
     private static final long NEVER = Long.MIN_VALUE;
 
     private final SwitchConfig config;
@@ -750,8 +755,11 @@ public final class SwitchCore {
             Ipv4Header.ecn(out, at + ipv4, Ipv4Header.ECN_CE);
             c.ecnMarked++;
         }
-        serialize(port, start, startRem, wireLength);
         long txStart = ceil(start, startRem);
+        if (ipv4 >= 0 && pc.intStamp) {
+            stamp(port, out, at + ipv4, at + length, c.txBytes + wireLength, txStart);
+        }
+        serialize(port, start, startRem, wireLength);
         long txEnd = ceil(busyUntil[port], busyRem[port]);
         c.txFrames++;
         c.txBytes += wireLength;
@@ -761,6 +769,58 @@ public final class SwitchCore {
             transmitter.transmit(port, txBuffer, 0, length, txStart, txEnd);
         }
         return true;
+    }
+
+    /**
+     * HPCC's egress stamp: a RoCEv2 (IPv4) packet whose BTH announces an INT stack gets this port's hop, with the
+     * bytes all its queues hold behind it, the bytes it has sent with this one, and the time this one starts leaving.
+     * The stack is the UDP datagram's last bytes before the ICRC; a packet too short for one is left as it is.
+     */
+    private void stamp(int port, MutableDirectBuffer b, int ip, int frameEnd, long txBytes, long now) {
+        if ((b.getByte(ip) & 0xFF) != 0x45 || b.getByte(ip + 9) != Ipv4Header.PROTO_UDP) {
+            return;
+        }
+        int udp = ip + Ipv4Header.LENGTH;
+        if (udp + 8 + 12 > frameEnd || u16(b, udp + 2) != ROCE_PORT || u16(b, udp + 6) == 0xFFFF) {
+            return; // not RoCEv2 (PAXI Standard has UDP checksum 0xFFFF and no BTH)
+        }
+        int bth = udp + 8;
+        if ((b.getByte(bth + 8) & OpcodeTable.RESV7_INT) == 0) {
+            return;
+        }
+        int stack = udp + u16(b, udp + 4) - Icrc.LENGTH - IntStack.LENGTH;
+        if (stack < bth + 12 || stack + IntStack.LENGTH > frameEnd) {
+            return;
+        }
+        long queued = 0;
+        for (int p = 0; p < 8; p++) {
+            queued += servable(port * 8 + p, now);
+        }
+        if (IntStack.push(b, stack, ports[port].rateBps, queued, txBytes, now)) {
+            counters[port].intStamped++;
+        }
+    }
+
+    /**
+     * Bytes of (port, priority) a real egress queue would hold at {@code now}: frames still in the forwarding pipeline
+     * (not yet eligible) wait in this model's queue but not in a switch's, so they are left out. The walk from the
+     * head stops after {@link #SERVABLE_WALK} frames; a queue that long counts whole (its pipeline share is noise).
+     */
+    private long servable(int idx, long now) {
+        long bytes = 0;
+        int h = queueHead[idx];
+        for (int n = 0; h != NONE && pool.frameEligible[h] <= now; n++) {
+            if (n == SERVABLE_WALK) {
+                return depth(idx);
+            }
+            bytes += pool.frameWire[h];
+            h = pool.frameNext[h];
+        }
+        return crossbar == null ? bytes : bytes + crossbar.bytesToOut[idx];
+    }
+
+    private static int u16(DirectBuffer b, int i) {
+        return (b.getByte(i) & 0xFF) << 8 | (b.getByte(i + 1) & 0xFF);
     }
 
     /** RED on the egress queue depth left behind: never at or below kmin, always above kmax, linear to pmax between. */

@@ -118,6 +118,8 @@ public final class Packet {
     public DirectBuffer payloadBuffer;
     public int payloadOffset;
     public int payloadLength;
+    /** Where the INT stack ({@link IntStack}) starts, or -1 when the packet carries none (set by decode). */
+    public int intOffset = -1;
 
     // ---- decode results ----
     /** Framing the packet was decoded from (set by decode). */
@@ -149,6 +151,7 @@ public final class Packet {
      * the transport fields are not read in that mode.
      */
     public Packet resetForInPlace() {
+        intOffset = -1;
         vlan = false;
         pcp = 0;
         dei = false;

@@ -13,7 +13,7 @@ final class TransportCodec {
         OpcodeTable.HDR_UETH | OpcodeTable.HDR_TS | OpcodeTable.HDR_RETH | OpcodeTable.HDR_AETH |
         OpcodeTable.HDR_AETH_EXT | OpcodeTable.HDR_SACK | OpcodeTable.HDR_ATOMIC_ETH |
         OpcodeTable.HDR_ATOMIC_ACK_ETH | OpcodeTable.HDR_IMMDT | OpcodeTable.HDR_IETH | OpcodeTable.HDR_DETH,
-        SackEth.MAX_RANGES);
+        SackEth.MAX_RANGES) + IntStack.LENGTH;
 
     private TransportCodec() {
     }
