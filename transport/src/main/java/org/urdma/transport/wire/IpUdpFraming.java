@@ -151,6 +151,9 @@ final class IpUdpFraming extends AbstractFraming {
         }
         if (intLength > 0) {
             out.intOffset = sectionEnd - intLength;
+            if (!out.inPlace) {
+                out.intStack.putBytes(0, b, out.intOffset, intLength);
+            }
         }
         s = TransportCodec.finishPayload(out, sectionEnd - intLength, true);
         if (s != DecodeStatus.OK || !icrcEnabled) {

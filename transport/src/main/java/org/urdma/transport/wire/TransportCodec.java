@@ -30,6 +30,9 @@ final class TransportCodec {
             throw new IllegalArgumentException("resv7: URDMA extension headers need a BTH; framing " +
                 kind.cliName() + " has none");
         }
+        if (kind != FramingKind.ROCE2 && (p.resv7 & OpcodeTable.RESV7_INT) != 0) {
+            throw new IllegalArgumentException("resv7: an INT stack needs RoCEv2; framing " + kind.cliName() + " is not");
+        }
         final int mask = OpcodeTable.headerMask(op, p.resv7, p.uethFlags);
         if ((mask & OpcodeTable.HDR_SACK) != 0 && (p.sackCount < 0 || p.sackCount > SackEth.MAX_RANGES)) {
             throw new IllegalArgumentException("sackCount: must be 0.." + SackEth.MAX_RANGES + ", was " + p.sackCount);
@@ -211,6 +214,10 @@ final class TransportCodec {
         }
         for (int i = 0; i < pad; i++) {
             b.putByte(o++, (byte)0);
+        }
+        if (bth && (p.resv7 & OpcodeTable.RESV7_INT) != 0) {
+            b.putBytes(o, p.intStack, 0, IntStack.LENGTH);
+            o += IntStack.LENGTH;
         }
         return o;
     }
