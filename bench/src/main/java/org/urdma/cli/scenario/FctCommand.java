@@ -65,7 +65,7 @@ public final class FctCommand implements Callable<Integer> {
     @Option(names = "--incast", paramLabel = "N:SIZE:SHARE", description = "an incast process: N senders to one, SIZE bytes each, SHARE of the load (e.g. 16:64000:0.1)")
     String incast;
 
-    @Option(names = "--cc", split = ",", defaultValue = "dcqcn", description = "congestion controls to compare, e.g. none,dcqcn (default ${DEFAULT-VALUE})")
+    @Option(names = "--cc", split = ",", defaultValue = "dcqcn", description = "congestion controls to compare, e.g. none,dcqcn,dctcp,timely,hpcc (each but hpcc also +w; hpcc turns on every switch's in-band telemetry) (default ${DEFAULT-VALUE})")
     List<String> cc;
 
     @Range

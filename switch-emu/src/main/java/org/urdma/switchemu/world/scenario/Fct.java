@@ -51,7 +51,7 @@ public final class Fct {
         try (World w = new World(seed, Math.max(0, first - 1_000))) {
             if (!realBytes) w.describePayloads();
             TopologyWorld tw = new TopologyWorld(w, t, h -> new DeviceConfig(h.name(), TopologyWorld.mac(h), 8192, 64, 4, 65_536,
-                    16, 16, 64, 512, 64, LossRecovery.goBackN()), mtu);
+                    16, 16, 64, 512, 64, LossRecovery.goBackN()), mtu, ccf.create().wantsTelemetry());
             DeviceHost[] hosts = new DeviceHost[names.size()];
             for (int i = 0; i < hosts.length; i++) hosts[i] = tw.hosts().get(names.get(i));
             FlowWorkload fw = new FlowWorkload(w, hosts, flows, LossRecovery.goBackN(), ccf,

@@ -36,8 +36,9 @@ public final class TopologyRun {
             throw new IllegalArgumentException(t.source() + ": no workloads: add a workloads: list (urdma devices on hosts)");
         }
         try (World w = new World(seed, START)) {
+            boolean telemetry = t.workloads().stream().anyMatch(x -> RateControl.named(x.cc()).create().wantsTelemetry());
             TopologyWorld tw = new TopologyWorld(w, t, h -> new DeviceConfig(h.name(), TopologyWorld.mac(h), 1024, 16384, 16,
-                    65536, 65536, 16, 256, 512, 64, LossRecovery.goBackN()));
+                    65536, 65536, 16, 256, 512, 64, LossRecovery.goBackN()), 4096, telemetry);
             Map<String, SwitchNode> switches = tw.switches();
             Map<String, DeviceHost> hosts = tw.hosts();
             List<MessageWorkload> ms = new ArrayList<>();
