@@ -55,6 +55,25 @@ public final class SwitchCore {
         }
     }
 
+    /** Hears this switch assert and lift XOFF towards a peer (PFC telemetry); called on the switch's thread. */
+    public interface PfcObserver {
+        /** XOFF on (port, priority) from {@code now}: the ingress queue went over its threshold. */
+        void onXoff(int port, int priority, long now);
+
+        /** XON on (port, priority) at {@code now}: the ingress queue may fill again. */
+        void onXon(int port, int priority, long now);
+    }
+
+    private static final PfcObserver NO_OBSERVER = new PfcObserver() {
+        @Override
+        public void onXoff(int port, int priority, long now) {
+        }
+
+        @Override
+        public void onXon(int port, int priority, long now) {
+        }
+    };
+
     private static final int NONE = CellPool.NONE;
     private static final int ROCE_PORT = 4791;
     private static final int SERVABLE_WALK = 64;
@@ -104,6 +123,9 @@ public final class SwitchCore {
 
     private final UnsafeBuffer txBuffer;
     private final int[] pfcTimes = new int[8];
+    private PfcObserver pfcObserver = NO_OBSERVER;
+    /** The time of the input or poll being handled, for the observer of an XON that a release makes. */
+    private long clock;
 
     public SwitchCore(SwitchConfig config, Transmitter transmitter, RandomGenerator random) {
         config.validate();
@@ -189,6 +211,11 @@ public final class SwitchCore {
         return portCount;
     }
 
+    /** The port's line rate, bit/s. */
+    public long portRateBps(int port) {
+        return ports[port].rateBps;
+    }
+
     public PortCounters counters(int port) {
         return counters[port];
     }
@@ -234,6 +261,11 @@ public final class SwitchCore {
     /** Whether the PFC watchdog has a storm declared on the egress queue (port, priority). */
     public boolean inStorm(int port, int priority) {
         return storm[port * 8 + priority];
+    }
+
+    /** Who hears XOFF and XON (one observer; null: none). */
+    public void observePfc(PfcObserver observer) {
+        this.pfcObserver = observer == null ? NO_OBSERVER : observer;
     }
 
     public void addStaticMac(long mac, int port) {
@@ -287,6 +319,7 @@ public final class SwitchCore {
      * queues, schedulers and serialization count the wire length, the switch stores and sends the bytes it holds.
      */
     public void onFrame(int inPort, DirectBuffer buffer, int offset, int length, int wireLength, long now) {
+        clock = now;
         PortCounters c = counters[inPort];
         PortConfig pc = ports[inPort];
         c.rxFrames++;
@@ -436,6 +469,7 @@ public final class SwitchCore {
         }
         if (lossless && mmu.shouldPause(inIdx)) {
             mmu.paused[inIdx] = true;
+            pfcObserver.onXoff(inPort, priority, now);
             pendingXoff[inPort] |= 1 << priority;
             pendingXon[inPort] &= ~(1 << priority);
             xoffRefreshAt[inIdx] = now + refreshNs[inPort];
@@ -533,6 +567,7 @@ public final class SwitchCore {
      * ({@link Long#MAX_VALUE} if nothing is pending).
      */
     public long poll(long now) {
+        clock = now;
         macTable.sweep(now, 8);
         for (int port = 0; port < portCount; port++) {
             if (config.watchdog) {
@@ -577,6 +612,7 @@ public final class SwitchCore {
 
     private void resume(int port, int priority, int idx) {
         mmu.paused[idx] = false;
+        pfcObserver.onXon(port, priority, clock);
         pendingXon[port] |= 1 << priority;
         pendingXoff[port] &= ~(1 << priority);
     }

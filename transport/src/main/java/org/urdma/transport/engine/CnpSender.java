@@ -35,7 +35,7 @@ final class CnpSender {
     /** A request arrived with ECN CE. */
     void onCe(RxPacket p, long now) {
         ceReceived++;
-        qp.device.counters().increment(Counter.ECN_CE_RCVD);
+        qp.counters.increment(Counter.ECN_CE_RCVD); // the QP's row and the device total
         if (pending || (sentAny && now - lastSent < interval)) return;
         pending = true;
         if (qp.type == QpType.UD) {
