@@ -24,6 +24,7 @@ import org.urdma.transport.rate.RateControl;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -65,7 +66,7 @@ public final class FctCommand implements Callable<Integer> {
     @Option(names = "--incast", paramLabel = "N:SIZE:SHARE", description = "an incast process: N senders to one, SIZE bytes each, SHARE of the load (e.g. 16:64000:0.1)")
     String incast;
 
-    @Option(names = "--cc", split = ",", defaultValue = "dcqcn", description = "congestion controls to compare, e.g. none,dcqcn (default ${DEFAULT-VALUE})")
+    @Option(names = "--cc", split = ",", defaultValue = "dcqcn", description = "congestion controls to compare, e.g. none,dcqcn,dctcp,timely,hpcc (each but hpcc also +w; hpcc turns on every switch's in-band telemetry) (default ${DEFAULT-VALUE})")
     List<String> cc;
 
     @Range
@@ -87,8 +88,11 @@ public final class FctCommand implements Callable<Integer> {
     @Option(names = "--real-bytes", description = "carry and check real payload bytes (default: described payloads, for scale)")
     boolean realBytes;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "scenario-fct", description = "where results go (default ${DEFAULT-VALUE})")
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "scenario-fct", description = "where results go: fct.txt, fct.csv, the table and chart, and the fabric telemetry in telemetry/ (telemetry_CC/ per CC when several) (default ${DEFAULT-VALUE})")
     Path out;
+
+    @Mixin
+    TelemetryOptions telemetry;
 
     /** Flows start here, as HPCC's traffic generator starts them (2 s). */
     private static final long START_NS = 2_000_000_000L;
@@ -124,10 +128,13 @@ public final class FctCommand implements Callable<Integer> {
         StringBuilder csv = new StringBuilder();
         for (String c : cc) {
             long wall = System.nanoTime();
-            Fct.Run r = Fct.run(t, flows, c, seed, mtu, realBytes, untilMs == null ? 0 : START_NS + (long) (untilMs * 1e6));
+            Fct.Run r = Fct.run(t, flows, c, seed, mtu, realBytes, untilMs == null ? 0 : START_NS + (long) (untilMs * 1e6),
+                    telemetry.options());
             double seconds = (System.nanoTime() - wall) / 1e9;
             runs.add(r);
-            Files.writeString(out.resolve(cc.size() == 1 ? "fct.txt" : "fct_" + c.replaceAll("[^A-Za-z0-9_.=+-]", "_") + ".txt"), r.fctText());
+            String tag = c.replaceAll("[^A-Za-z0-9_.=+-]", "_");
+            Files.writeString(out.resolve(cc.size() == 1 ? "fct.txt" : "fct_" + tag + ".txt"), r.fctText());
+            TelemetryOptions.write(out.resolve(cc.size() == 1 ? "telemetry" : "telemetry_" + tag), r.telemetry());
             String[] lines = r.csv().split("\n");
             if (csv.isEmpty()) csv.append("cc,").append(lines[0]).append('\n');
             for (int i = 1; i < lines.length; i++) csv.append('"').append(c).append("\",").append(lines[i]).append('\n');

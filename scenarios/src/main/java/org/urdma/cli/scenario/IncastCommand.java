@@ -38,7 +38,7 @@ public final class IncastCommand implements Callable<Integer> {
     @Option(names = "--gbps", description = "every link's rate (default 10)")
     Double gbps;
 
-    @Option(names = "--cc", description = "the senders' rate control: dcqcn, dctcp, timely (each also +w) with options, e.g. dcqcn:rpTimer=100 (default dcqcn; line = link rate)")
+    @Option(names = "--cc", description = "the senders' rate control: dcqcn, dctcp, timely (each also +w) or hpcc (every port then stamps in-band telemetry) with options, e.g. dcqcn:rpTimer=100 or hpcc:rtt=5 (default dcqcn; line = link rate)")
     String cc;
 
     @Range(min = 1, max = 1 << 30)

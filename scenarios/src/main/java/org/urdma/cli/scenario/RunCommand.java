@@ -30,9 +30,18 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--until-ms", defaultValue = "10000", description = "stop the clock here even if workloads are not done (default ${DEFAULT-VALUE})")
     double untilMs;
 
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "scenario-run",
+        description = "where the fabric telemetry goes: queues.csv, pfc.csv, pfc.txt, links.csv, flows_ecn.csv (default ${DEFAULT-VALUE})")
+    Path out;
+
+    @Mixin
+    TelemetryOptions telemetry;
+
     @Override
     public Integer call() throws Exception {
-        common.print(spec, TopologyRun.run(TopologyParser.parse(file), common.seed, (long) (untilMs * 1e6)));
+        TopologyRun.Result r = TopologyRun.run(TopologyParser.parse(file), common.seed, (long) (untilMs * 1e6), telemetry.options());
+        common.print(spec, r.table());
+        TelemetryOptions.write(out, r.telemetry());
         return 0;
     }
 }

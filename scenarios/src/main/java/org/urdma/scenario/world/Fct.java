@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.urdma.switchemu.core.PortCounters;
 import org.urdma.switchemu.topo.Topology;
 import org.urdma.switchemu.world.DeviceHost;
@@ -13,6 +14,7 @@ import org.urdma.switchemu.world.World;
 import org.urdma.switchemu.world.fct.FctRecords;
 import org.urdma.switchemu.world.fct.FlowGenerator;
 import org.urdma.switchemu.world.fct.Flows;
+import org.urdma.switchemu.world.telemetry.FabricTelemetry;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.link.LinkFraming;
@@ -35,7 +37,7 @@ public final class Fct {
     /** One CC's run: fct.txt and CSV text, each flow's size and slowdown (-1: not finished), and the run's counters. */
     public record Run(String cc, String fctText, String csv, long[] size, double[] slowdown, boolean[] background, int completed,
                       int failed, int queuePairs, int inFlightHighWater, long events, long simulatedNs, long pfcFrames,
-                      long drops, long ecnMarked) {
+                      long drops, long ecnMarked, Map<String, String> telemetry) {
     }
 
     private Fct() {
@@ -43,6 +45,12 @@ public final class Fct {
 
     /** Runs {@code flows} (host numbers index {@code t}'s hosts in file order) under {@code cc}. */
     public static Run run(Topology t, Flows flows, String cc, long seed, int mtu, boolean realBytes, long untilNs) {
+        return run(t, flows, cc, seed, mtu, realBytes, untilNs, FabricTelemetry.Options.defaults());
+    }
+
+    /** As above, with the fabric's telemetry sampled as {@code telemetry} says (see {@link FabricTelemetry}). */
+    public static Run run(Topology t, Flows flows, String cc, long seed, int mtu, boolean realBytes, long untilNs,
+                          FabricTelemetry.Options telemetry) {
         List<String> names = new ArrayList<>(t.hosts().keySet());
         long hostRate = 0;
         for (String h : names) hostRate = Math.max(hostRate, t.hostLink(h).rateBps());
@@ -51,11 +59,12 @@ public final class Fct {
         try (World w = new World(seed, Math.max(0, first - 1_000))) {
             if (!realBytes) w.describePayloads();
             TopologyWorld tw = new TopologyWorld(w, t, h -> new DeviceConfig(h.name(), TopologyWorld.mac(h), 8192, 64, 4, 65_536,
-                    16, 16, 64, 512, 64, LossRecovery.goBackN()), mtu);
+                    16, 16, 64, 512, 64, LossRecovery.goBackN()), mtu, ccf.create().wantsTelemetry());
             DeviceHost[] hosts = new DeviceHost[names.size()];
             for (int i = 0; i < hosts.length; i++) hosts[i] = tw.hosts().get(names.get(i));
             FlowWorkload fw = new FlowWorkload(w, hosts, flows, LossRecovery.goBackN(), ccf,
                     MemoryFabric.Connection.defaults().withMtu(PathMtu.ofBytes(mtu)), seed);
+            FabricTelemetry fabric = new FabricTelemetry(w, tw.switches(), Math.max(0, first - 1_000), telemetry);
             long last = flows.count() == 0 ? first : flows.startNs(flows.count() - 1);
             long until = untilNs > 0 ? untilNs : last + DRAIN_NS;
             while (!fw.done() && w.now() < until) w.runUntil(Math.min(until, w.now() + STEP_NS));
@@ -91,8 +100,15 @@ public final class Fct {
                     marked += c.ecnMarked;
                 }
             }
+            List<FabricTelemetry.FlowEcn> ecn = new ArrayList<>();
+            for (int i = 0; i < flows.count(); i++) {
+                if (fw.finishNs(i) < 0) continue;
+                ecn.add(new FabricTelemetry.FlowEcn(Integer.toString(i), names.get(flows.src(i)), names.get(flows.dst(i)),
+                        fw.ceMarked(i), fw.cnpsSent(i), fw.cnpsHandled(i)));
+            }
             return new Run(cc, fct.toString(), csv.toString(), size, slowdown, background, fw.completed(), fw.failed(),
-                    fw.queuePairs(), fw.inFlightHighWater(), w.events(), w.now() - first, pfc, drops, marked);
+                    fw.queuePairs(), fw.inFlightHighWater(), w.events(), w.now() - first, pfc, drops, marked,
+                    fabric.files(w.now(), ecn));
         }
     }
 

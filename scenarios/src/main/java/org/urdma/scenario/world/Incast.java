@@ -22,7 +22,7 @@ import org.urdma.verbs.QpType;
 
 /**
  * N:1 incast of urdma RC WRITE streams with DCQCN (or another rate control by name: DCTCP, TIMELY, their
- * {@code +w} variants) through one switch whose port to the receiver is the bottleneck: RED/ECN marks at that port's
+ * {@code +w} variants, HPCC, for which every port stamps in-band telemetry) through one switch whose port to the receiver is the bottleneck: RED/ECN marks at that port's
  * egress, the receiver's engine answers CE with CNPs, each sender's rate control cuts and recovers. Senders start {@code spacingNs} apart; run with PFC on the flows' priority (lossless) and without
  * (lossy). Reports per-flow throughput over time, Jain's fairness index over the last half, the bottleneck queue
  * over time (sampled every {@code queueSampleNs}), PFC frames and drops.
@@ -82,12 +82,18 @@ public final class Incast {
     }
 
     /** One run: the summary and the time series. */
+    /**
+     * One run: the summary and the time series. {@code utilisation}: the share of the last half the bottleneck port
+     * spent sending (frames with their preamble, FCS and gap). {@code pauseFramesRx}: PFC frames the senders received.
+     */
     public record Run(boolean pfc, double jain, double goodputGbps, double[] flowGbps, double meanQueueBytes,
                       long maxQueueBytes, double fractionAboveKmax, double fractionBelowKmin, long pfcFrames,
-                      long drops, long retransmitted, long cnps, long errors, Series series) {
+                      long drops, long retransmitted, long cnps, long errors, Series series, double utilisation) {
     }
 
     static final int PRIO = 3;
+    /** Preamble, SFD, FCS and inter-frame gap a frame takes on the wire beyond its bytes (the switch's default). */
+    private static final int WIRE_OVERHEAD = 24;
     private static final long START = 1_000_000;
 
     private Incast() {
@@ -106,7 +112,7 @@ public final class Incast {
                 o.durationNs / 1e6),
                 "pfc", "jain_last_half", "goodput_gbps", "flow_min_gbps", "flow_max_gbps", "queue_mean_kb",
                 "queue_max_kb", "above_kmax_pct", "below_kmin_pct", "pfc_frames", "drops", "retransmitted", "cnps",
-                "errors");
+                "errors", "util_pct");
         for (Run r : runs) {
             double min = Double.MAX_VALUE;
             double max = 0;
@@ -116,7 +122,8 @@ public final class Incast {
             }
             t.row(r.pfc ? "on" : "off", f(4, r.jain), f(2, r.goodputGbps), f(3, min), f(3, max),
                     f(1, r.meanQueueBytes / 1e3), f(1, r.maxQueueBytes / 1e3), f(2, 100 * r.fractionAboveKmax),
-                    f(2, 100 * r.fractionBelowKmin), r.pfcFrames, r.drops, r.retransmitted, r.cnps, r.errors);
+                    f(2, 100 * r.fractionBelowKmin), r.pfcFrames, r.drops, r.retransmitted, r.cnps, r.errors,
+                    f(2, 100 * r.utilisation));
         }
         return t.note("last half: per-flow throughput, Jain's index and queue statistics from "
                 + String.format(Locale.ROOT, "%.0f ms", o.durationNs / 2e6) + " to the end; pfc_frames: PFC frames the switch sent");
@@ -145,7 +152,7 @@ public final class Incast {
             for (int i = 0; i <= n; i++) {
                 PortConfig p = new PortConfig().mac(0x02_00_00_00_B0_00L + i).rateBps(o.rateBps)
                         .classify(ClassifyMode.DEFAULT).defaultPriority(PRIO).headroomBytes(50_000)
-                        .ecn(1 << PRIO, o.kminBytes, o.kmaxBytes, o.pmax);
+                        .ecn(1 << PRIO, o.kminBytes, o.kmaxBytes, o.pmax).intStamp(stampsInt(o.cc));
                 if (pfc) p.pfcMask(1 << PRIO);
                 sc.port(p);
             }
@@ -194,8 +201,11 @@ public final class Incast {
                 qs[0]++;
             });
             long[] atHalf = new long[n];
+            long[] portAtHalf = new long[2];
             w.at(START + o.durationNs / 2, () -> {
                 for (int i = 0; i < n; i++) atHalf[i] = m[i].result().bytes();
+                portAtHalf[0] = core.counters(bottleneck).txBytes;
+                portAtHalf[1] = core.counters(bottleneck).txFrames;
             });
             w.runUntil(START + o.durationNs);
 
@@ -230,9 +240,12 @@ public final class Incast {
                 drops += c.totalDrops();
             }
             long cnps = sink.device().counters().get(org.urdma.transport.counters.Counter.CNP_SENT);
+            PortCounters out = core.counters(bottleneck);
+            double busyBits = ((out.txBytes - portAtHalf[0]) + (out.txFrames - portAtHalf[1]) * (double) WIRE_OVERHEAD) * 8;
+            double utilisation = busyBits / (o.rateBps * ((o.durationNs - o.durationNs / 2) * 1e-9));
             return new Run(pfc, jain(flow), total, flow, counted == 0 ? 0 : sum / counted, max,
                     counted == 0 ? 0 : (double) above / counted, counted == 0 ? 0 : (double) below / counted, pfcFrames,
-                    drops, retransmitted, cnps, errors, new Series(pfc, times, gbps, qTimes, q));
+                    drops, retransmitted, cnps, errors, new Series(pfc, times, gbps, qTimes, q), utilisation);
         }
     }
 
@@ -241,10 +254,15 @@ public final class Incast {
      * spec says.
      */
     static String withLine(String cc, long rateBps) {
-        boolean lined = cc.startsWith("dcqcn") || cc.startsWith("dctcp") || cc.startsWith("timely");
+        boolean lined = cc.startsWith("dcqcn") || cc.startsWith("dctcp") || cc.startsWith("timely") || cc.startsWith("hpcc");
         if (!lined || cc.contains("line=")) return cc;
         String line = "line=" + rateBps;
         return cc.contains(":") ? cc + "," + line : cc + ":" + line;
+    }
+
+    /** HPCC reads the switch's in-band telemetry: every port stamps it. */
+    static boolean stampsInt(String cc) {
+        return cc.startsWith("hpcc");
     }
 
     /**

@@ -11,8 +11,12 @@ import org.urdma.switchemu.world.FlowResult;
 import org.urdma.switchemu.world.MessageWorkload;
 import org.urdma.switchemu.world.SwitchNode;
 import org.urdma.switchemu.world.World;
+import org.urdma.switchemu.world.telemetry.FabricTelemetry;
+import org.urdma.transport.counters.Counter;
+import org.urdma.transport.counters.QpCounters;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.DeviceConfig;
+import org.urdma.transport.engine.SoftQp;
 import org.urdma.transport.rate.RateControl;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.verbs.PathMtu;
@@ -30,16 +34,27 @@ public final class TopologyRun {
     private TopologyRun() {
     }
 
+    /** The results table and the fabric telemetry's files (name to contents, see {@link FabricTelemetry}). */
+    public record Result(ResultTable table, Map<String, String> telemetry) {
+    }
+
     /** Runs {@code t}'s workloads until they are all done or {@code untilNs} of simulated time passed. */
     public static ResultTable run(Topology t, long seed, long untilNs) {
+        return run(t, seed, untilNs, FabricTelemetry.Options.defaults()).table();
+    }
+
+    /** As {@link #run(Topology, long, long)}, with the fabric's telemetry sampled as {@code telemetry} says. */
+    public static Result run(Topology t, long seed, long untilNs, FabricTelemetry.Options telemetry) {
         if (t.workloads().isEmpty()) {
             throw new IllegalArgumentException(t.source() + ": no workloads: add a workloads: list (urdma devices on hosts)");
         }
         try (World w = new World(seed, START)) {
+            boolean stampInt = t.workloads().stream().anyMatch(x -> RateControl.named(x.cc()).create().wantsTelemetry());
             TopologyWorld tw = new TopologyWorld(w, t, h -> new DeviceConfig(h.name(), TopologyWorld.mac(h), 1024, 16384, 16,
-                    65536, 65536, 16, 256, 512, 64, LossRecovery.goBackN()));
+                    65536, 65536, 16, 256, 512, 64, LossRecovery.goBackN()), 4096, stampInt);
             Map<String, SwitchNode> switches = tw.switches();
             Map<String, DeviceHost> hosts = tw.hosts();
+            FabricTelemetry fabric = new FabricTelemetry(w, switches, START, telemetry);
             List<MessageWorkload> ms = new ArrayList<>();
             long seq = 0;
             for (Topology.Workload x : t.workloads()) {
@@ -79,7 +94,15 @@ public final class TopologyRun {
             }
             r.note(String.format(Locale.ROOT, "%d events, %d frames lost to impairment, %d to PSN drop patterns", w.events(),
                     w.impairmentLost(), w.psnDropped()));
-            return r;
+            List<FabricTelemetry.FlowEcn> ecn = new ArrayList<>();
+            for (MessageWorkload m : ms) {
+                QpCounters sender = ((SoftQp) m.qp()).counters();
+                QpCounters receiver = ((SoftQp) m.peer()).counters();
+                FlowResult f = m.result();
+                ecn.add(new FabricTelemetry.FlowEcn(f.name(), f.from(), f.to(), receiver.get(Counter.ECN_CE_RCVD),
+                        receiver.get(Counter.CNP_SENT), sender.get(Counter.CNP_HANDLED)));
+            }
+            return new Result(r, fabric.files(w.now(), ecn));
         }
     }
 }

@@ -3,6 +3,7 @@ package org.urdma.scenario.world;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
+import org.urdma.switchemu.core.SwitchConfig;
 import org.urdma.switchemu.topo.Topology;
 import org.urdma.switchemu.world.DeviceHost;
 import org.urdma.switchemu.world.SwitchNode;
@@ -24,8 +25,18 @@ public final class TopologyWorld {
 
     /** As above, the devices' largest payload {@code maxPayload} (it sizes their transmit FIFO: 16 such frames). */
     public TopologyWorld(World w, Topology t, Function<Topology.Host, DeviceConfig> device, int maxPayload) {
+        this(w, t, device, maxPayload, false);
+    }
+
+    /**
+     * As above; {@code stampInt}: every switch port stamps in-band telemetry whatever the topology says, for a rate
+     * control that reads it (HPCC), as HPCC's simulator turns INT on in every switch for its CC mode.
+     */
+    public TopologyWorld(World w, Topology t, Function<Topology.Host, DeviceConfig> device, int maxPayload, boolean stampInt) {
         for (Topology.Switch s : t.switches().values()) {
-            switches.put(s.name(), w.addSwitch(s.name(), t.switchConfig(s.name()).packetMemoryOnDemand(true)));
+            SwitchConfig config = t.switchConfig(s.name()).packetMemoryOnDemand(true);
+            if (stampInt) config.ports().forEach(p -> p.intStamp(true));
+            switches.put(s.name(), w.addSwitch(s.name(), config));
         }
         for (Topology.Host h : t.hosts().values()) hosts.put(h.name(), w.addDevice(device.apply(h), maxPayload, h.priority()));
         Map<String, Map<Topology.Link, Integer>> ports = new LinkedHashMap<>();

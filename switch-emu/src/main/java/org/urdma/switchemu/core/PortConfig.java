@@ -17,6 +17,8 @@ public final class PortConfig {
     long kminBytes = 5_000;
     long kmaxBytes = 200_000;
     double pmax = 0.01;
+    /** Stamps the INT stack of RoCEv2 packets that carry one as they leave (HPCC). */
+    boolean intStamp;
     long headroomBytes = 32_000;
 
     public PortConfig() {
@@ -75,6 +77,19 @@ public final class PortConfig {
     public PortConfig weight(int priority, int weight) {
         weights[priority & 7] = weight;
         return this;
+    }
+
+    /**
+     * In-band telemetry at egress (HPCC): a RoCEv2 packet that carries an INT stack gets this port's hop (its rate,
+     * the bytes left queued, the bytes sent so far, the time it starts leaving) as it is sent.
+     */
+    public PortConfig intStamp(boolean on) {
+        this.intStamp = on;
+        return this;
+    }
+
+    public boolean intStamp() {
+        return intStamp;
     }
 
     /** ECN (RED) marking at dequeue on these priorities: kmin/kmax in queue bytes, pmax at kmax. */

@@ -22,6 +22,8 @@ public final class PortCounters {
     public long pauseRx;
     /** Frames marked CE at dequeue on this egress port. */
     public long ecnMarked;
+    /** Frames whose INT stack this egress port stamped (HPCC). */
+    public long intStamped;
     /** Highest egress queue depth seen, bytes, per priority. */
     public final long[] queueHighWater = new long[8];
     /** PFC watchdog: storms detected and restored, per priority. */

@@ -6,7 +6,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.urdma.switchemu.frame.FrameView;
 import org.urdma.switchemu.frame.Mac;
 import org.urdma.switchemu.frame.PortFormat;
+import org.urdma.transport.wire.Icrc;
+import org.urdma.transport.wire.IntStack;
 import org.urdma.transport.wire.Ipv4Header;
+import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.transport.wire.MacControlFrame;
 
 import java.nio.ByteBuffer;
@@ -52,7 +55,28 @@ public final class SwitchCore {
         }
     }
 
+    /** Hears this switch assert and lift XOFF towards a peer (PFC telemetry); called on the switch's thread. */
+    public interface PfcObserver {
+        /** XOFF on (port, priority) from {@code now}: the ingress queue went over its threshold. */
+        void onXoff(int port, int priority, long now);
+
+        /** XON on (port, priority) at {@code now}: the ingress queue may fill again. */
+        void onXon(int port, int priority, long now);
+    }
+
+    private static final PfcObserver NO_OBSERVER = new PfcObserver() {
+        @Override
+        public void onXoff(int port, int priority, long now) {
+        }
+
+        @Override
+        public void onXon(int port, int priority, long now) {
+        }
+    };
+
     private static final int NONE = CellPool.NONE;
+    private static final int ROCE_PORT = 4791;
+    private static final int SERVABLE_WALK = 64;
     private static final long NEVER = Long.MIN_VALUE;
 
     private final SwitchConfig config;
@@ -99,6 +123,9 @@ public final class SwitchCore {
 
     private final UnsafeBuffer txBuffer;
     private final int[] pfcTimes = new int[8];
+    private PfcObserver pfcObserver = NO_OBSERVER;
+    /** The time of the input or poll being handled, for the observer of an XON that a release makes. */
+    private long clock;
 
     public SwitchCore(SwitchConfig config, Transmitter transmitter, RandomGenerator random) {
         config.validate();
@@ -184,6 +211,11 @@ public final class SwitchCore {
         return portCount;
     }
 
+    /** The port's line rate, bit/s. */
+    public long portRateBps(int port) {
+        return ports[port].rateBps;
+    }
+
     public PortCounters counters(int port) {
         return counters[port];
     }
@@ -229,6 +261,11 @@ public final class SwitchCore {
     /** Whether the PFC watchdog has a storm declared on the egress queue (port, priority). */
     public boolean inStorm(int port, int priority) {
         return storm[port * 8 + priority];
+    }
+
+    /** Who hears XOFF and XON (one observer; null: none). */
+    public void observePfc(PfcObserver observer) {
+        this.pfcObserver = observer == null ? NO_OBSERVER : observer;
     }
 
     public void addStaticMac(long mac, int port) {
@@ -282,6 +319,7 @@ public final class SwitchCore {
      * queues, schedulers and serialization count the wire length, the switch stores and sends the bytes it holds.
      */
     public void onFrame(int inPort, DirectBuffer buffer, int offset, int length, int wireLength, long now) {
+        clock = now;
         PortCounters c = counters[inPort];
         PortConfig pc = ports[inPort];
         c.rxFrames++;
@@ -431,6 +469,7 @@ public final class SwitchCore {
         }
         if (lossless && mmu.shouldPause(inIdx)) {
             mmu.paused[inIdx] = true;
+            pfcObserver.onXoff(inPort, priority, now);
             pendingXoff[inPort] |= 1 << priority;
             pendingXon[inPort] &= ~(1 << priority);
             xoffRefreshAt[inIdx] = now + refreshNs[inPort];
@@ -528,6 +567,7 @@ public final class SwitchCore {
      * ({@link Long#MAX_VALUE} if nothing is pending).
      */
     public long poll(long now) {
+        clock = now;
         macTable.sweep(now, 8);
         for (int port = 0; port < portCount; port++) {
             if (config.watchdog) {
@@ -572,6 +612,7 @@ public final class SwitchCore {
 
     private void resume(int port, int priority, int idx) {
         mmu.paused[idx] = false;
+        pfcObserver.onXon(port, priority, clock);
         pendingXon[port] |= 1 << priority;
         pendingXoff[port] &= ~(1 << priority);
     }
@@ -750,8 +791,11 @@ public final class SwitchCore {
             Ipv4Header.ecn(out, at + ipv4, Ipv4Header.ECN_CE);
             c.ecnMarked++;
         }
-        serialize(port, start, startRem, wireLength);
         long txStart = ceil(start, startRem);
+        if (ipv4 >= 0 && pc.intStamp) {
+            stamp(port, out, at + ipv4, at + length, c.txBytes + wireLength, txStart);
+        }
+        serialize(port, start, startRem, wireLength);
         long txEnd = ceil(busyUntil[port], busyRem[port]);
         c.txFrames++;
         c.txBytes += wireLength;
@@ -761,6 +805,58 @@ public final class SwitchCore {
             transmitter.transmit(port, txBuffer, 0, length, txStart, txEnd);
         }
         return true;
+    }
+
+    /**
+     * HPCC's egress stamp: a RoCEv2 (IPv4) packet whose BTH announces an INT stack gets this port's hop, with the
+     * bytes all its queues hold behind it, the bytes it has sent with this one, and the time this one starts leaving.
+     * The stack is the UDP datagram's last bytes before the ICRC; a packet too short for one is left as it is.
+     */
+    private void stamp(int port, MutableDirectBuffer b, int ip, int frameEnd, long txBytes, long now) {
+        if ((b.getByte(ip) & 0xFF) != 0x45 || b.getByte(ip + 9) != Ipv4Header.PROTO_UDP) {
+            return;
+        }
+        int udp = ip + Ipv4Header.LENGTH;
+        if (udp + 8 + 12 > frameEnd || u16(b, udp + 2) != ROCE_PORT || u16(b, udp + 6) == 0xFFFF) {
+            return; // not RoCEv2 (PAXI Standard has UDP checksum 0xFFFF and no BTH)
+        }
+        int bth = udp + 8;
+        if ((b.getByte(bth + 8) & OpcodeTable.RESV7_INT) == 0) {
+            return;
+        }
+        int stack = udp + u16(b, udp + 4) - Icrc.LENGTH - IntStack.LENGTH;
+        if (stack < bth + 12 || stack + IntStack.LENGTH > frameEnd) {
+            return;
+        }
+        long queued = 0;
+        for (int p = 0; p < 8; p++) {
+            queued += servable(port * 8 + p, now);
+        }
+        if (IntStack.push(b, stack, ports[port].rateBps, queued, txBytes, now)) {
+            counters[port].intStamped++;
+        }
+    }
+
+    /**
+     * Bytes of (port, priority) a real egress queue would hold at {@code now}: frames still in the forwarding pipeline
+     * (not yet eligible) wait in this model's queue but not in a switch's, so they are left out. The walk from the
+     * head stops after {@link #SERVABLE_WALK} frames; a queue that long counts whole (its pipeline share is noise).
+     */
+    private long servable(int idx, long now) {
+        long bytes = 0;
+        int h = queueHead[idx];
+        for (int n = 0; h != NONE && pool.frameEligible[h] <= now; n++) {
+            if (n == SERVABLE_WALK) {
+                return depth(idx);
+            }
+            bytes += pool.frameWire[h];
+            h = pool.frameNext[h];
+        }
+        return crossbar == null ? bytes : bytes + crossbar.bytesToOut[idx];
+    }
+
+    private static int u16(DirectBuffer b, int i) {
+        return (b.getByte(i) & 0xFF) << 8 | (b.getByte(i + 1) & 0xFF);
     }
 
     /** RED on the egress queue depth left behind: never at or below kmin, always above kmax, linear to pmax between. */

@@ -59,7 +59,8 @@ import java.util.function.Function;
  *                              # (shortest paths, a next hop per flow by 5-tuple hash) or spray (one per packet);
  *                              # a switch may say its own routing:, and ecmpSeed: N (default: its index)
  *                              # ecn: {..., per: 25G} scales kmin/kmax with each port's rate (given for 25G ports);
- *                              # headroomDelays: 3 adds 3 x rate x its link's delay to each port's headroom
+ *                              # headroomDelays: 3 adds 3 x rate x its link's delay to each port's headroom;
+ *                              # intStamp: true stamps HPCC's in-band telemetry at every port's egress
  * flows:                       # traffic of the in-process run (default: every host to the last one)
  *   - {from: h1, to: h2, rate: 1G, size: 1024, priority: 3}
  * workloads:                   # urdma devices on the hosts running the real engine (urdma scenario run)
@@ -77,7 +78,7 @@ public final class TopologyParser {
     private static final Set<String> SWITCH = Set.of("name", "buffer", "cell", "reserve", "alpha", "resumeOffset",
         "pauseQuanta", "macAging", "macTableSize", "forwarding", "pipelineDelay", "cutThroughBytes", "watchdog", "pfc",
         "ecn", "classify", "defaultPriority", "strict", "weights", "headroom", "format", "dscp", "routing", "ecmpSeed",
-        "headroomDelays");
+        "headroomDelays", "intStamp");
     private static final Set<String> WATCHDOG = Set.of("detection", "restoration", "action");
     private static final Set<String> ECN = Set.of("priorities", "kmin", "kmax", "pmax", "per");
     private static final Set<String> LINK = Set.of("endpoints", "rate", "mtu", "delay", "impair", "impairAtoB", "impairBtoA",
@@ -455,6 +456,10 @@ public final class TopologyParser {
                     }
                 }
                 case "headroom" -> port.add(p -> p.headroomBytes(value(v, "headroom", Units::bytes)));
+                case "intStamp" -> {
+                    boolean on = value(v, "intStamp", TopologyParser::bool);
+                    port.add(p -> p.intStamp(on));
+                }
                 case "format" -> port.add(p -> p.format(value(v, "format", s -> PortFormat.valueOf(upper(s)))));
                 case "dscp" -> {
                     for (Map.Entry<String, Node> d : mapping(v, "dscp", null).entrySet()) {
@@ -619,6 +624,17 @@ public final class TopologyParser {
             throw new IllegalArgumentException("must be above 0 (and at most 1000), got '" + s + "'");
         }
         return v;
+    }
+
+    private static boolean bool(String s) {
+        String t = s.trim();
+        if (t.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (t.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new IllegalArgumentException("must be true or false, got '" + s + "'");
     }
 
     private static String upper(String s) {

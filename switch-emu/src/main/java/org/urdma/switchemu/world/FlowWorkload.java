@@ -10,6 +10,8 @@ import org.agrona.collections.Long2ObjectHashMap;
 import org.urdma.switchemu.world.fct.Flows;
 import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.engine.SoftPd;
+import org.urdma.transport.counters.Counter;
+import org.urdma.transport.counters.QpCounters;
 import org.urdma.transport.engine.SoftQp;
 import org.urdma.transport.rate.RateControl;
 import org.urdma.transport.recovery.LossRecovery;
@@ -110,6 +112,10 @@ public final class FlowWorkload {
     private final List<QueuePair> peers = new ArrayList<>();
     private final long[] finishNs;
     private final int[] flowQp;
+    /** Per flow: CE marks its receiver saw, CNPs its receiver sent, CNPs its sender's rate control heard (QP counters' change while it ran). */
+    private final long[] ceMarked;
+    private final long[] cnpsSent;
+    private final long[] cnpsHandled;
     private final SendWorkRequest wr = new SendWorkRequest();
     private int completed;
     private int failed;
@@ -161,6 +167,9 @@ public final class FlowWorkload {
         }
         finishNs = new long[flows.count()];
         flowQp = new int[flows.count()];
+        ceMarked = new long[flows.count()];
+        cnpsSent = new long[flows.count()];
+        cnpsHandled = new long[flows.count()];
         Arrays.fill(finishNs, -1);
         int[][] byHost = new int[n][];
         for (int h = 0; h < n; h++) byHost[h] = new int[count[h]];
@@ -187,6 +196,7 @@ public final class FlowWorkload {
         IntArrayList pool = idle.get(pair);
         int q = pool == null || pool.isEmpty() ? newQp(s, d) : pool.removeAt(pool.size() - 1);
         flowQp[flow] = q;
+        ecn(flow, -1);
         inFlight++;
         inFlightHighWater = Math.max(inFlightHighWater, inFlight);
         long size = flowsList.size(flow);
@@ -216,6 +226,7 @@ public final class FlowWorkload {
             return;
         }
         finishNs[flow] = now;
+        ecn(flow, 1);
         completed++;
         long pair = (long) flowsList.src(flow) << 32 | flowsList.dst(flow);
         IntArrayList pool = idle.get(pair);
@@ -224,6 +235,30 @@ public final class FlowWorkload {
             idle.put(pair, pool);
         }
         pool.addInt(flowQp[flow]);
+    }
+
+    /** Adds {@code sign} × the flow's QP counters: -1 at its start, +1 at its end, leaving what changed while it ran. */
+    private void ecn(int flow, int sign) {
+        QpCounters receiver = ((SoftQp) peers.get(flowQp[flow])).counters();
+        QpCounters sender = ((SoftQp) qps.get(flowQp[flow])).counters();
+        ceMarked[flow] += sign * receiver.get(Counter.ECN_CE_RCVD);
+        cnpsSent[flow] += sign * receiver.get(Counter.CNP_SENT);
+        cnpsHandled[flow] += sign * sender.get(Counter.CNP_HANDLED);
+    }
+
+    /** CE-marked packets flow {@code i}'s receiver got while it ran (0 until it completes). */
+    public long ceMarked(int i) {
+        return finishNs[i] < 0 ? 0 : ceMarked[i];
+    }
+
+    /** CNPs flow {@code i}'s receiver sent while it ran (0 until it completes). */
+    public long cnpsSent(int i) {
+        return finishNs[i] < 0 ? 0 : cnpsSent[i];
+    }
+
+    /** CNPs flow {@code i}'s sender's rate control heard while it ran (0 until it completes). */
+    public long cnpsHandled(int i) {
+        return finishNs[i] < 0 ? 0 : cnpsHandled[i];
     }
 
     public Flows flows() {

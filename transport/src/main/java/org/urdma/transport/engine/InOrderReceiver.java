@@ -242,6 +242,7 @@ final class InOrderReceiver implements RcReceiver {
         TxPacket t = qp.claim(Opcode.RC_ACKNOWLEDGE, 0, qp.route, now);
         if (t == null) return false;
         t.start(Opcode.RC_ACKNOWLEDGE, qp.destQpn, psn, false, false).aeth(syndrome, resp.msn & 0xFFFFFF);
+        qp.telemetry.onAckWritten(t);
         qp.commit(t, qp.route, now);
         resp.afterAck(syndrome, psn, now);
         return true;

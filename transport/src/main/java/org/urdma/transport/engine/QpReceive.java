@@ -35,6 +35,7 @@ final class QpReceive {
             if (qp.type == QpType.RC && s != QpState.RTR) {
                 received(p);
                 qp.completer.onResponse(p, now);
+                qp.telemetry.onResponse(p, now);
             } else {
                 qp.drop(Counter.DROP_BAD_OPCODE, p.psn(), now);
             }
@@ -57,6 +58,7 @@ final class QpReceive {
             // the decoder reads the packet before the responder acts on it; a packet it lets us rebuild goes after;
             // only inside the placement window: the responder drops the rest, and the decoder must not open groups for them
             RxPacket rebuilt = qp.fecRx != null && qp.type == QpType.RC && qp.responder.inWindow(p.psn()) ? qp.fecRx.onData(p) : null;
+            qp.telemetry.onRequest(p);
             qp.responder.onRequest(p, now);
             if (rebuilt != null && qp.state != QpState.ERR) repaired(rebuilt, p.psn(), now);
         }

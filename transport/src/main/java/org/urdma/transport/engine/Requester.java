@@ -289,6 +289,8 @@ final class Requester implements LossRecovery.Retransmitter {
     /** RC asks for an ACK at a message's end (a READ and an atomic are one packet) and every ackReqInterval packets. */
     private boolean ackReqFor(int opcode) {
         int interval = cwnd.ackReqInterval(qp.recovery.ackReqInterval());
+        int cc = qp.rate.ackEvery();
+        if (cc > 0) interval = interval == 0 ? cc : Math.min(interval, cc);
         return qp.type == QpType.RC && (OpcodeTable.has(opcode, OpcodeTable.END) || (interval > 0 && sinceAckReq + 1 >= interval));
     }
 
@@ -325,6 +327,7 @@ final class Requester implements LossRecovery.Retransmitter {
             }
         }
         if ((qp.uethFlags & OpcodeTable.UETH_TS) != 0 && qp.type == QpType.RC) t.ts((int) now, reverseOwd);
+        qp.telemetry.onRequestWritten(t);
     }
 
     /**

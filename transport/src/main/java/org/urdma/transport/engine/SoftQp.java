@@ -92,6 +92,9 @@ public final class SoftQp implements QueuePair {
     private final QpControl control;
     /** Answers CE-marked requests with CNPs. */
     final CnpSender cnp;
+    /** INT stacks out with requests, back in ACKs, on to the rate control (HPCC). */
+    final IntFeedback telemetry = new IntFeedback(this);
+
     boolean drainedRaised;
     // scheduling (SoftDevice): in the ready queue; position in each QpSet; closed
     boolean ready;
@@ -344,7 +347,7 @@ public final class SoftQp implements QueuePair {
 
     /** A frame slot from the device's link, or null on back-pressure (try again on a later pass). */
     TxPacket claim(int opcode, int payloadLength, Route to, long now) {
-        TxPacket t = device.claim(opcode, payloadLength + TxPacket.wanExtra(opcode, uethFlags, 0), to, now);
+        TxPacket t = device.claim(opcode, payloadLength + TxPacket.wanExtra(opcode, uethFlags, 0) + telemetry.claimExtra(), to, now);
         if (t == null) {
             counters.increment(Counter.TX_BLOCKED);
             rate.onLinkHeld(now);
@@ -354,7 +357,8 @@ public final class SoftQp implements QueuePair {
 
     /** As {@link #claim(int, int, Route, long)} for an ACK whose SACK-ETH carries {@code sackRanges} ranges. */
     TxPacket claimAck(int sackRanges, long now) {
-        TxPacket t = device.claim(Opcode.RC_ACKNOWLEDGE, TxPacket.wanExtra(Opcode.RC_ACKNOWLEDGE, uethFlags, sackRanges), route, now);
+        TxPacket t = device.claim(Opcode.RC_ACKNOWLEDGE, TxPacket.wanExtra(Opcode.RC_ACKNOWLEDGE, uethFlags, sackRanges)
+                + telemetry.claimExtra(), route, now);
         if (t == null) counters.increment(Counter.TX_BLOCKED);
         return t;
     }

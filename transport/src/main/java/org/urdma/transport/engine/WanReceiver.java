@@ -340,6 +340,7 @@ final class WanReceiver implements RcReceiver {
             t.sack(ranges, resp.ePsn).sackLoss(lossMeter.report());
             for (int i = 0; i < ranges; i++) t.sackRange(i, sacks.rangeStart[i], sacks.rangeLength[i]);
         }
+        qp.telemetry.onAckWritten(t);
         qp.commit(t, qp.route, now);
         sinceAck = 0;
         if (ranges > 0) qp.counters.increment(Counter.SACKS_SENT);

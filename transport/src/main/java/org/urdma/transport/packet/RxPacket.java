@@ -88,6 +88,16 @@ public final class RxPacket {
         return frame.headerOffsets[index];
     }
 
+    /** Where the packet's INT stack ({@link org.urdma.transport.wire.IntStack}) starts in {@link #frameBuffer()}, or -1. */
+    public int intOffset() {
+        return frame.intOffset;
+    }
+
+    /** The buffer the frame is read from (its INT stack's, its headers'). */
+    public DirectBuffer frameBuffer() {
+        return b;
+    }
+
     // ---------------------------------------------------------------- BTH / RH
 
     public int opcode() {

@@ -13,6 +13,7 @@ import org.urdma.transport.wire.Deth;
 import org.urdma.transport.wire.FecEth;
 import org.urdma.transport.wire.Ieth;
 import org.urdma.transport.wire.ImmDt;
+import org.urdma.transport.wire.IntStack;
 import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.transport.wire.Reth;
 import org.urdma.transport.wire.Rh;
@@ -69,6 +70,13 @@ public final class TxPacket {
     /** Frame bytes the payload takes: {@link #payloadLength} unless the payloads are described, not copied. */
     private int payloadBytes;
     private Payloads payloads = Payloads.COPY;
+    /** The INT stack to append: none, an empty one (a sender's), or {@link #intEcho}'s copy. */
+    private int intMode;
+    private DirectBuffer intSource;
+    private int intSourceOffset;
+    private static final int INT_NONE = 0;
+    private static final int INT_EMPTY = 1;
+    private static final int INT_ECHO = 2;
 
     /** How this link's frames carry payload (link side, set once). */
     public TxPacket payloads(Payloads p) {
@@ -123,6 +131,7 @@ public final class TxPacket {
         this.payloadLength = 0;
         this.payloadBytes = 0;
         this.wanRow = ((uethFlags >>> 4) & 0xF) * 256 + opcode;
+        this.intMode = INT_NONE;
         this.payloadAt = th + WAN_HEADERS[wanRow] + sackRanges * SackEth.RANGE_LENGTH;
         Bth.put(buffer, th, opcode, solicited, false, 0, 0, 0xFFFF, false, false, 0, destQp, ackReq, OpcodeTable.RESV7_URDMA, psn);
         Ueth.put(buffer, th + Bth.LENGTH, uethFlags);
@@ -133,6 +142,7 @@ public final class TxPacket {
     public TxPacket start(int opcode, int destQp, int psn, boolean ackReq, boolean solicited) {
         this.opcode = opcode;
         this.wanRow = 0;
+        this.intMode = INT_NONE;
         this.destQp = destQp;
         this.payloadLength = 0;
         this.payloadBytes = 0;
@@ -233,6 +243,25 @@ public final class TxPacket {
         return this;
     }
 
+    /**
+     * An empty INT stack ({@link IntStack}) goes after the pad, for the switches on the way to stamp (RoCEv2, a BTH).
+     * A claim for the packet adds {@link IntStack#LENGTH} to its payload length so the slot fits.
+     */
+    public TxPacket intStack() {
+        if (rhShrink == 0) intMode = INT_EMPTY;
+        return this;
+    }
+
+    /** The INT stack at {@code src[offset..]} goes after the pad, marked as an echo (a responder's ACK). */
+    public TxPacket intEcho(DirectBuffer src, int offset) {
+        if (rhShrink == 0) {
+            intMode = INT_ECHO;
+            intSource = src;
+            intSourceOffset = offset;
+        }
+        return this;
+    }
+
     /** Appends {@code length} payload bytes from {@code src} (the one copy from registered memory into the frame). */
     public TxPacket payload(DirectBuffer src, int offset, int length) {
         if (length > 0) payloadBytes += payloads.put(buffer, payloadAt, payloadBytes, src, offset, length);
@@ -265,7 +294,18 @@ public final class TxPacket {
             // BTH byte 1 keeps PadCnt in bits 5-4, the RH flags byte in bits 1-0
             buffer.putByte(th + 1, (byte) (rhShrink == 0 ? (flags & ~0x30) | pad << 4 : (flags & ~0x03) | pad));
         }
-        return end + written;
+        end += written;
+        if (intMode != INT_NONE) {
+            buffer.putByte(th + 8, (byte) (buffer.getByte(th + 8) | OpcodeTable.RESV7_INT));
+            if (intMode == INT_EMPTY) {
+                IntStack.putEmpty(buffer, end);
+            } else {
+                buffer.putBytes(end, intSource, intSourceOffset, IntStack.LENGTH);
+                IntStack.echo(buffer, end, true);
+            }
+            end += IntStack.LENGTH;
+        }
+        return end;
     }
 
     public int opcode() {

@@ -30,8 +30,10 @@ final class Pacer {
     private long lastStart;
     private long lastBits;
 
-    /** Lateness a packet keeps at least, in bytes ({@link #CREDIT_BYTES} or 0: only {@link #CREDIT_PACKETS}). */
+    /** Lateness a packet keeps at least, in bytes ({@link #CREDIT_BYTES} or 0: only {@link #creditPackets}). */
     private final long creditBits;
+    /** Lateness a packet keeps, in times of the last packet ({@link #CREDIT_PACKETS}, or 0 for a strict pace). */
+    private final int creditPackets;
 
     /** A pacer that keeps up to {@link #CREDIT_PACKETS} packet times of lateness (a NIC's per-packet pacing: DCQCN). */
     Pacer(long rateBps) {
@@ -40,8 +42,21 @@ final class Pacer {
 
     /** A pacer that keeps at least {@code creditBytes} of lateness ({@link #CREDIT_BYTES} for a real-time WAN sender). */
     Pacer(long rateBps, int creditBytes) {
+        this(rateBps, creditBytes, CREDIT_PACKETS);
+    }
+
+    private Pacer(long rateBps, int creditBytes, int creditPackets) {
         this.rateBps = rateBps;
         this.creditBits = creditBytes * 8L;
+        this.creditPackets = creditPackets;
+    }
+
+    /**
+     * A pacer that keeps no lateness: a packet that leaves late starts the next one's time from when it left, as HPCC's
+     * NIC sets {@code m_nextAvail} (a window-limited QP then never bursts into the queue its telemetry reads).
+     */
+    static Pacer strict(long rateBps) {
+        return new Pacer(rateBps, 0, 0);
     }
 
     long rate() {
@@ -60,7 +75,7 @@ final class Pacer {
             carry = 0;
         } else if (now > nextAvail) {
             // late: keep the lateness up to a few packet times (of the last packet at the current rate)
-            long credit = nanosOf(Math.max(CREDIT_PACKETS * lastBits, creditBits));
+            long credit = nanosOf(Math.max(creditPackets * lastBits, creditBits));
             start = Math.max(nextAvail, now - credit);
             if (start != nextAvail) carry = 0;
         } else {
@@ -81,7 +96,7 @@ final class Pacer {
      */
     void held(long now) {
         if (nextAvail == Long.MIN_VALUE || rateBps <= 0) return;
-        long floor = now - nanosOf(CREDIT_PACKETS * lastBits);
+        long floor = now - nanosOf(creditPackets * lastBits);
         if (nextAvail < floor) {
             nextAvail = floor;
             carry = 0;

@@ -82,6 +82,29 @@ public interface RateControl {
     }
 
     /**
+     * The policy reads in-band telemetry (HPCC): the QP's RC requests then carry an INT stack for the switches to stamp
+     * and the responder echoes it in its ACKs ({@link org.urdma.transport.wire.IntStack}).
+     */
+    default boolean wantsTelemetry() {
+        return false;
+    }
+
+    /**
+     * An ACK echoed the INT stack at {@code stack[offset..]}: the ACK's PSN and the next PSN the QP will send (HPCC's
+     * {@code ack.seq} and {@code snd_nxt}), so a policy can tell an ACK for data sent after its last update.
+     */
+    default void onTelemetry(org.agrona.DirectBuffer stack, int offset, int ackPsn, int nextPsn, long now) {
+    }
+
+    /**
+     * Packets between the ACK requests this policy needs (HPCC's NIC acknowledges every packet: 1), 0 for no need of
+     * its own; the requester asks at the smallest interval any of its parts needs.
+     */
+    default int ackEvery() {
+        return 0;
+    }
+
+    /**
      * Payload bytes this QP may have sent and not yet had acknowledged (HPCC's {@code GetWin}); the requester rounds
      * it up to whole packets, at least one. {@link Long#MAX_VALUE}, the default, leaves only the QP's PSN window.
      */
@@ -120,11 +143,16 @@ public interface RateControl {
         return Timely.factory(config);
     }
 
+    /** HPCC (Li et al. 2019) from in-band telemetry, as HPCC's {@code rdma-hw.cc}; see {@link Hpcc}. */
+    static Factory hpcc(Hpcc.Config config) {
+        return Hpcc.factory(config);
+    }
+
     /**
      * A factory from its name: {@code none}, {@code window:BYTES/NANOS} (PAXI's length_thr per CC_WINDOW, e.g.
      * {@code window:4096/8192}), {@code dcqcn} or {@code dcqcn:key=value,...} (see {@link Dcqcn.Config#parse}), {@code rrcc} or
      * {@code rrcc:ref=RATE,...} (see {@link Rrcc.Config#parse}), {@code dctcp[:k=v,...]} (see {@link Dctcp.Config#parse}),
-     * {@code timely[:k=v,...]} (see {@link Timely.Config#parse}). {@code dcqcn}, {@code dctcp} and {@code timely} take
+     * {@code timely[:k=v,...]} (see {@link Timely.Config#parse}), {@code hpcc[:k=v,...]} (see {@link Hpcc.Config#parse}). {@code dcqcn}, {@code dctcp} and {@code timely} take
      * {@code +w} for HPCC's windowed variant ({@code dcqcn+w:line=25g,rtt=9}; see {@link Windowed}).
      * Throws IllegalArgumentException naming what is wrong.
      */
@@ -138,6 +166,7 @@ public interface RateControl {
         if (head.equals("dcqcn")) return dcqcn(Dcqcn.Config.parse(options));
         if (head.equals("dctcp")) return dctcp(Dctcp.Config.parse(options));
         if (head.equals("timely")) return timely(Timely.Config.parse(options));
+        if (head.equals("hpcc")) return hpcc(Hpcc.Config.parse(options));
         if (s.equals("rrcc") || s.startsWith("rrcc:")) {
             return rrcc(Rrcc.Config.parse(s.length() > 4 ? s.substring(5) : ""));
         }
@@ -151,6 +180,6 @@ public interface RateControl {
             }
         }
         throw new IllegalArgumentException("cc: unknown '" + spec
-                + "', expected none, window:BYTES/NANOS, dcqcn[+w][:k=v,...], dctcp[+w][:k=v,...], timely[+w][:k=v,...], rrcc[:k=v,...]");
+                + "', expected none, window:BYTES/NANOS, dcqcn[+w][:k=v,...], dctcp[+w][:k=v,...], timely[+w][:k=v,...], hpcc[:k=v,...], rrcc[:k=v,...]");
     }
 }

@@ -23,6 +23,15 @@ abstract class AbstractFraming implements Framing {
         return icrcOffload || icrc.verify(b, netOffset, net, bth, end);
     }
 
+    /** As {@link #icrcValid(DirectBuffer, int, int, boolean, int)} with the last {@code masked} bytes before {@code end} read as ones (an INT stack). */
+    protected final boolean icrcValid(
+        final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end, final int masked) {
+        if (masked == 0) {
+            return icrcValid(b, netOffset, net, bth, end);
+        }
+        return icrcOffload || icrc.computeMaskedTail(b, netOffset, net, bth, end, masked) == Icrc.get(b, end);
+    }
+
     @Override
     public void icrcOffload(final boolean on) {
         icrcOffload = on && offloadable();
@@ -127,9 +136,18 @@ abstract class AbstractFraming implements Framing {
     final int finish(
         final Packet p, final MutableDirectBuffer b, final int offset, final int icrcFrom, final int net,
         final boolean bth, final int end) {
+        return finish(p, b, offset, icrcFrom, net, bth, end, 0);
+    }
+
+    /** As above with the last {@code masked} bytes before {@code end} covered as ones (an INT stack switches rewrite). */
+    final int finish(
+        final Packet p, final MutableDirectBuffer b, final int offset, final int icrcFrom, final int net,
+        final boolean bth, final int end, final int masked) {
         int last = end;
         if (icrcEnabled) {
-            Icrc.put(b, end, icrcOffload ? 0 : icrc.computeInPlace(b, icrcFrom, net, bth, end));
+            final int value = icrcOffload ? 0 : masked == 0 ? icrc.computeInPlace(b, icrcFrom, net, bth, end)
+                : icrc.computeMaskedTail(b, icrcFrom, net, bth, end, masked);
+            Icrc.put(b, end, value);
             last += Icrc.LENGTH;
         }
         final int len = fill(b, offset, last);

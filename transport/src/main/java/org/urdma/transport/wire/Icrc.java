@@ -43,6 +43,9 @@ public final class Icrc {
     /** ISA-L is loaded: off-heap runs use it. */
     private static final boolean ISAL = IsalCrc32.available();
 
+    /** The stand-in for masked bytes, off-heap so either CRC takes it. */
+    private static final UnsafeBuffer ONES = ones(IntStack.LENGTH);
+
     private final CRC32 crc = new CRC32();
     /** The masked prefix, off-heap so both CRCs can read it. */
     private final ByteBuffer scratchView = ByteBuffer.allocateDirect(SCRATCH);
@@ -178,6 +181,18 @@ public final class Icrc {
     }
 
     /**
+     * As {@link #computeCopying} with the last {@code masked} bytes before {@code end} read as ones: an INT stack
+     * ({@link IntStack}), which switches rewrite on the way as they do the IP header's variant fields.
+     */
+    public int computeMaskedTail(
+        final DirectBuffer b, final int netOffset, final int net, final boolean bth, final int end, final int masked) {
+        final int covered = start(b, netOffset, net, bth);
+        update(b, covered, end - masked - covered);
+        update(ONES, 0, masked);
+        return value();
+    }
+
+    /**
      * Starts an incremental computation: feeds the masked prefix and returns the offset in the frame where the
      * unmasked part begins; continue with {@link #update} and read {@link #value()}.
      */
@@ -307,6 +322,12 @@ public final class Icrc {
         windowBase1 = b;
         window1 = w;
         return window0;
+    }
+
+    private static UnsafeBuffer ones(final int n) {
+        final UnsafeBuffer b = new UnsafeBuffer(ByteBuffer.allocateDirect(n));
+        b.setMemory(0, n, (byte)0xFF);
+        return b;
     }
 
     /** Current CRC value (as {@link CRC32#getValue()}, truncated to int). */

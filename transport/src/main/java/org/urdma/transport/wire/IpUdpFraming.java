@@ -61,7 +61,8 @@ final class IpUdpFraming extends AbstractFraming {
         }
         UdpHeader.put(b, udp, p.udpSrcPort, UdpHeader.ROCE_PORT, udpLen, udpChecksum);
         p.udpChecksum = udpChecksum;
-        return finish(p, b, offset, net, p.ipv6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, bth, sectionEnd);
+        final int intLength = bth && (Bth.resv7(b, offset + transportOffset(p)) & OpcodeTable.RESV7_INT) != 0 ? IntStack.LENGTH : 0;
+        return finish(p, b, offset, net, p.ipv6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, bth, sectionEnd, intLength);
     }
 
     @Override
@@ -144,11 +145,21 @@ final class IpUdpFraming extends AbstractFraming {
         if (s != DecodeStatus.OK) {
             return s;
         }
-        s = TransportCodec.finishPayload(out, sectionEnd, true);
+        final int intLength = bth && (out.resv7 & OpcodeTable.RESV7_INT) != 0 ? IntStack.LENGTH : 0;
+        if (sectionEnd - out.payloadOffset < intLength) {
+            return DecodeStatus.TRUNCATED;
+        }
+        if (intLength > 0) {
+            out.intOffset = sectionEnd - intLength;
+            if (!out.inPlace) {
+                out.intStack.putBytes(0, b, out.intOffset, intLength);
+            }
+        }
+        s = TransportCodec.finishPayload(out, sectionEnd - intLength, true);
         if (s != DecodeStatus.OK || !icrcEnabled) {
             return s;
         }
-        return icrcValid(b, net, out.ipv6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, bth, sectionEnd) ?
+        return icrcValid(b, net, out.ipv6 ? Icrc.NET_IPV6_UDP : Icrc.NET_IPV4_UDP, bth, sectionEnd, intLength) ?
             DecodeStatus.OK : DecodeStatus.BAD_ICRC;
     }
 }

@@ -58,6 +58,8 @@ public final class OpcodeTable {
     public static final int UETH_FEC = 0x10;
     /** BTH resv7 bit announcing URDMA extension headers. */
     public static final int RESV7_URDMA = 0x01;
+    /** BTH resv7 bit announcing an INT stack ({@link IntStack}) between the pad and the ICRC (RoCEv2). */
+    public static final int RESV7_INT = 0x02;
 
     private static final int[] MASK = new int[256];
     private static final int[] FLAGS = new int[256];

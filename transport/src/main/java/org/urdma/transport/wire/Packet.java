@@ -1,6 +1,7 @@
 package org.urdma.transport.wire;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * A reusable, mutable holder of every field needed to build a frame and every field a decoder reads
@@ -118,6 +119,13 @@ public final class Packet {
     public DirectBuffer payloadBuffer;
     public int payloadOffset;
     public int payloadLength;
+    /** Where the INT stack ({@link IntStack}) starts, or -1 when the packet carries none (set by decode). */
+    public int intOffset = -1;
+    /**
+     * The INT stack's bytes when resv7 has {@link OpcodeTable#RESV7_INT} (RoCEv2): encode appends them after the pad,
+     * a full decode copies them here.
+     */
+    public final UnsafeBuffer intStack = new UnsafeBuffer(new byte[IntStack.LENGTH]);
 
     // ---- decode results ----
     /** Framing the packet was decoded from (set by decode). */
@@ -149,6 +157,7 @@ public final class Packet {
      * the transport fields are not read in that mode.
      */
     public Packet resetForInPlace() {
+        intOffset = -1;
         vlan = false;
         pcp = 0;
         dei = false;
@@ -255,6 +264,7 @@ public final class Packet {
 
     /** Copies every field of {@code o} into this packet (payload by reference). */
     public Packet copyFrom(final Packet o) {
+        intStack.putBytes(0, o.intStack, 0, IntStack.LENGTH);
         dstMac = o.dstMac;
         srcMac = o.srcMac;
         vlan = o.vlan;

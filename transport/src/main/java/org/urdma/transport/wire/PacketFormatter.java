@@ -122,6 +122,16 @@ public final class PacketFormatter {
         if ((m & OpcodeTable.HDR_CBFC) != 0) {
             sb.append("  cbfc credits=").append(java.util.Arrays.toString(p.cbfcCredits)).append('\n');
         }
+        if (k == FramingKind.ROCE2 && (p.resv7 & OpcodeTable.RESV7_INT) != 0) {
+            int hops = IntStack.hops(p.intStack, 0);
+            sb.append(String.format("  int %s hops=%d", IntStack.echo(p.intStack, 0) ? "echo" : "stamped", hops));
+            for (int i = 0; i < hops; i++) {
+                sb.append(String.format(" [rate=%dG qlen=%d tx=%d t=%d]", IntStack.rateBps(p.intStack, 0, i) / 1_000_000_000L,
+                    IntStack.queueBytes(p.intStack, 0, i), IntStack.txUnits(p.intStack, 0, i) * IntStack.UNIT,
+                    IntStack.timeNs(p.intStack, 0, i)));
+            }
+            sb.append('\n');
+        }
         return sb.toString();
     }
 

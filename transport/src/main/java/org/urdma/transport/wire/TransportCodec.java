@@ -13,7 +13,7 @@ final class TransportCodec {
         OpcodeTable.HDR_UETH | OpcodeTable.HDR_TS | OpcodeTable.HDR_RETH | OpcodeTable.HDR_AETH |
         OpcodeTable.HDR_AETH_EXT | OpcodeTable.HDR_SACK | OpcodeTable.HDR_ATOMIC_ETH |
         OpcodeTable.HDR_ATOMIC_ACK_ETH | OpcodeTable.HDR_IMMDT | OpcodeTable.HDR_IETH | OpcodeTable.HDR_DETH,
-        SackEth.MAX_RANGES);
+        SackEth.MAX_RANGES) + IntStack.LENGTH;
 
     private TransportCodec() {
     }
@@ -29,6 +29,9 @@ final class TransportCodec {
         if (rh && (p.resv7 & OpcodeTable.RESV7_URDMA) != 0) {
             throw new IllegalArgumentException("resv7: URDMA extension headers need a BTH; framing " +
                 kind.cliName() + " has none");
+        }
+        if (kind != FramingKind.ROCE2 && (p.resv7 & OpcodeTable.RESV7_INT) != 0) {
+            throw new IllegalArgumentException("resv7: an INT stack needs RoCEv2; framing " + kind.cliName() + " is not");
         }
         final int mask = OpcodeTable.headerMask(op, p.resv7, p.uethFlags);
         if ((mask & OpcodeTable.HDR_SACK) != 0 && (p.sackCount < 0 || p.sackCount > SackEth.MAX_RANGES)) {
@@ -211,6 +214,10 @@ final class TransportCodec {
         }
         for (int i = 0; i < pad; i++) {
             b.putByte(o++, (byte)0);
+        }
+        if (bth && (p.resv7 & OpcodeTable.RESV7_INT) != 0) {
+            b.putBytes(o, p.intStack, 0, IntStack.LENGTH);
+            o += IntStack.LENGTH;
         }
         return o;
     }

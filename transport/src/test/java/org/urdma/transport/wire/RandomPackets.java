@@ -63,7 +63,7 @@ final class RandomPackets {
         p.destQp = r.nextInt(1 << 24);
         p.dstQpid = kind == FramingKind.PAXI_AFH2 && r.nextBoolean() ? p.destQp & 0xFFFF : r.nextInt(65536);
         p.ackReq = r.nextBoolean();
-        p.resv7 = r.nextInt(128) & ~OpcodeTable.RESV7_URDMA;
+        p.resv7 = r.nextInt(128) & ~(OpcodeTable.RESV7_URDMA | OpcodeTable.RESV7_INT);
         p.psn = r.nextInt(1 << 24);
         p.vc = r.nextInt(8);
         p.rethVa = r.nextLong();
