@@ -326,7 +326,7 @@ public final class SwitchCore {
     /** Routed forwarding: the destination's port group, one port of it by flow hash (or at random when spraying). */
     private void route(int inPort, int priority, DirectBuffer buffer, int offset, int length, int wireLength, int ipv4,
                        long da, long now) {
-        int group = Mac.isGroup(da) ? RouteTable.NO_ROUTE : routes.group(da);
+        int group = Mac.isGroup(da) ? arpTarget(da, buffer, offset, length) : routes.group(da);
         if (group == RouteTable.NO_ROUTE) {
             counters[inPort].drops[DropReason.NO_ROUTE.ordinal()]++;
             return;
@@ -342,6 +342,18 @@ public final class SwitchCore {
         } else {
             enqueue(inPort, out, priority, buffer, offset, length, wireLength, ipv4, now);
         }
+    }
+
+    /**
+     * A broadcast ARP request goes where its target address is routed, as the one frame a routed fabric does not flood;
+     * any other group address has no route.
+     */
+    private int arpTarget(long da, DirectBuffer buffer, int offset, int length) {
+        int arp = view.payloadOffset();
+        if (da != Mac.BROADCAST || view.etherType() != FrameView.ETHERTYPE_ARP || length < arp + 28) {
+            return RouteTable.NO_ROUTE;
+        }
+        return routes.groupOfIpv4(buffer.getInt(offset + arp + 24, java.nio.ByteOrder.BIG_ENDIAN));
     }
 
     private void learn(int inPort, PortFormat format, long now) {
