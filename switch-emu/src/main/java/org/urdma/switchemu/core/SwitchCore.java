@@ -635,6 +635,16 @@ public final class SwitchCore {
         pool.free(handle);
     }
 
+    /** Whether the eight queues from {@code base} hold no frame. */
+    private boolean empty(int base) {
+        for (int p = 0; p < 8; p++) {
+            if (queueFrames[base + p] > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private boolean paused(int idx, long now) {
         return ceil(pausedUntil[idx], pausedRem[idx]) > now && !(storm[idx] && config.watchdogAction != WatchdogAction.ALERT);
     }
@@ -647,6 +657,16 @@ public final class SwitchCore {
     private int pick(int port, long now) {
         PortConfig pc = ports[port];
         int base = port * 8;
+        if (empty(base)) {
+            // what the scans below do to an empty port (every deficit cleared, the DWRR pointer 17 steps on), without
+            // them: most ports of a large fabric are empty at most polls
+            for (int p = 0; p < 8; p++) {
+                deficit[base + p] = 0;
+            }
+            dwrrCurrent[port] = (dwrrCurrent[port] + 17) & 7;
+            dwrrFresh[port] = true;
+            return -1;
+        }
         for (int p = 7; p >= 0; p--) {
             if ((pc.strictMask & (1 << p)) != 0 && ready(base + p, now)) {
                 return p;
