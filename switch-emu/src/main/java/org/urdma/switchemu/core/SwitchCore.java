@@ -87,6 +87,10 @@ public final class SwitchCore {
     private final int[] dwrrCurrent;
     private final boolean[] dwrrFresh;
     private final long[] deficit;
+    /** Frames queued per port (all eight queues). */
+    private final int[] portFrames;
+    /** Picks on a port since it was last non-empty: their effect on the DWRR state is applied at the next real pick. */
+    private final int[] emptyPicks;
 
     private final long[] stallSince;
     private final boolean[] storm;
@@ -130,6 +134,8 @@ public final class SwitchCore {
         dwrrCurrent = new int[portCount];
         dwrrFresh = new boolean[portCount];
         deficit = new long[queues];
+        portFrames = new int[portCount];
+        emptyPicks = new int[portCount];
         stallSince = new long[queues];
         storm = new boolean[queues];
         stormStart = new long[queues];
@@ -458,6 +464,7 @@ public final class SwitchCore {
         }
         queueTail[idx] = handle;
         queueFrames[idx]++;
+        portFrames[idx >> 3]++;
         queueBytes[idx] += pool.frameWire[handle];
         highWater(idx);
     }
@@ -635,16 +642,6 @@ public final class SwitchCore {
         pool.free(handle);
     }
 
-    /** Whether the eight queues from {@code base} hold no frame. */
-    private boolean empty(int base) {
-        for (int p = 0; p < 8; p++) {
-            if (queueFrames[base + p] > 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private boolean paused(int idx, long now) {
         return ceil(pausedUntil[idx], pausedRem[idx]) > now && !(storm[idx] && config.watchdogAction != WatchdogAction.ALERT);
     }
@@ -657,15 +654,19 @@ public final class SwitchCore {
     private int pick(int port, long now) {
         PortConfig pc = ports[port];
         int base = port * 8;
-        if (empty(base)) {
-            // what the scans below do to an empty port (every deficit cleared, the DWRR pointer 17 steps on), without
-            // them: most ports of a large fabric are empty at most polls
+        if (portFrames[port] == 0) {
+            // most ports of a large fabric are empty at most polls: the scans below are skipped, and what they do to an
+            // empty port (every deficit cleared, the DWRR pointer 17 steps on) is done once frames come
+            emptyPicks[port]++;
+            return -1;
+        }
+        if (emptyPicks[port] != 0) {
             for (int p = 0; p < 8; p++) {
                 deficit[base + p] = 0;
             }
-            dwrrCurrent[port] = (dwrrCurrent[port] + 17) & 7;
+            dwrrCurrent[port] = (int) ((dwrrCurrent[port] + 17L * emptyPicks[port]) & 7);
             dwrrFresh[port] = true;
-            return -1;
+            emptyPicks[port] = 0;
         }
         for (int p = 7; p >= 0; p--) {
             if ((pc.strictMask & (1 << p)) != 0 && ready(base + p, now)) {
@@ -705,6 +706,7 @@ public final class SwitchCore {
             queueTail[idx] = NONE;
         }
         queueFrames[idx]--;
+        portFrames[idx >> 3]--;
         queueBytes[idx] -= pool.frameWire[handle];
         return handle;
     }
@@ -819,10 +821,7 @@ public final class SwitchCore {
     private long deadline(int port, long now) {
         int base = port * 8;
         long next = Long.MAX_VALUE;
-        boolean work = (pendingXoff[port] | pendingXon[port]) != 0;
-        for (int p = 0; p < 8 && !work; p++) {
-            work = queueFrames[base + p] > 0;
-        }
+        boolean work = (pendingXoff[port] | pendingXon[port]) != 0 || portFrames[port] > 0;
         if (work) {
             long busy = ceil(busyUntil[port], busyRem[port]);
             if (busy > now) {
