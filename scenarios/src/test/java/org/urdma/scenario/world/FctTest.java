@@ -77,6 +77,27 @@ class FctTest {
     }
 
     @Test
+    void idleQpPairsTradePartnersSoAFlowToEveryHostPairDoesNotBringUpAPairPerHostPair() {
+        Topology t = fatTreeK4();
+        Flows f = new Flows();
+        // one flow at a time, 20 us apart: each host pair once, 240 pairs touched
+        for (int a = 0; a < 16; a++) {
+            for (int b = 0; b < 16; b++) {
+                if (a != b) f.add(a, b, 3, 100, 2_000, 10_000 + 20_000L * f.count());
+            }
+        }
+        Fct.Run r = Fct.run(t, f, "dcqcn", 1, 1024, false, 0);
+        assertEquals(240, r.completed(), r.fctText());
+        assertEquals(0, r.failed());
+        // a new pair only when the source has no idle requester or the destination no idle responder: at most a
+        // couple per host, not one per host pair
+        assertTrue(r.queuePairs() <= 32, "QP pairs brought up: " + r.queuePairs());
+        for (int i = 0; i < r.slowdown().length; i++) {
+            assertEquals(1.0, r.slowdown()[i], 0.01, "flow " + i + " alone on its path, on a reused QP\n" + r.fctText());
+        }
+    }
+
+    @Test
     void theSameInputsAndSeedGiveByteIdenticalFctFiles() {
         Topology t = fatTreeK4();
         Flows f = FlowGenerator.generate(new FlowGenerator.Options(FlowSizeCdf.shipped("websearch"), 0.5, G100, 10_000, 200_000, 4,

@@ -5,24 +5,29 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.agrona.collections.Int2IntHashMap;
 import org.agrona.collections.Long2LongHashMap;
 
 /**
  * A routed switch's forwarding table: a destination host address → the group of ports on its shortest paths (all
  * equal-cost next hops). Groups are shared: every destination behind the same set of ports points at one group, so a
- * leaf of a large fabric holds its remote hosts in one entry of ports. Built once; lookups allocate nothing.
+ * leaf of a large fabric holds its remote hosts in one entry of ports. A host's IPv4 address leads to its group too,
+ * so a broadcast ARP request, which names its target only by address, reaches that host alone. Built once; lookups
+ * allocate nothing.
  */
 public final class RouteTable {
     /** A destination this table has no route for. */
     public static final int NO_ROUTE = -1;
 
     private final Long2LongHashMap index;
+    private final Int2IntHashMap byIpv4;
     private final int[] groupStart;
     private final int[] groupSize;
     private final int[] ports;
 
-    private RouteTable(Long2LongHashMap index, int[] groupStart, int[] groupSize, int[] ports) {
+    private RouteTable(Long2LongHashMap index, Int2IntHashMap byIpv4, int[] groupStart, int[] groupSize, int[] ports) {
         this.index = index;
+        this.byIpv4 = byIpv4;
         this.groupStart = groupStart;
         this.groupSize = groupSize;
         this.ports = ports;
@@ -31,6 +36,11 @@ public final class RouteTable {
     /** The group of {@code mac}, or {@link #NO_ROUTE}. */
     public int group(long mac) {
         return (int) index.get(mac);
+    }
+
+    /** The group of the host with IPv4 address {@code ipv4}, or {@link #NO_ROUTE}. */
+    public int groupOfIpv4(int ipv4) {
+        return byIpv4.get(ipv4);
     }
 
     public int groupSize(int group) {
@@ -61,11 +71,18 @@ public final class RouteTable {
     /** Collects routes; ports of one destination may be added in any order and more than once. */
     public static final class Builder {
         private final Map<Long, int[]> routes = new java.util.LinkedHashMap<>();
+        private final Map<Integer, Long> addresses = new java.util.LinkedHashMap<>();
 
         public Builder add(long mac, int[] nextHops) {
             if (nextHops.length == 0) throw new IllegalArgumentException("route to " + Long.toHexString(mac) + ": no port");
             int[] p = Arrays.stream(nextHops).distinct().sorted().toArray();
             routes.put(mac, p);
+            return this;
+        }
+
+        /** The host with MAC {@code mac} (routed with {@link #add}) has IPv4 address {@code ipv4}. */
+        public Builder address(int ipv4, long mac) {
+            addresses.put(ipv4, mac);
             return this;
         }
 
@@ -93,7 +110,12 @@ public final class RouteTable {
             }
             int[] ports = new int[total];
             for (int i = 0; i < order.size(); i++) System.arraycopy(order.get(i), 0, ports, start[i], size[i]);
-            return new RouteTable(index, start, size, ports);
+            Int2IntHashMap byIpv4 = new Int2IntHashMap(Math.max(8, addresses.size() * 2), 0.65f, NO_ROUTE);
+            for (Map.Entry<Integer, Long> e : addresses.entrySet()) {
+                int g = (int) index.get(e.getValue().longValue());
+                if (g != NO_ROUTE) byIpv4.put(e.getKey().intValue(), g);
+            }
+            return new RouteTable(index, byIpv4, start, size, ports);
         }
     }
 }

@@ -111,6 +111,10 @@ public final class SwitchCore {
     private final int[] dwrrCurrent;
     private final boolean[] dwrrFresh;
     private final long[] deficit;
+    /** Frames queued per port (all eight queues). */
+    private final int[] portFrames;
+    /** Picks on a port since it was last non-empty: their effect on the DWRR state is applied at the next real pick. */
+    private final int[] emptyPicks;
 
     private final long[] stallSince;
     private final boolean[] storm;
@@ -157,6 +161,8 @@ public final class SwitchCore {
         dwrrCurrent = new int[portCount];
         dwrrFresh = new boolean[portCount];
         deficit = new long[queues];
+        portFrames = new int[portCount];
+        emptyPicks = new int[portCount];
         stallSince = new long[queues];
         storm = new boolean[queues];
         stormStart = new long[queues];
@@ -364,7 +370,7 @@ public final class SwitchCore {
     /** Routed forwarding: the destination's port group, one port of it by flow hash (or at random when spraying). */
     private void route(int inPort, int priority, DirectBuffer buffer, int offset, int length, int wireLength, int ipv4,
                        long da, long now) {
-        int group = Mac.isGroup(da) ? RouteTable.NO_ROUTE : routes.group(da);
+        int group = Mac.isGroup(da) ? arpTarget(da, buffer, offset, length) : routes.group(da);
         if (group == RouteTable.NO_ROUTE) {
             counters[inPort].drops[DropReason.NO_ROUTE.ordinal()]++;
             return;
@@ -380,6 +386,18 @@ public final class SwitchCore {
         } else {
             enqueue(inPort, out, priority, buffer, offset, length, wireLength, ipv4, now);
         }
+    }
+
+    /**
+     * A broadcast ARP request goes where its target address is routed, as the one frame a routed fabric does not flood;
+     * any other group address has no route.
+     */
+    private int arpTarget(long da, DirectBuffer buffer, int offset, int length) {
+        int arp = view.payloadOffset();
+        if (da != Mac.BROADCAST || view.etherType() != FrameView.ETHERTYPE_ARP || length < arp + 28) {
+            return RouteTable.NO_ROUTE;
+        }
+        return routes.groupOfIpv4(buffer.getInt(offset + arp + 24, java.nio.ByteOrder.BIG_ENDIAN));
     }
 
     private void learn(int inPort, PortFormat format, long now) {
@@ -485,6 +503,7 @@ public final class SwitchCore {
         }
         queueTail[idx] = handle;
         queueFrames[idx]++;
+        portFrames[idx >> 3]++;
         queueBytes[idx] += pool.frameWire[handle];
         highWater(idx);
     }
@@ -676,6 +695,20 @@ public final class SwitchCore {
     private int pick(int port, long now) {
         PortConfig pc = ports[port];
         int base = port * 8;
+        if (portFrames[port] == 0) {
+            // most ports of a large fabric are empty at most polls: the scans below are skipped, and what they do to an
+            // empty port (every deficit cleared, the DWRR pointer 17 steps on) is done once frames come
+            emptyPicks[port]++;
+            return -1;
+        }
+        if (emptyPicks[port] != 0) {
+            for (int p = 0; p < 8; p++) {
+                deficit[base + p] = 0;
+            }
+            dwrrCurrent[port] = (int) ((dwrrCurrent[port] + 17L * emptyPicks[port]) & 7);
+            dwrrFresh[port] = true;
+            emptyPicks[port] = 0;
+        }
         for (int p = 7; p >= 0; p--) {
             if ((pc.strictMask & (1 << p)) != 0 && ready(base + p, now)) {
                 return p;
@@ -714,6 +747,7 @@ public final class SwitchCore {
             queueTail[idx] = NONE;
         }
         queueFrames[idx]--;
+        portFrames[idx >> 3]--;
         queueBytes[idx] -= pool.frameWire[handle];
         return handle;
     }
@@ -883,10 +917,7 @@ public final class SwitchCore {
     private long deadline(int port, long now) {
         int base = port * 8;
         long next = Long.MAX_VALUE;
-        boolean work = (pendingXoff[port] | pendingXon[port]) != 0;
-        for (int p = 0; p < 8 && !work; p++) {
-            work = queueFrames[base + p] > 0;
-        }
+        boolean work = (pendingXoff[port] | pendingXon[port]) != 0 || portFrames[port] > 0;
         if (work) {
             long busy = ceil(busyUntil[port], busyRem[port]);
             if (busy > now) {

@@ -13,6 +13,7 @@ public final class FrameView {
     public static final int ETH_HEADER = 14;
     public static final int TPID_VLAN = 0x8100;
     public static final int ETHERTYPE_IPV4 = 0x0800;
+    public static final int ETHERTYPE_ARP = 0x0806;
     public static final int ETHERTYPE_MAC_CONTROL = 0x8808;
     public static final int ETHERTYPE_AFH = 0x88B5;
     /** ECN codepoints (low two bits of the IPv4 TOS byte). */

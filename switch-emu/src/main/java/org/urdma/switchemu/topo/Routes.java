@@ -99,10 +99,21 @@ public final class Routes {
             RouteTable.Builder b = new RouteTable.Builder();
             for (Topology.Host h : topology.hosts().values()) {
                 int[] next = nextHops(u, id.get(h.name()));
-                if (next.length > 0) b.add(h.mac(), next);
+                if (next.length > 0) {
+                    b.add(h.mac(), next);
+                    b.address(ipv4(h.ipv4()), h.mac());
+                }
             }
             return b.build();
         });
+    }
+
+    /** The address of a CIDR ({@code 10.0.0.1/24}) as an int. */
+    private static int ipv4(String cidr) {
+        String[] q = cidr.substring(0, cidr.indexOf('/') < 0 ? cidr.length() : cidr.indexOf('/')).split("\\.");
+        int a = 0;
+        for (String x : q) a = a << 8 | Integer.parseInt(x);
+        return a;
     }
 
     /** Indices (into this node's adjacency) of the neighbours one hop closer to host {@code h}. */

@@ -19,6 +19,9 @@ import org.urdma.verbs.AccessFlags;
 import org.urdma.verbs.CompletionQueue;
 import org.urdma.verbs.MemoryRegion;
 import org.urdma.verbs.ProtectionDomain;
+import org.urdma.verbs.QpAttrMask;
+import org.urdma.verbs.QpAttributes;
+import org.urdma.verbs.QpState;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.QueuePair;
 import org.urdma.verbs.SendFlags;
@@ -29,11 +32,14 @@ import org.urdma.verbs.WrOpcode;
 
 /**
  * A flow list run as RDMA: each flow is one RC WRITE of its size from its source host to its destination, posted at
- * its start time, finished when its completion arrives. QPs are pooled per host pair: a flow takes an idle QP of its
- * pair (one with no flow in progress, so flows never queue behind each other on a QP) or brings up a new one, and
- * gives it back when it completes; a run holds as many QPs as flows were ever in flight at once per pair, not one
- * per flow. Per flow it keeps a finish time and its QP (12 bytes); the source and sink regions of a host are one each
- * (pattern memory when the world describes payloads), every flow writing from and to their start.
+ * its start time, finished when its completion arrives. QPs are pooled: a flow takes an idle QP pair of its host
+ * pair (one with no flow in progress, so flows never queue behind each other on a QP); failing that, an idle requester
+ * on its source and an idle responder on its destination trade partners with each other (their four QPs reset and
+ * brought up again, as a NIC driver reuses QPs), and only when a host has no idle QP is a new pair brought up. A run
+ * thus holds about as many QP pairs per host as it ever had flows in flight there at once, however many host pairs
+ * it touches. Per flow it keeps a finish time, its QP pair and the destination QPN it used (16 bytes); the source and
+ * sink regions of a host are one each (pattern memory when the world describes payloads), every flow writing from
+ * and to their start.
  */
 public final class FlowWorkload {
     /** Flows of a host that have not started yet, the first at {@link #next}. */
@@ -107,16 +113,26 @@ public final class FlowWorkload {
     private final CompletionQueue[] rcq;
     private final MemoryRegion[] source;
     private final MemoryRegion[] sink;
+    /** Idle QP pairs per host pair, and per source and destination host (entries go stale; {@link #idleAs} checks). */
     private final Long2ObjectHashMap<IntArrayList> idle = new Long2ObjectHashMap<>();
+    private final IntArrayList[] idleFrom;
+    private final IntArrayList[] idleTo;
     private final List<QueuePair> qps = new ArrayList<>();
     private final List<QueuePair> peers = new ArrayList<>();
+    /** Per QP pair: its hosts and whether it is idle. */
+    private final IntArrayList pairSrc = new IntArrayList();
+    private final IntArrayList pairDst = new IntArrayList();
+    private boolean[] pairIdle = new boolean[64];
     private final long[] finishNs;
     private final int[] flowQp;
     /** Per flow: CE marks its receiver saw, CNPs its receiver sent, CNPs its sender's rate control heard (QP counters' change while it ran). */
     private final long[] ceMarked;
     private final long[] cnpsSent;
     private final long[] cnpsHandled;
+    private final int[] flowDestQpn;
+    private int reconnects;
     private final SendWorkRequest wr = new SendWorkRequest();
+    private static final QpAttributes RESET = new QpAttributes().state(QpState.RESET);
     private int completed;
     private int failed;
     private int inFlight;
@@ -165,11 +181,18 @@ public final class FlowWorkload {
             source[h] = region(h, out[h], patterns, access);
             sink[h] = region(h, in[h], patterns, access);
         }
+        idleFrom = new IntArrayList[n];
+        idleTo = new IntArrayList[n];
+        for (int h = 0; h < n; h++) {
+            idleFrom[h] = new IntArrayList();
+            idleTo[h] = new IntArrayList();
+        }
         finishNs = new long[flows.count()];
         flowQp = new int[flows.count()];
         ceMarked = new long[flows.count()];
         cnpsSent = new long[flows.count()];
         cnpsHandled = new long[flows.count()];
+        flowDestQpn = new int[flows.count()];
         Arrays.fill(finishNs, -1);
         int[][] byHost = new int[n][];
         for (int h = 0; h < n; h++) byHost[h] = new int[count[h]];
@@ -192,10 +215,12 @@ public final class FlowWorkload {
     private void startFlow(int flow, long now) {
         int s = flowsList.src(flow);
         int d = flowsList.dst(flow);
-        long pair = (long) s << 32 | d;
-        IntArrayList pool = idle.get(pair);
-        int q = pool == null || pool.isEmpty() ? newQp(s, d) : pool.removeAt(pool.size() - 1);
+        int q = takeIdle(idle.get((long) s << 32 | d), s, d);
+        if (q < 0) q = trade(s, d);
+        if (q < 0) q = newQp(s, d);
+        pairIdle[q] = false;
         flowQp[flow] = q;
+        flowDestQpn[flow] = peers.get(q).qpNum();
         ecn(flow, -1);
         inFlight++;
         inFlightHighWater = Math.max(inFlightHighWater, inFlight);
@@ -208,15 +233,92 @@ public final class FlowWorkload {
     private int newQp(int s, int d) {
         QueuePair a = pd[s].createQp(MemoryFabric.init(QpType.RC, cq[s], 2));
         QueuePair b = pd[d].createQp(MemoryFabric.init(QpType.RC, rcq[d], 2));
+        connect(a, s, b, d);
+        qps.add(a);
+        peers.add(b);
+        pairSrc.addInt(s);
+        pairDst.addInt(d);
+        if (qps.size() > pairIdle.length) pairIdle = Arrays.copyOf(pairIdle, pairIdle.length * 2);
+        return qps.size() - 1;
+    }
+
+    /** Brings requester {@code a} on host {@code s} and responder {@code b} on host {@code d} up to each other. */
+    private void connect(QueuePair a, int s, QueuePair b, int d) {
         ((SoftQp) a).policies(reliability, cc);
         ((SoftQp) b).policies(reliability, cc);
         int psnA = random.nextInt(1 << 24);
         int psnB = random.nextInt(1 << 24);
         MemoryFabric.bringUp(a, hosts[d].device(), b.qpNum(), psnB, psnA, connection);
         MemoryFabric.bringUp(b, hosts[s].device(), a.qpNum(), psnA, psnB, connection);
-        qps.add(a);
-        peers.add(b);
-        return qps.size() - 1;
+    }
+
+    /** Whether QP pair {@code q} is idle and (when {@code s}/{@code d} ≥ 0) between those hosts. */
+    private boolean idleAs(int q, int s, int d) {
+        return pairIdle[q] && (s < 0 || pairSrc.getInt(q) == s) && (d < 0 || pairDst.getInt(q) == d);
+    }
+
+    /** Pops the last valid idle pair of {@code list} (dropping stale entries on the way), or -1. */
+    private int takeIdle(IntArrayList list, int s, int d) {
+        while (list != null && !list.isEmpty()) {
+            int q = list.removeAt(list.size() - 1);
+            if (idleAs(q, s, d)) return q;
+        }
+        return -1;
+    }
+
+    /** The last valid idle pair of {@code list} other than {@code not}, left in place (stale ones dropped), or -1. */
+    private int peekIdle(IntArrayList list, int s, int d, int not) {
+        for (int i = list.size() - 1; i >= 0; i--) {
+            int q = list.getInt(i);
+            if (q != not && idleAs(q, s, d)) return q;
+            if (!idleAs(q, s, d)) list.removeAt(i);
+        }
+        return -1;
+    }
+
+    /**
+     * An idle pair q from {@code s} (to some d') and an idle pair r (from some s') to {@code d} trade partners: q's
+     * requester with r's responder becomes s→d (returned, for the flow), r's requester with q's responder s'→d' (idle).
+     * -1 when either host has no idle pair.
+     */
+    private int trade(int s, int d) {
+        int q = peekIdle(idleFrom[s], s, -1, -1);
+        if (q < 0) return -1;
+        int r = peekIdle(idleTo[d], -1, d, q);
+        if (r < 0) return -1;
+        int s2 = pairSrc.getInt(r);
+        int d2 = pairDst.getInt(q);
+        QueuePair reqQ = qps.get(q);
+        QueuePair resQ = peers.get(q);
+        QueuePair reqR = qps.get(r);
+        QueuePair resR = peers.get(r);
+        for (QueuePair x : new QueuePair[] {reqQ, resQ, reqR, resR}) x.modify(RESET, QpAttrMask.STATE);
+        connect(reqQ, s, resR, d);
+        connect(reqR, s2, resQ, d2);
+        peers.set(q, resR);
+        peers.set(r, resQ);
+        pairDst.setInt(q, d);
+        pairSrc.setInt(r, s2);
+        pairDst.setInt(r, d2);
+        reconnects += 2;
+        pairIdle[q] = false;
+        giveBack(r);
+        return q;
+    }
+
+    private void giveBack(int q) {
+        int s = pairSrc.getInt(q);
+        int d = pairDst.getInt(q);
+        pairIdle[q] = true;
+        long pair = (long) s << 32 | d;
+        IntArrayList pool = idle.get(pair);
+        if (pool == null) {
+            pool = new IntArrayList();
+            idle.put(pair, pool);
+        }
+        pool.addInt(q);
+        idleFrom[s].addInt(q);
+        idleTo[d].addInt(q);
     }
 
     private void complete(int flow, WcStatus status, long now) {
@@ -228,13 +330,7 @@ public final class FlowWorkload {
         finishNs[flow] = now;
         ecn(flow, 1);
         completed++;
-        long pair = (long) flowsList.src(flow) << 32 | flowsList.dst(flow);
-        IntArrayList pool = idle.get(pair);
-        if (pool == null) {
-            pool = new IntArrayList();
-            idle.put(pair, pool);
-        }
-        pool.addInt(flowQp[flow]);
+        giveBack(flowQp[flow]);
     }
 
     /** Adds {@code sign} × the flow's QP counters: -1 at its start, +1 at its end, leaving what changed while it ran. */
@@ -272,7 +368,12 @@ public final class FlowWorkload {
 
     /** The QP number flow {@code i} was sent on (its destination QP sets the RoCEv2 UDP source port). */
     public int destQpn(int i) {
-        return peers.get(flowQp[i]).qpNum();
+        return flowDestQpn[i];
+    }
+
+    /** QP pairs brought up again between other hosts (each trade re-pairs two). */
+    public int reconnects() {
+        return reconnects;
     }
 
     public int completed() {

@@ -1,28 +1,44 @@
 package org.urdma.switchemu.rt;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.urdma.nativeio.netns.Netns;
 import org.urdma.switchemu.deploy.NetworkBuilder;
 import org.urdma.switchemu.topo.Topology;
 import org.urdma.switchemu.topo.TopologyParser;
 
 /**
- * A topology's network in fresh, uniquely named namespaces with the real-time switch running in-process and no
- * test sockets on the hosts (urdma devices open their own). Closing stops the switch and removes every namespace.
+ * A topology's network in fresh, uniquely named namespaces with real-time switches running in-process (each opened
+ * inside its own namespace, as {@code urdma topo up} runs them) and no test sockets on the hosts (urdma devices open
+ * their own). Closing stops the switches and removes every namespace.
  */
 final class UrdmaFabric implements AutoCloseable {
     final Topology topology;
     final org.urdma.nativeio.netns.Topology net;
     final NetworkBuilder.Network network;
-    RtSwitchRunner runner;
+    final Map<String, RtSwitchRunner> runners = new LinkedHashMap<>();
 
+    /** The topology with one switch, {@code switchName}, running. */
     UrdmaFabric(String yaml, String switchName) throws Exception {
+        this(yaml, List.of(switchName));
+    }
+
+    /** The topology with every switch running. */
+    UrdmaFabric(String yaml) throws Exception {
+        this(yaml, (List<String>) null);
+    }
+
+    private UrdmaFabric(String yaml, List<String> switches) throws Exception {
         this.topology = TopologyParser.parse(yaml, "test topology");
         this.net = org.urdma.nativeio.netns.Topology.create();
         boolean ok = false;
         try {
             this.network = NetworkBuilder.build(topology, net, ns -> { });
-            RtSwitch sw = Netns.call(network.namespace(switchName), () -> RtSwitch.fromTopology(topology, switchName, RtOptions.defaults()));
-            runner = RtSwitchRunner.start(sw);
+            for (String name : switches == null ? List.copyOf(topology.switches().keySet()) : switches) {
+                RtSwitch sw = Netns.call(network.namespace(name), () -> RtSwitch.fromTopology(topology, name, RtOptions.defaults()));
+                runners.put(name, RtSwitchRunner.start(sw));
+            }
             ok = true;
         } finally {
             if (!ok) close();
@@ -33,12 +49,18 @@ final class UrdmaFabric implements AutoCloseable {
         return network.namespace(host);
     }
 
+    /** The first (or only) running switch. */
     RtSwitch sw() {
-        return runner.sw();
+        return runners.values().iterator().next().sw();
     }
 
+    RtSwitch sw(String name) {
+        return runners.get(name).sw();
+    }
+
+    /** Stops every switch (counters are stable afterwards). */
     void stopSwitch() {
-        if (runner != null) runner.close();
+        runners.values().forEach(RtSwitchRunner::close);
     }
 
     @Override
