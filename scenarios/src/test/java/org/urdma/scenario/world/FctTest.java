@@ -61,6 +61,31 @@ class FctTest {
         assertEquals(expected, last, expected * 0.02, "the last of " + n + " flows of " + size + " bytes");
     }
 
+    /** 8:1 from the other leaf (three switches: their stamps drive HPCC) against no CC: far fewer pauses, a smaller queue. */
+    @Test
+    void hpccTakesAnIncastAcrossARoutedFabricWithFewerPausesAndLessQueueThanNoCc() {
+        Topology t = leafSpine(2, 2, 9);
+        Flows f = new Flows();
+        for (int s = 9; s < 17; s++) f.add(s, 0, 3, 100, 1_000_000, 10_000);
+        Fct.Run none = Fct.run(t, f, "none", 1, 1024, false, 0);
+        Fct.Run hpcc = Fct.run(t, f, "hpcc", 1, 1024, false, 0);
+        String queues = "none:\n" + none.telemetry().get("queues.csv") + "hpcc:\n" + hpcc.telemetry().get("queues.csv");
+        assertEquals(8, hpcc.completed(), hpcc.fctText());
+        assertEquals(0, hpcc.drops());
+        assertTrue(none.pfcFrames() > 0, "without CC the incast pauses");
+        assertTrue(hpcc.pfcFrames() * 4 < none.pfcFrames(), "HPCC pauses far less (its first round trip's windows only): "
+                + hpcc.pfcFrames() + " PFC frames against " + none.pfcFrames());
+        assertTrue(fabricQueue(hpcc) < fabricQueue(none) / 2, "less queue in the fabric: " + queues);
+    }
+
+    /** The sum of every queue's mean bytes in the run's queues.csv: what the fabric holds on average. */
+    private static double fabricQueue(Fct.Run r) {
+        double sum = 0;
+        String[] lines = r.telemetry().get("queues.csv").split("\n");
+        for (int i = 1; i < lines.length; i++) sum += Double.parseDouble(lines[i].split(",")[5]);
+        return sum;
+    }
+
     @Test
     void everyHostPairOfAK4FatTreeReachesEveryOther() {
         Topology t = fatTreeK4();
