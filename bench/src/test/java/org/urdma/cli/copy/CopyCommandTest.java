@@ -53,6 +53,19 @@ class CopyCommandTest {
     }
 
     @Test
+    void aPullRefusesWhatItCannotDoInOneLineNamingTheOption() {
+        CliRun r = CliRun.run("copy", "h:a", "g:b", tmp.toString());
+        assertEquals(2, r.exit());
+        assertEquals("urdma copy: SRC: 'g:b': a pull takes every SRC from h:", r.err().trim());
+        r = CliRun.run("copy", "h:a", "h:b");
+        assertEquals("urdma copy: DST: 'h:b': a pull writes into a local directory", r.err().trim());
+        r = CliRun.run("copy", "h:a", tmp.toString());
+        assertEquals("urdma copy: --link: HOST:SRC needs afpacket:IF or tap:IF (memory works only in one process)", r.err().trim());
+        r = CliRun.run("copy", tmp.toString(), "h:a", tmp.resolve("x").toString());
+        assertEquals("urdma copy: SRC: 'h:a' is remote but '" + tmp + "' is local; pull or push, not both", r.err().trim());
+    }
+
+    @Test
     void theHelpSaysPlainlyThatDataIsNotEncrypted() {
         for (String command : new String[] {"copy", "serve"}) {
             CliRun r = CliRun.run(command, "--help");
