@@ -66,7 +66,7 @@ public final class Copier {
 
     private static CopyResult once(UrdmaDevice device, String host, int port, List<Path> sources, String destination, CopyOptions o, long id,
                                    Set<String> done, ManifestWriter manifest, TransferCounters counters, Consumer<String> warn) {
-        RdmaConnection c = device.connect(host, port, Server.endpoint(o.wan(), o.timeout(), TokenAuth.privateData(o.token())));
+        RdmaConnection c = device.connect(host, port, Server.endpoint(o.wanOffer(), o.timeout(), TokenAuth.privateData(o.token())));
         if (o.wan() && !c.wan().on() && !o.allowGbn()) {
             c.close();
             throw new IllegalStateException("server " + host + ":" + port + " does not agree on the WAN mode; --allow-gbn copies with go-back-N");
@@ -98,7 +98,7 @@ public final class Copier {
         ServeOptions local = ServeOptions.under(destination).withMem(o.mem()).withIoThreads(o.ioThreads()).withWan(o.wan()).withIdleTimeout(o.timeout());
         List<String> lostOnTheWay = new ArrayList<>();
         for (int attempt = 0; ; attempt++) {
-            RdmaConnection c = device.connect(host, port, Server.endpoint(o.wan(), o.timeout(), TokenAuth.privateData(o.token())));
+            RdmaConnection c = device.connect(host, port, Server.endpoint(o.wanOffer(), o.timeout(), TokenAuth.privateData(o.token())));
             if (o.wan() && !c.wan().on() && !o.allowGbn()) {
                 c.close();
                 throw new IllegalStateException("server " + host + ":" + port + " does not agree on the WAN mode; --allow-gbn copies with go-back-N");

@@ -78,6 +78,10 @@ public final class CopyCommand implements Callable<Integer> {
     @Option(names = "--allow-gbn", description = "Copy with go-back-N when the server does not agree on the WAN mode (refused otherwise)")
     boolean allowGbn;
 
+    @Option(names = "--rate", paramLabel = "RATE", description = "RRCC's reference rate: the path's bottleneck as far as you know it, "
+            + "bit/s with an optional K, M or G suffix, e.g. 1G (the lower of both sides' applies; default: none, RRCC finds it)")
+    String rate;
+
     @Option(names = "--no-wan", description = "Do not offer the WAN mode (a data-centre link)")
     boolean noWan;
 
@@ -108,6 +112,20 @@ public final class CopyCommand implements Callable<Integer> {
 
     @Option(names = "--quiet", description = "No progress line")
     boolean quiet;
+
+    /** {@return a --rate value in bit/s} */
+    static long rate(String value) {
+        if (notOneRate(value)) throw new IllegalArgumentException("--rate: a rate such as 800M or 1G (bit/s), was '" + value + "'");
+        try {
+            return org.urdma.transport.cm.WanOffer.parse(true, null, null, "rrcc,ref=" + value.trim()).referenceBps();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--rate: a rate such as 800M or 1G (bit/s), was '" + value + "'");
+        }
+    }
+
+    private static boolean notOneRate(String value) {
+        return value.isBlank() || value.contains(",");
+    }
 
     /** {@return the index of the colon ending a HOST: prefix, or -1 (a colon after a slash is part of a local path)} */
     static int hostColon(String arg) {
@@ -208,6 +226,6 @@ public final class CopyCommand implements Callable<Integer> {
         return CopyOptions.defaults().withBlockSize((int) bs).withMem(Sizes.parse("--mem", mem)).withIoThreads(ioThreads)
                 .withVerifyReread(verify != null).withManifest(manifest).withExcludes(excludes).withSkipExistingSize(skipExisting != null)
                 .withWan(!noWan).withAllowGbn(allowGbn).withToken(tokenFile == null ? null : TokenAuth.read(tokenFile))
-                .withTimeout(Duration.ofSeconds(timeout));
+                .withTimeout(Duration.ofSeconds(timeout)).withRate(rate == null ? 0 : rate(rate));
     }
 }

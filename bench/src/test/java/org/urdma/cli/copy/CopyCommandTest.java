@@ -48,6 +48,10 @@ class CopyCommandTest {
         assertEquals("urdma copy: --verify: reread, was 'always'", r.err().trim());
         r = CliRun.run("copy", "--mem", "lots", tmp.toString(), tmp.resolve("x").toString());
         assertEquals("urdma copy: --mem: a size such as 64M or 1G, was 'lots'", r.err().trim());
+        r = CliRun.run("copy", "--rate", "fast", tmp.toString(), tmp.resolve("x").toString());
+        assertEquals("urdma copy: --rate: a rate such as 800M or 1G (bit/s), was 'fast'", r.err().trim());
+        r = CliRun.run("copy", "--rate", "1g,ref=2g", tmp.toString(), tmp.resolve("x").toString());
+        assertEquals("urdma copy: --rate: a rate such as 800M or 1G (bit/s), was '1g,ref=2g'", r.err().trim());
         r = CliRun.run("copy", tmp.resolve("missing").toString(), tmp.resolve("x").toString());
         assertEquals("urdma copy: SRC: no such file or directory: " + tmp.resolve("missing"), r.err().trim());
     }
