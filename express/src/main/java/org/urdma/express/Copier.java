@@ -10,9 +10,13 @@ import java.util.Set;
 import java.util.function.Consumer;
 import org.urdma.express.hash.ManifestWriter;
 import org.urdma.express.progress.TransferCounters;
+import org.urdma.express.protocol.Message;
+import org.urdma.express.receiver.ReceiverSession;
 import org.urdma.express.receiver.Server;
 import org.urdma.express.safety.TokenAuth;
 import org.urdma.express.sender.Sender;
+import org.urdma.express.session.ControlChannel;
+import org.urdma.express.session.SessionMemory;
 import org.urdma.transport.api.DeviceOptions;
 import org.urdma.transport.api.RdmaConnectException;
 import org.urdma.transport.api.RdmaConnection;
@@ -62,7 +66,7 @@ public final class Copier {
 
     private static CopyResult once(UrdmaDevice device, String host, int port, List<Path> sources, String destination, CopyOptions o, long id,
                                    Set<String> done, ManifestWriter manifest, TransferCounters counters, Consumer<String> warn) {
-        RdmaConnection c = device.connect(host, port, Server.endpoint(o.wan(), o.timeout(), TokenAuth.privateData(o.token())));
+        RdmaConnection c = device.connect(host, port, Server.endpoint(o.wanOffer(), o.timeout(), TokenAuth.privateData(o.token())));
         if (o.wan() && !c.wan().on() && !o.allowGbn()) {
             c.close();
             throw new IllegalStateException("server " + host + ":" + port + " does not agree on the WAN mode; --allow-gbn copies with go-back-N");
@@ -75,6 +79,51 @@ public final class Copier {
         } finally {
             s.close();
         }
+    }
+
+    /**
+     * Pulls {@code sources} (paths under the server's root) into the local directory {@code destination}: the server
+     * sends them as a push would, this side writes, verifies and journals them. A lost connection is made again and
+     * the pull resumes from what is durable, up to {@code retries} times.
+     *
+     * @throws IllegalStateException when the server refuses (one line), or the peer does not agree on the WAN mode
+     */
+    public static CopyResult pull(UrdmaDevice device, String host, int port, List<String> sources, Path destination, CopyOptions o,
+                                  int retries, TransferCounters counters, Consumer<String> warn) throws IOException {
+        long start = System.nanoTime();
+        double cpu0 = cpuSeconds();
+        Files.createDirectories(destination);
+        long id = Sender.copyId(sources.stream().map(Path::of).toList(), host + ":" + destination.toAbsolutePath());
+        int flags = (o.skipExistingSize() ? Message.SKIP_EXISTING_SIZE : 0) | (o.verifyReread() ? Message.VERIFY_REREAD : 0);
+        ServeOptions local = ServeOptions.under(destination).withMem(o.mem()).withIoThreads(o.ioThreads()).withWan(o.wan()).withIdleTimeout(o.timeout());
+        List<String> lostOnTheWay = new ArrayList<>();
+        for (int attempt = 0; ; attempt++) {
+            RdmaConnection c = device.connect(host, port, Server.endpoint(o.wanOffer(), o.timeout(), TokenAuth.privateData(o.token())));
+            if (o.wan() && !c.wan().on() && !o.allowGbn()) {
+                c.close();
+                throw new IllegalStateException("server " + host + ":" + port + " does not agree on the WAN mode; --allow-gbn copies with go-back-N");
+            }
+            String transport = c.wan().on() ? "wan " + c.wan() : "go-back-N";
+            ReceiverSession.PullResult r;
+            try (SessionMemory m = new SessionMemory(device.pd())) {
+                ControlChannel ch = new ControlChannel(c, m, 256);
+                ch.send(new Message.Pull(id, sources, o.blockSize(), flags));
+                r = ReceiverSession.receivePull(ch, m, local, line -> { });
+            }
+            counters.filesVerified.set(r.verified());
+            counters.bytesVerified.set(r.bytesVerified());
+            if (!r.lost() || attempt >= retries) {
+                if (!lostOnTheWay.isEmpty()) warn.accept("resumed after: " + String.join("; ", lostOnTheWay));
+                return new CopyResult(r.bytesVerified(), r.entries(), r.verified(), (System.nanoTime() - start) / 1e9, r.bytesWritten(), 0, 0, 0,
+                        r.hashesVerified(), cpuSeconds() - cpu0, r.failures(), r.lost(), r.lost() ? "the connection ended part way" : null, transport);
+            }
+            lostOnTheWay.add("connection lost");
+        }
+    }
+
+    static double cpuSeconds() {
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean s ? s.getProcessCpuTime() / 1e9 : 0;
     }
 
     /**

@@ -19,9 +19,11 @@ import java.util.List;
  * @param token            the shared token, or null
  * @param timeout          how long connecting may take, and how long the peer may be silent
  * @param abortAfterBytes  a test seam: stop abruptly after this many data bytes were posted (-1: never)
+ * @param rateBps          RRCC's reference rate offered, bit/s (0: none; the lower of both sides' applies)
  */
 public record CopyOptions(int blockSize, long mem, int ioThreads, boolean verifyReread, Path manifest, List<String> excludes,
-                          boolean skipExistingSize, boolean wan, boolean allowGbn, byte[] token, Duration timeout, long abortAfterBytes) {
+                          boolean skipExistingSize, boolean wan, boolean allowGbn, byte[] token, Duration timeout, long abortAfterBytes,
+                          long rateBps) {
     public static final int MIN_BLOCK = 64 * 1024;
     public static final int MAX_BLOCK = 64 * 1024 * 1024;
 
@@ -32,58 +34,69 @@ public record CopyOptions(int blockSize, long mem, int ioThreads, boolean verify
         if (mem < 2L * blockSize) throw new IllegalArgumentException("--mem: at least two blocks (" + 2L * blockSize + " bytes), was " + mem);
         if (ioThreads < 1 || ioThreads > 64) throw new IllegalArgumentException("--io-threads: 1..64, was " + ioThreads);
         excludes = List.copyOf(excludes);
+        if (rateBps < 0) throw new IllegalArgumentException("--rate: a rate above 0, was " + rateBps);
     }
 
     /** {@return 4 MiB blocks, 256 MiB of staging memory, two I/O threads, WAN mode, 30 s} */
     public static CopyOptions defaults() {
-        return new CopyOptions(4 << 20, 256L << 20, 2, false, null, List.of(), false, true, false, null, Duration.ofSeconds(30), -1);
+        return new CopyOptions(4 << 20, 256L << 20, 2, false, null, List.of(), false, true, false, null, Duration.ofSeconds(30), -1, 0);
     }
 
     public CopyOptions withBlockSize(int b) {
-        return new CopyOptions(b, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes);
+        return new CopyOptions(b, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes, rateBps);
     }
 
     public CopyOptions withMem(long m) {
-        return new CopyOptions(blockSize, m, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes);
+        return new CopyOptions(blockSize, m, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes, rateBps);
     }
 
     public CopyOptions withIoThreads(int n) {
-        return new CopyOptions(blockSize, mem, n, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes);
+        return new CopyOptions(blockSize, mem, n, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes, rateBps);
     }
 
     public CopyOptions withVerifyReread(boolean v) {
-        return new CopyOptions(blockSize, mem, ioThreads, v, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes);
+        return new CopyOptions(blockSize, mem, ioThreads, v, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes, rateBps);
     }
 
     public CopyOptions withManifest(Path p) {
-        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, p, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes);
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, p, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes, rateBps);
     }
 
     public CopyOptions withExcludes(List<String> e) {
-        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, e, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes);
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, e, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes, rateBps);
     }
 
     public CopyOptions withSkipExistingSize(boolean s) {
-        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, s, wan, allowGbn, token, timeout, abortAfterBytes);
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, s, wan, allowGbn, token, timeout, abortAfterBytes, rateBps);
     }
 
     public CopyOptions withWan(boolean w) {
-        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, w, allowGbn, token, timeout, abortAfterBytes);
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, w, allowGbn, token, timeout, abortAfterBytes, rateBps);
     }
 
     public CopyOptions withAllowGbn(boolean a) {
-        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, a, token, timeout, abortAfterBytes);
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, a, token, timeout, abortAfterBytes, rateBps);
     }
 
     public CopyOptions withToken(byte[] t) {
-        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, t, timeout, abortAfterBytes);
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, t, timeout, abortAfterBytes, rateBps);
     }
 
     public CopyOptions withTimeout(Duration t) {
-        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, t, abortAfterBytes);
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, t, abortAfterBytes, rateBps);
     }
 
     public CopyOptions withAbortAfterBytes(long n) {
-        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, n);
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, n, rateBps);
+    }
+
+    public CopyOptions withRate(long bps) {
+        return new CopyOptions(blockSize, mem, ioThreads, verifyReread, manifest, excludes, skipExistingSize, wan, allowGbn, token, timeout, abortAfterBytes, bps);
+    }
+
+    /** {@return the WAN offer of a client with these options: none, or every WAN feature with RRCC at {@link #rateBps} if set} */
+    public org.urdma.transport.cm.WanOffer wanOffer() {
+        if (!wan) return org.urdma.transport.cm.WanOffer.NONE;
+        return rateBps > 0 ? org.urdma.transport.cm.WanOffer.parse(true, null, null, "rrcc,ref=" + rateBps) : org.urdma.transport.cm.WanOffer.FULL;
     }
 }

@@ -48,6 +48,16 @@ class LocalCopyTest {
     }
 
     @Test
+    void aReferenceRateIsOfferedToTheServerAndTheConnectionRunsRrccAtIt() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        Files.write(src.resolve("f"), TestTrees.random(300_000, 5));
+        Path dst = tmp.resolve("dst");
+        CopyResult r = Copier.local(List.of(src), dst, SMALL.withRate(400_000_000L), serve(dst), ImpairmentConfig.none(), 3, new TransferCounters(), w -> { });
+        assertEquals(CopyResult.EXIT_OK, r.exitCode(), r.line());
+        assertTrue(r.transport().contains("sack") && r.transport().contains("cc=rrcc,ref=400000000"), r.transport());
+    }
+
+    @Test
     void aSparseFileSendsOnlyItsDataExtentsAndStaysSparse() throws Exception {
         Path src = Files.createDirectories(tmp.resolve("src"));
         TestTrees.sparse(src.resolve("disk.img"), 64L << 20, 64 * 1024);

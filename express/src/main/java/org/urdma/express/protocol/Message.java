@@ -67,6 +67,10 @@ public sealed interface Message {
     record Resend(int fileId, int block, boolean placedBadly) implements Message {
     }
 
+    /** @param sources paths under the served root, '/'-separated */
+    record Pull(long copyId, List<String> sources, int blockSize, int flags) implements Message {
+    }
+
     record End() implements Message {
     }
 

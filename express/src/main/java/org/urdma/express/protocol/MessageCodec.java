@@ -45,6 +45,11 @@ public final class MessageCodec {
             }
             case Message.FileDone d -> MessageWriter.of(MessageType.FILE_DONE).i32(d.fileId()).u8(d.verified() ? 1 : 0).string(clip(d.reason())).finish();
             case Message.Resend r -> MessageWriter.of(MessageType.RESEND).i32(r.fileId()).i32(r.block()).u8(r.placedBadly() ? 1 : 0).finish();
+            case Message.Pull p -> {
+                MessageWriter w = MessageWriter.of(MessageType.PULL).i64(p.copyId()).i32(p.blockSize()).u8(p.flags()).u16(p.sources().size());
+                for (String s : p.sources()) w.string(s);
+                yield w.finish();
+            }
             case Message.End e -> MessageWriter.of(MessageType.END).finish();
             case Message.Summary s -> MessageWriter.of(MessageType.SUMMARY).i64(s.bytesWritten()).i32(s.repaired()).i32(s.hashesVerified()).finish();
             case Message.Entry e -> throw new IllegalArgumentException("an entry travels in FILES");
@@ -80,6 +85,7 @@ public final class MessageCodec {
             case CHUNK -> chunk(r);
             case FILE_DONE -> new Message.FileDone(r.i32("fileId"), r.u8("verified") == 1, r.string("reason"));
             case RESEND -> new Message.Resend(r.i32("fileId"), r.count("block", ControlLimits.MAX_BLOCKS), r.u8("placedBadly") == 1);
+            case PULL -> pull(r);
             case END -> new Message.End();
             case SUMMARY -> new Message.Summary(r.i64("bytesWritten"), r.i32("repaired"), r.i32("hashesVerified"));
         };
@@ -100,6 +106,17 @@ public final class MessageCodec {
             out.add(new Message.Entry(id, Message.Kind.values()[kind], path, size, r.i32("mode"), r.i64("mtime"), r.string("target")));
         }
         return new Message.Files(out);
+    }
+
+    private static Message.Pull pull(MessageReader r) {
+        long id = r.i64("copyId");
+        int bs = r.count("blockSize", 1 << 30);
+        int flags = r.u8("flags");
+        int n = r.u16("sources");
+        if (n == 0) throw new MalformedMessageException("PULL names no source");
+        List<String> sources = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) sources.add(r.string("source"));
+        return new Message.Pull(id, sources, bs, flags);
     }
 
     private static Message.Chunk chunk(MessageReader r) {

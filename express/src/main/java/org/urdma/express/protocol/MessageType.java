@@ -23,7 +23,9 @@ public enum MessageType {
     /** Client to server: every file is done; apply the directories' metadata. */
     END(10),
     /** Server to client: the session's counts, last message. */
-    SUMMARY(11);
+    SUMMARY(11),
+    /** Client to server: send these paths (under the served root) to me; the server then runs the copy as its client. */
+    PULL(12);
 
     private static final MessageType[] BY_CODE = new MessageType[16];
 

@@ -155,10 +155,10 @@ final class ChunkWriter {
             Files.deleteIfExists(f.journalPath);
             dirs.add(f.target.getParent());
             s.files.remove(f.entry.id());
-            s.reply(new Message.FileDone(f.entry.id(), true, ""));
+            s.done(f.entry, true, "");
         } catch (IOException | RuntimeException e) {
             s.files.remove(f.entry.id());
-            s.reply(new Message.FileDone(f.entry.id(), false, e.getMessage()));
+            s.done(f.entry, false, e.getMessage());
         }
     }
 

@@ -24,6 +24,7 @@ final class EntryPlanner {
     }
 
     void plan(Message.Files batch) {
+        s.entriesSeen.addAndGet(batch.entries().size());
         for (Message.Entry e : batch.entries()) {
             try {
                 switch (e.kind()) {
@@ -32,9 +33,9 @@ final class EntryPlanner {
                     case FILE -> file(e);
                 }
             } catch (PathRefusedException ex) {
-                s.reply(new Message.FileDone(e.id(), false, "refused: " + ex.getMessage()));
+                s.done(e, false, "refused: " + ex.getMessage());
             } catch (IOException | RuntimeException ex) {
-                s.reply(new Message.FileDone(e.id(), false, ex.getClass().getSimpleName() + ": " + ex.getMessage()));
+                s.done(e, false, ex.getClass().getSimpleName() + ": " + ex.getMessage());
             }
         }
     }
@@ -44,7 +45,7 @@ final class EntryPlanner {
         if (Files.isSymbolicLink(p)) Files.delete(p); // a link where a directory goes would lead writes elsewhere
         Files.createDirectories(p);
         s.directories.add(e);
-        s.reply(new Message.FileDone(e.id(), true, ""));
+        s.done(e, true, "");
     }
 
     private void symlink(Message.Entry e) throws IOException {
@@ -54,13 +55,13 @@ final class EntryPlanner {
         if (Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) Files.delete(p);
         Files.createSymbolicLink(p, Path.of(e.target()));
         FileModes.apply(p, e.mode(), e.mtimeNs(), true);
-        s.reply(new Message.FileDone(e.id(), true, ""));
+        s.done(e, true, "");
     }
 
     private void file(Message.Entry e) throws IOException {
         Path target = s.safe.resolve(s.destination, e.path());
         if ((s.flags & Message.SKIP_EXISTING_SIZE) != 0 && Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) && Files.size(target) == e.size()) {
-            s.reply(new Message.FileDone(e.id(), true, "exists"));
+            s.done(e, true, "exists");
             return;
         }
         Files.createDirectories(target.getParent());

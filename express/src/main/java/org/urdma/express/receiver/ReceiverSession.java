@@ -43,6 +43,11 @@ public final class ReceiverSession implements ControlChannel.Handler {
     private ExecutorService writers;
     private volatile String fatal;
     private boolean ended;
+    /** A client asked for files (the session then sends them), or null. */
+    private Message.Pull pull;
+    /** This end pulls: the server's ERROR ends it with that reason. */
+    private boolean pulling;
+    private volatile String peerError;
 
     private final java.util.concurrent.atomic.AtomicBoolean killed = new java.util.concurrent.atomic.AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicBoolean serverKilled;
@@ -59,19 +64,51 @@ public final class ReceiverSession implements ControlChannel.Handler {
         this.log = log;
     }
 
+    /**
+     * The receiving end of a pull, in the client: the server's sender talks to it on {@code channel} (which sent the
+     * PULL) and it writes under {@code options.root()}.
+     */
+    public static PullResult receivePull(ControlChannel channel, SessionMemory memory, ServeOptions options, java.util.function.Consumer<String> log)
+            throws java.io.IOException {
+        ReceiverSession s = new ReceiverSession(channel.connection(), options, new SafePaths(options.root()), log,
+                new java.util.concurrent.atomic.AtomicBoolean(), new SessionRegistry());
+        s.memory = memory;
+        s.channel = channel;
+        s.pulling = true;
+        s.serve();
+        if (s.peerError != null) throw new IllegalStateException(s.peerError);
+        SessionState st = s.state;
+        return st == null ? new PullResult(0, 0, 0, 0, 0, List.of(), !s.ended)
+                : new PullResult(st.entriesSeen.get(), st.entriesVerified.get(), st.bytesVerified.get(), st.bytesWritten.get(),
+                        st.hashesVerified.get(), List.copyOf(st.failures), !s.ended);
+    }
+
+    /** What a pull left in the client: entries and bytes, and whether it stopped part way ({@code lost}). */
+    public record PullResult(long entries, long verified, long bytesVerified, long bytesWritten, long hashesVerified, List<String> failures,
+                             boolean lost) {
+    }
+
     /** Runs the session to its end on this thread. */
     public void run() {
-        String who = connection.toString();
         memory = new SessionMemory(connection.device().pd());
+        channel = null;
+        serve();
+    }
+
+    private void serve() {
+        String who = connection.toString();
         try {
-            channel = new ControlChannel(connection, memory, 256);
-            try {
-                TokenAuth.check(options.token(), connection.peerPrivateData());
-            } catch (IllegalArgumentException e) {
-                refuse(e.getMessage());
-                return;
+            if (channel == null) {
+                channel = new ControlChannel(connection, memory, 256);
+                try {
+                    TokenAuth.check(options.token(), connection.peerPrivateData());
+                } catch (IllegalArgumentException e) {
+                    refuse(e.getMessage());
+                    return;
+                }
             }
             loop();
+            if (pull != null) sendPulled(pull, who);
         } catch (MalformedMessageException | org.urdma.express.safety.PathRefusedException e) {
             refuse(e.getMessage());
         } catch (ConnectionLostException e) {
@@ -86,6 +123,25 @@ public final class ReceiverSession implements ControlChannel.Handler {
                 // the peer is gone already
             }
             memory.close();
+        }
+    }
+
+    /** Answers a pull: the named sources, each checked to lie under the root, go to the client as a copy would push them. */
+    private void sendPulled(Message.Pull p, String who) {
+        checkBlockSize("PULL", p.blockSize());
+        List<Path> sources = new ArrayList<>();
+        for (String s : p.sources()) sources.add(safe.source(s));
+        CopyOptions o = CopyOptions.defaults().withBlockSize(p.blockSize()).withMem(Math.max(options.mem(), 2L * p.blockSize()))
+                .withIoThreads(options.ioThreads()).withSkipExistingSize((p.flags() & Message.SKIP_EXISTING_SIZE) != 0)
+                .withVerifyReread((p.flags() & Message.VERIFY_REREAD) != 0).withWan(options.wan()).withTimeout(options.idleTimeout());
+        org.urdma.express.CopyResult r = new org.urdma.express.sender.Sender(channel, memory, o, new org.urdma.express.progress.TransferCounters(), log)
+                .run(sources, "", p.copyId(), java.util.Set.of(), new org.urdma.express.hash.ManifestWriter());
+        log.accept("pull by " + who + ": " + r.line());
+    }
+
+    private static void checkBlockSize(String what, int bs) {
+        if (bs < CopyOptions.MIN_BLOCK || bs > CopyOptions.MAX_BLOCK || Integer.bitCount(bs) != 1) {
+            throw new MalformedMessageException(what + ".blockSize " + bs + " is not a power of two from 64 KiB to 64 MiB");
         }
     }
 
@@ -115,7 +171,7 @@ public final class ReceiverSession implements ControlChannel.Handler {
 
     private void loop() {
         long idle = options.idleTimeout().toNanos();
-        while (!ended || channel.busy()) {
+        while ((!ended || channel.busy()) && pull == null && peerError == null) {
             if (killed.get() || serverKilled.get()) throw new ConnectionLostException(killed.get() ? "a rerun of this copy took over" : "server killed");
             if (fatal != null) throw new MalformedMessageException(fatal.replaceFirst("^malformed control message: ", ""));
             int work = channel.pump(this);
@@ -123,9 +179,12 @@ public final class ReceiverSession implements ControlChannel.Handler {
                 for (Message m; (m = state.outbox.poll()) != null; work++) channel.send(m);
             }
             if (work == 0) {
-                if (!ended && channel.nanosSinceLastReceive(System.nanoTime()) > idle) {
-                    throw new ConnectionLostException("client silent for " + options.idleTimeout().toSeconds() + " s");
+                long now = System.nanoTime();
+                if (!ended && channel.nanosSinceLastReceive(now) > idle) {
+                    throw new ConnectionLostException((pulling ? "server" : "client") + " silent for " + options.idleTimeout().toSeconds() + " s");
                 }
+                // a pulling client's files are all in place: the server closing before it acknowledged the summary costs nothing
+                if (ended && pulling && channel.nanosSinceLastReceive(now) > 2_000_000_000L) return;
                 LockSupport.parkNanos(50_000);
             }
         }
@@ -157,6 +216,11 @@ public final class ReceiverSession implements ControlChannel.Handler {
                 }));
             }
             case Message.End e -> end();
+            case Message.Pull p -> {
+                if (pulling || state != null || pull != null) throw new MalformedMessageException("PULL in a session that already began");
+                pull = p;
+            }
+            case Message.Error e when pulling -> peerError = "server: " + e.reason();
             default -> throw new MalformedMessageException(m.getClass().getSimpleName().toUpperCase(java.util.Locale.ROOT)
                     + " is a server's message, not a client's");
         }
@@ -182,9 +246,7 @@ public final class ReceiverSession implements ControlChannel.Handler {
     private void hello(Message.Hello h) {
         if (state != null) throw new MalformedMessageException("a second HELLO");
         int bs = h.blockSize();
-        if (bs < CopyOptions.MIN_BLOCK || bs > CopyOptions.MAX_BLOCK || Integer.bitCount(bs) != 1) {
-            throw new MalformedMessageException("HELLO.blockSize " + bs + " is not a power of two from 64 KiB to 64 MiB");
-        }
+        checkBlockSize("HELLO", bs);
         Path dest = safe.destination(h.destination());
         copyId = h.copyId();
         registry.takeOver(copyId, killed);

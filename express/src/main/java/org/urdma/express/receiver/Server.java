@@ -54,7 +54,12 @@ public final class Server implements AutoCloseable {
 
     /** The endpoint options both sides use: RC, a deep queue, and the WAN offer. */
     public static EndpointOptions endpoint(boolean wan, Duration timeout, byte[] privateData) {
-        return EndpointOptions.defaults().withDepth(512).withTimeout(timeout).withWan(wan ? WanOffer.FULL : WanOffer.NONE).withPrivateData(privateData);
+        return endpoint(wan ? WanOffer.FULL : WanOffer.NONE, timeout, privateData);
+    }
+
+    /** The endpoint options with this WAN offer (a client's, with its reference rate). */
+    public static EndpointOptions endpoint(WanOffer offer, Duration timeout, byte[] privateData) {
+        return EndpointOptions.defaults().withDepth(512).withTimeout(timeout).withWan(offer).withPrivateData(privateData);
     }
 
     private void acceptLoop() {

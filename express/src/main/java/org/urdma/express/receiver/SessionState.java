@@ -30,6 +30,11 @@ final class SessionState {
     final AtomicLong bytesWritten = new AtomicLong();
     final AtomicLong repaired = new AtomicLong();
     final AtomicLong hashesVerified = new AtomicLong();
+    /** Entries named, entries and bytes verified in place, and one line per entry that failed: a pulling client's result. */
+    final AtomicLong entriesSeen = new AtomicLong();
+    final AtomicLong entriesVerified = new AtomicLong();
+    final AtomicLong bytesVerified = new AtomicLong();
+    final List<String> failures = new CopyOnWriteArrayList<>();
     final Runnable wake;
 
     SessionState(SafePaths safe, Path destination, int blockSize, int flags, ReceiverHooks hooks, StagingRing ring, Runnable wake) {
@@ -41,6 +46,17 @@ final class SessionState {
         this.hooks = hooks;
         this.ring = ring;
         this.wake = wake;
+    }
+
+    /** An entry is done: counted, and the sender told. */
+    void done(Message.Entry e, boolean verified, String reason) {
+        if (verified) {
+            entriesVerified.incrementAndGet();
+            if (e.kind() == Message.Kind.FILE) bytesVerified.addAndGet(e.size());
+        } else {
+            failures.add(SafePaths.printable(e.path()) + ": " + reason);
+        }
+        reply(new Message.FileDone(e.id(), verified, reason));
     }
 
     void reply(Message m) {

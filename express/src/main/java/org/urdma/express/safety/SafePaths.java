@@ -58,6 +58,22 @@ public final class SafePaths {
         return p;
     }
 
+    /**
+     * A source a pulling client names: refused as {@link #resolve} refuses a path, and when it is missing or is itself
+     * a symlink (or passes through one) whose real path leads outside the root.
+     */
+    public Path source(String relative) {
+        Path p = resolve(root, relative);
+        if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) throw new PathRefusedException("path '" + printable(relative) + "': no such file or directory");
+        if (Files.isSymbolicLink(p)) return p; // sent as a link, never followed
+        try {
+            if (!p.toRealPath().startsWith(root)) throw new PathRefusedException("path '" + printable(relative) + "': leads outside the root");
+        } catch (IOException e) {
+            throw new PathRefusedException("path '" + printable(relative) + "': " + e.getMessage());
+        }
+        return p;
+    }
+
     /** The destination directory a client names, under the root. */
     public Path destination(String relative) {
         checkText(relative, true);

@@ -68,8 +68,17 @@ public final class Sender implements ControlChannel.Handler {
     private long posted;
 
     public Sender(RdmaConnection connection, CopyOptions options, TransferCounters counters, java.util.function.Consumer<String> warn) {
-        this.memory = new SessionMemory(connection.device().pd());
-        this.channel = new ControlChannel(connection, memory, 256);
+        this(new SessionMemory(connection.device().pd()), connection, options, counters, warn);
+    }
+
+    private Sender(SessionMemory memory, RdmaConnection connection, CopyOptions options, TransferCounters counters, java.util.function.Consumer<String> warn) {
+        this(new ControlChannel(connection, memory, 256), memory, options, counters, warn);
+    }
+
+    /** A sender on a channel already open (a server answering a pull); {@link #close} is then the channel owner's. */
+    public Sender(ControlChannel channel, SessionMemory memory, CopyOptions options, TransferCounters counters, java.util.function.Consumer<String> warn) {
+        this.memory = memory;
+        this.channel = channel;
         this.options = options;
         this.counters = counters;
         this.warn = warn;

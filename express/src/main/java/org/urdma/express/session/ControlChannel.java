@@ -19,8 +19,10 @@ import org.urdma.verbs.WrOpcode;
 /**
  * The control messages of one connection as SENDs, and data as an RDMA WRITE followed by the SEND that describes it
  * (RC delivers them in order, so the description arrives after the bytes are placed). Receive buffers are reposted as
- * soon as a message is decoded; messages wait in order when every send buffer or send-queue slot is busy. Used by one
- * thread, the session's control thread, which never touches files.
+ * soon as a message is decoded; messages wait in order when every send buffer or send-queue slot is busy, or the peer
+ * has no receive left for them ({@link MessageCredits}: each SEND carries this side's receive count as immediate
+ * data, and a zero-length SEND carries it alone). Used by one thread, the session's control thread, which never
+ * touches files.
  */
 public final class ControlChannel implements AutoCloseable {
     /** What the channel hands its owner. */
@@ -31,7 +33,8 @@ public final class ControlChannel implements AutoCloseable {
         void onWriteDone(long token);
     }
 
-    private static final int RECEIVES = 32;
+    /** Receives posted, and so the messages the peer may have on their way. */
+    static final int RECEIVES = 64;
     private static final int SEND_BUFFERS = 32;
 
     private final RdmaConnection connection;
@@ -47,6 +50,7 @@ public final class ControlChannel implements AutoCloseable {
     private final SendWorkRequest wr = new SendWorkRequest();
     private final ReceiveWorkRequest rwr = new ReceiveWorkRequest();
     private long lastReceiveNanos = System.nanoTime();
+    private final MessageCredits credits = new MessageCredits(RECEIVES);
 
     private record Pending(ByteBuffer message, MemoryRegion source, long sourceOffset, int length, long remoteAddress, int rkey, long token) {
     }
@@ -58,7 +62,7 @@ public final class ControlChannel implements AutoCloseable {
         this.send = memory.register((long) SEND_BUFFERS * ControlLimits.MAX_MESSAGE, AccessFlags.LOCAL_WRITE);
         for (int i = 0; i < wcs.length; i++) wcs[i] = new WorkCompletion();
         for (int i = 0; i < SEND_BUFFERS; i++) freeSend.add(i);
-        for (int i = 0; i < RECEIVES; i++) postReceive(i);
+        for (int i = 0; i < RECEIVES; i++) postReceive(i); // the credits start with these
     }
 
     public RdmaConnection connection() {
@@ -67,6 +71,11 @@ public final class ControlChannel implements AutoCloseable {
 
     private void postReceive(int i) {
         connection.qp().postRecv(rwr.reset().wrId(i).addSge(recv, (long) i * ControlLimits.MAX_MESSAGE, ControlLimits.MAX_MESSAGE));
+    }
+
+    private void repost(int i) {
+        postReceive(i);
+        credits.onReposted();
     }
 
     /** Queues a message. */
@@ -82,6 +91,16 @@ public final class ControlChannel implements AutoCloseable {
     /** Queues a WRITE of {@code length} bytes and then the message describing them; {@code token} (>= 0) is reported when both completed. */
     public void sendAfterWrite(MemoryRegion source, long offset, int length, long remoteAddress, int rkey, Message m, long token) {
         pending.add(new Pending(MessageCodec.encode(m), source, offset, length, remoteAddress, rkey, token));
+    }
+
+    /** {@return SENDs the peer has receives for now} */
+    public int credits() {
+        return credits.available();
+    }
+
+    /** {@return whether a posted SEND or WRITE has not completed yet} */
+    public boolean inFlight() {
+        return sqUsed > 0;
     }
 
     /** {@return whether anything is queued or on the wire} */
@@ -118,12 +137,17 @@ public final class ControlChannel implements AutoCloseable {
             if (wc.status() != WcStatus.SUCCESS) throw new ConnectionLostException("connection: a receive failed with " + wc.status());
             if (wc.opcode() != WcOpcode.RECV) continue;
             int buf = (int) wc.wrId();
+            if (wc.hasImm()) credits.onPeerCount(wc.immData());
+            if (wc.byteLen() == 0) { // credits only
+                repost(buf);
+                continue;
+            }
             ByteBuffer b = recv.segment().asSlice((long) buf * ControlLimits.MAX_MESSAGE, wc.byteLen()).asByteBuffer();
             Message m;
             try {
                 m = MessageCodec.decode(b, wc.byteLen());
             } finally {
-                postReceive(buf); // decoded messages own their bytes
+                repost(buf); // decoded messages own their bytes
             }
             lastReceiveNanos = System.nanoTime();
             h.onMessage(m);
@@ -133,7 +157,7 @@ public final class ControlChannel implements AutoCloseable {
 
     private int flush() {
         int posted = 0;
-        while (!pending.isEmpty() && !freeSend.isEmpty()) {
+        while (!pending.isEmpty() && !freeSend.isEmpty() && credits.mayPostMessage()) {
             Pending p = pending.peek();
             int wrs = p.source != null ? 2 : 1;
             if (sqUsed + wrs > sqDepth) break;
@@ -146,11 +170,19 @@ public final class ControlChannel implements AutoCloseable {
                 connection.qp().postSend(wr.reset().wrId(Long.MAX_VALUE).opcode(WrOpcode.RDMA_WRITE).flags(0)
                         .addSge(p.source, p.sourceOffset, p.length).remote(p.remoteAddress, p.rkey));
             }
-            connection.qp().postSend(wr.reset().wrId(buf).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED)
+            connection.qp().postSend(wr.reset().wrId(buf).opcode(WrOpcode.SEND_WITH_IMM).flags(SendFlags.SIGNALED).immData(credits.onSend())
                     .addSge(send, (long) buf * ControlLimits.MAX_MESSAGE, len));
             wrsOf[buf] = wrs;
             tokenOf[buf] = p.token;
             sqUsed += wrs;
+            posted++;
+        }
+        if (credits.creditDue() && !freeSend.isEmpty() && sqUsed < sqDepth) {
+            int buf = freeSend.poll();
+            connection.qp().postSend(wr.reset().wrId(buf).opcode(WrOpcode.SEND_WITH_IMM).flags(SendFlags.SIGNALED).immData(credits.onSend()));
+            wrsOf[buf] = 1;
+            tokenOf[buf] = -1;
+            sqUsed++;
             posted++;
         }
         return posted;

@@ -26,8 +26,10 @@ public final class SessionMemory implements AutoCloseable {
         return r;
     }
 
+    /** Frees the regions; a second call does nothing (a session and its owner may both close it). */
     @Override
     public synchronized void close() {
+        if (!arena.scope().isAlive()) return;
         for (MemoryRegion r : regions) {
             try {
                 r.deregister();

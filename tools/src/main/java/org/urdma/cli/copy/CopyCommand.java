@@ -25,7 +25,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code urdma copy SRC... [HOST:]DST}: the data-express client. */
 @Command(name = "copy", mixinStandardHelpOptions = true, description = {
-    "Copies files and directory trees to an urdma serve (HOST:DST, DST under its --root) over RC in the WAN mode "
+    "Copies files and directory trees to an urdma serve (HOST:DST, DST under its --root), or from one (HOST:SRC... "
+        + "DST pulls SRC from under the server's --root into the local DST), over RC in the WAN mode "
         + "(SACK, FEC, RRCC), verified block by block with SHA-256, durable and resumable: rerun the same command after "
         + "a crash or a cut link and it goes on where it stopped. Without HOST, both ends run in this process over the "
         + "memory link (no root needed) and DST is a local directory.",
@@ -34,7 +35,8 @@ import picocli.CommandLine.Parameters;
     "Data is NOT encrypted on the wire: anyone who can read the link reads the files. --token-file only proves the "
         + "client to the server; use it on a network you trust, or over a VPN/IPsec."})
 public final class CopyCommand implements Callable<Integer> {
-    @Parameters(arity = "2..*", paramLabel = "SRC... DST", description = "Sources, then the destination: HOST:DIR (under the server's --root) or a local DIR")
+    @Parameters(arity = "2..*", paramLabel = "SRC... DST", description = "Sources, then the destination: local sources and HOST:DIR "
+            + "(under the server's --root) or a local DIR; or HOST:PATH sources (under the server's --root, one host) and a local DIR")
     List<String> args;
 
     @Range(min = 1, max = 65535)
@@ -76,6 +78,10 @@ public final class CopyCommand implements Callable<Integer> {
     @Option(names = "--allow-gbn", description = "Copy with go-back-N when the server does not agree on the WAN mode (refused otherwise)")
     boolean allowGbn;
 
+    @Option(names = "--rate", paramLabel = "RATE", description = "RRCC's reference rate: the path's bottleneck as far as you know it, "
+            + "bit/s with an optional K, M or G suffix, e.g. 1G (the lower of both sides' applies; default: none, RRCC finds it)")
+    String rate;
+
     @Option(names = "--no-wan", description = "Do not offer the WAN mode (a data-centre link)")
     boolean noWan;
 
@@ -107,17 +113,39 @@ public final class CopyCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No progress line")
     boolean quiet;
 
+    /** {@return a --rate value in bit/s} */
+    static long rate(String value) {
+        if (notOneRate(value)) throw new IllegalArgumentException("--rate: a rate such as 800M or 1G (bit/s), was '" + value + "'");
+        try {
+            return org.urdma.transport.cm.WanOffer.parse(true, null, null, "rrcc,ref=" + value.trim()).referenceBps();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--rate: a rate such as 800M or 1G (bit/s), was '" + value + "'");
+        }
+    }
+
+    private static boolean notOneRate(String value) {
+        return value.isBlank() || value.contains(",");
+    }
+
+    /** {@return the index of the colon ending a HOST: prefix, or -1 (a colon after a slash is part of a local path)} */
+    static int hostColon(String arg) {
+        int colon = arg.indexOf(':');
+        return colon > 0 && !arg.substring(0, colon).contains("/") ? colon : -1;
+    }
+
     @Override
     public Integer call() throws Exception {
+        if (hostColon(args.get(0)) > 0) return pull();
         List<Path> sources = new ArrayList<>();
         for (String s : args.subList(0, args.size() - 1)) {
+            if (hostColon(s) > 0) throw new IllegalArgumentException("SRC: '" + s + "' is remote but '" + args.get(0) + "' is local; pull or push, not both");
             Path p = Path.of(s);
             if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) throw new IllegalArgumentException("SRC: no such file or directory: " + s);
             sources.add(p);
         }
         String dst = args.get(args.size() - 1);
-        int colon = dst.indexOf(':');
-        boolean remote = colon > 0 && !dst.substring(0, colon).contains("/");
+        int colon = hostColon(dst);
+        boolean remote = colon > 0;
         CopyOptions o = options();
         TransferCounters counters = new TransferCounters();
         java.util.function.Consumer<String> warn = w -> System.err.println("urdma copy: warning: " + w);
@@ -128,6 +156,40 @@ public final class CopyCommand implements Callable<Integer> {
             System.err.println("urdma copy: " + e.getMessage()); // refused by the server or a peer without the WAN mode
             return CopyResult.EXIT_FAILED;
         }
+        return report(r);
+    }
+
+    /** HOST:SRC... DST: the server sends, this side receives into DST. */
+    private int pull() throws Exception {
+        String first = args.get(0);
+        String host = first.substring(0, hostColon(first));
+        List<String> sources = new ArrayList<>();
+        for (String s : args.subList(0, args.size() - 1)) {
+            int c = hostColon(s);
+            if (c < 0 || !s.substring(0, c).equals(host)) throw new IllegalArgumentException("SRC: '" + s + "': a pull takes every SRC from " + host + ":");
+            sources.add(s.substring(c + 1));
+        }
+        String dst = args.get(args.size() - 1);
+        if (hostColon(dst) > 0) throw new IllegalArgumentException("DST: '" + dst + "': a pull writes into a local directory");
+        if (link.equals("memory")) throw new IllegalArgumentException("--link: HOST:SRC needs afpacket:IF or tap:IF (memory works only in one process)");
+        if (loss > 0 || reorder > 0) throw new IllegalArgumentException("--loss/--reorder: only for a local copy over the memory link");
+        if (manifest != null) throw new IllegalArgumentException("--manifest: not for a pull (check the pulled files with sha256sum at the source)");
+        if (!excludes.isEmpty()) throw new IllegalArgumentException("--exclude: not for a pull (the server walks its tree whole)");
+        CopyOptions o = options();
+        TransferCounters counters = new TransferCounters();
+        java.util.function.Consumer<String> warn = w -> System.err.println("urdma copy: warning: " + w);
+        CopyResult r;
+        try (ProgressLine line = ProgressLine.startIf(!json && !quiet && System.console() != null, counters, System.err);
+             UrdmaDevice d = Urdma.open(DeviceOptions.memory().withLink(link).withIp(ip).withFraming(framing))) {
+            r = Copier.pull(d, host, port, sources, Path.of(dst), o, retries, counters, warn);
+        } catch (IllegalStateException e) {
+            System.err.println("urdma copy: " + e.getMessage());
+            return CopyResult.EXIT_FAILED;
+        }
+        return report(r);
+    }
+
+    private int report(CopyResult r) throws java.io.IOException {
         for (String f : r.failures()) System.err.println("urdma copy: failed: " + f);
         if (failed != null) Files.write(failed, r.failures());
         if (json) System.out.println(r.toJson());
@@ -164,6 +226,6 @@ public final class CopyCommand implements Callable<Integer> {
         return CopyOptions.defaults().withBlockSize((int) bs).withMem(Sizes.parse("--mem", mem)).withIoThreads(ioThreads)
                 .withVerifyReread(verify != null).withManifest(manifest).withExcludes(excludes).withSkipExistingSize(skipExisting != null)
                 .withWan(!noWan).withAllowGbn(allowGbn).withToken(tokenFile == null ? null : TokenAuth.read(tokenFile))
-                .withTimeout(Duration.ofSeconds(timeout));
+                .withTimeout(Duration.ofSeconds(timeout)).withRate(rate == null ? 0 : rate(rate));
     }
 }

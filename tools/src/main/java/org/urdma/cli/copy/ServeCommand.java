@@ -16,8 +16,8 @@ import picocli.CommandLine.Option;
 
 /** {@code urdma serve --root DIR}: receives copies under DIR until stopped. */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = {
-    "Receives urdma copy pushes under --root and nowhere else: absolute paths, '..' and symlinks leading outside the "
-        + "root are refused by name. Files are written under DEST/.urdma-part with a journal of durable blocks, "
+    "Receives urdma copy pushes under --root and nowhere else, and sends pulls (urdma copy HOST:SRC DST) of what "
+        + "lies under --root only: absolute paths, '..' and symlinks leading outside the root are refused by name. Files are written under DEST/.urdma-part with a journal of durable blocks, "
         + "verified, then renamed into place. Runs until stopped (Ctrl-C); each client has a session of its own.",
     "Data is NOT encrypted on the wire. --token-file makes the server refuse clients that do not prove the shared "
         + "token (an HMAC in the connection's private data); it does not hide the data."})

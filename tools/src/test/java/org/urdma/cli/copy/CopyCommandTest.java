@@ -48,8 +48,25 @@ class CopyCommandTest {
         assertEquals("urdma copy: --verify: reread, was 'always'", r.err().trim());
         r = CliRun.run("copy", "--mem", "lots", tmp.toString(), tmp.resolve("x").toString());
         assertEquals("urdma copy: --mem: a size such as 64M or 1G, was 'lots'", r.err().trim());
+        r = CliRun.run("copy", "--rate", "fast", tmp.toString(), tmp.resolve("x").toString());
+        assertEquals("urdma copy: --rate: a rate such as 800M or 1G (bit/s), was 'fast'", r.err().trim());
+        r = CliRun.run("copy", "--rate", "1g,ref=2g", tmp.toString(), tmp.resolve("x").toString());
+        assertEquals("urdma copy: --rate: a rate such as 800M or 1G (bit/s), was '1g,ref=2g'", r.err().trim());
         r = CliRun.run("copy", tmp.resolve("missing").toString(), tmp.resolve("x").toString());
         assertEquals("urdma copy: SRC: no such file or directory: " + tmp.resolve("missing"), r.err().trim());
+    }
+
+    @Test
+    void aPullRefusesWhatItCannotDoInOneLineNamingTheOption() {
+        CliRun r = CliRun.run("copy", "h:a", "g:b", tmp.toString());
+        assertEquals(2, r.exit());
+        assertEquals("urdma copy: SRC: 'g:b': a pull takes every SRC from h:", r.err().trim());
+        r = CliRun.run("copy", "h:a", "h:b");
+        assertEquals("urdma copy: DST: 'h:b': a pull writes into a local directory", r.err().trim());
+        r = CliRun.run("copy", "h:a", tmp.toString());
+        assertEquals("urdma copy: --link: HOST:SRC needs afpacket:IF or tap:IF (memory works only in one process)", r.err().trim());
+        r = CliRun.run("copy", tmp.toString(), "h:a", tmp.resolve("x").toString());
+        assertEquals("urdma copy: SRC: 'h:a' is remote but '" + tmp + "' is local; pull or push, not both", r.err().trim());
     }
 
     @Test

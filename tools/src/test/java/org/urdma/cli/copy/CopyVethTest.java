@@ -32,7 +32,7 @@ class CopyVethTest {
     }
 
     @Test
-    void aTreeCopiesBetweenTwoNamespacesAndSha256sumAgreesWithTheManifest() throws Exception {
+    void aTreeCopiesBetweenTwoNamespacesAndBackByAPullAndSha256sumAgreesWithTheManifestAtBothEnds() throws Exception {
         Path src = Files.createDirectories(tmp.resolve("src/sub"));
         byte[] big = new byte[5 << 20];
         new Random(1).nextBytes(big);
@@ -63,18 +63,29 @@ class CopyVethTest {
                 assertTrue(done, "copy still running after 120 s:\n" + out);
                 assertEquals(0, client.exitValue(), out);
                 assertTrue(out.contains("\"transport\":\"wan "), out);
+                Process pull = start(a, "copy", "--quiet", "--json", "--timeout", "10", "--block-size", "1M", "--mem", "8M",
+                        "--link", "afpacket:eth0", "--ip", "10.94.0.11/24", "10.94.0.2:in/src", tmp.resolve("back").toString());
+                done = pull.waitFor(120, TimeUnit.SECONDS);
+                out = new String(pull.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertTrue(done, "pull still running after 120 s:\n" + out);
+                assertEquals(0, pull.exitValue(), out);
             } finally {
                 server.destroyForcibly();
                 server.waitFor(10, TimeUnit.SECONDS);
             }
         }
-        Process check = new ProcessBuilder("sha256sum", "--strict", "-c", manifest.toString()).directory(root.resolve("in").toFile())
-                .redirectErrorStream(true).start();
+        assertManifestHolds(manifest, root.resolve("in"));
+        assertManifestHolds(manifest, tmp.resolve("back")); // pulled back from the server: the same bytes
+        assertEquals(Path.of("big"), Files.readSymbolicLink(tmp.resolve("back/src/link")));
+        assertEquals(Path.of("big"), Files.readSymbolicLink(root.resolve("in/src/link")));
+        assertEquals(16 << 20, Files.size(root.resolve("in/src/sparse")));
+    }
+
+    private static void assertManifestHolds(Path manifest, Path dir) throws Exception {
+        Process check = new ProcessBuilder("sha256sum", "--strict", "-c", manifest.toString()).directory(dir.toFile()).redirectErrorStream(true).start();
         String out = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, check.waitFor(), out);
         assertEquals(103, out.lines().filter(l -> l.endsWith(": OK")).count(), out);
-        assertEquals(Path.of("big"), Files.readSymbolicLink(root.resolve("in/src/link")));
-        assertEquals(16 << 20, Files.size(root.resolve("in/src/sparse")));
     }
 
     private static Process start(String ns, String... args) throws Exception {
