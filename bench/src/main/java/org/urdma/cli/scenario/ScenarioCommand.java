@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
     name = "scenario",
     mixinStandardHelpOptions = true,
     description = "Experiments as tables, CSV and charts: wan (the URDMA paper's RTT x loss matrix through the real-time switch), wan-sim (the same matrix at 100 Gbit/s in simulated time), livelock, deadlock, incast, speed, run FILE.yaml (the simulated world: real engines and switch cores under one clock) and fct (flow completion times of a flow workload on a fabric, per congestion control).",
-    subcommands = {WanScenarioCommand.class, WanSimCommand.class, LivelockCommand.class, DeadlockCommand.class, SpeedCommand.class,
+    subcommands = {WanScenarioCommand.class, CopyScenarioCommand.class, WanSimCommand.class, LivelockCommand.class, DeadlockCommand.class, SpeedCommand.class,
         IncastCommand.class, RunCommand.class, FctCommand.class})
 public final class ScenarioCommand implements Runnable {
     @Spec
