@@ -86,8 +86,8 @@ public final class Urdma {
         long now = System.nanoTime();
         MemoryFabric f = new MemoryFabric(a, b, MemoryLink.Config.defaults().withLatency(0), MemoryFabric.CodecFactory.wire(framing),
                 firstToSecond, secondToFirst, now, now);
-        UrdmaDevice first = new UrdmaDevice(f.a, null, null, framing, driver(o, f.a, null), "memory link");
-        UrdmaDevice second = new UrdmaDevice(f.b, null, null, framing, driver(o, f.b, null), "memory link");
+        UrdmaDevice first = new UrdmaDevice(f.a, null, null, framing, driver(o, f.a), "memory link");
+        UrdmaDevice second = new UrdmaDevice(f.b, null, null, framing, driver(o, f.b), "memory link");
         return new MemoryPair(first, second);
     }
 
@@ -113,7 +113,7 @@ public final class Urdma {
                                      String describe) {
         try {
             SoftDevice d = new SoftDevice(config(o, o.name(), mac), link, new SplittableRandom(System.nanoTime()), System.nanoTime());
-            return new UrdmaDevice(d, owned, port, framing, driver(o, d, link), describe);
+            return new UrdmaDevice(d, owned, port, framing, driver(o, d), describe);
         } catch (RuntimeException e) {
             try {
                 owned.close();
@@ -131,20 +131,9 @@ public final class Urdma {
                 RateControl.named(o.rateControl()));
     }
 
-    /** Empty passes an AF_PACKET device's engine thread spins before it sleeps (a ping-pong's reply comes within them). */
-    static final int IDLE_SPINS = 200;
-    /** Its longest sleep: what the backoff strategy parks at most, as the application's posts do not wake it. */
-    static final long IDLE_MAX_SLEEP_NANOS = 100_000;
-
-    private static EngineDriver driver(DeviceOptions o, SoftDevice d, org.urdma.transport.packet.Link link) {
+    private static EngineDriver driver(DeviceOptions o, SoftDevice d) {
         return switch (o.driver()) {
-            // on AF_PACKET the idle thread sleeps in ppoll(2) until a frame arrives or the engine's next deadline (a
-            // paced send, a timer): it wakes for work, not to look for it, so a link-bound transfer does not cost a
-            // core; the memory link has no descriptor to sleep on and backs off by parking
-            case THREAD -> link instanceof org.urdma.transport.link.ethernet.AfPacketLink af
-                    ? new RealTimeDriver(d, af.sleepingIdleStrategy(IDLE_SPINS, IDLE_MAX_SLEEP_NANOS,
-                        () -> d.nextEventTimeOr(System.nanoTime())))
-                    : new RealTimeDriver(d, RealTimeDriver.Idle.BACKOFF);
+            case THREAD -> new RealTimeDriver(d, RealTimeDriver.Idle.BACKOFF);
             case THREAD_BUSY_SPIN -> new RealTimeDriver(d, RealTimeDriver.Idle.BUSY_SPIN);
             case INLINE -> new InlineDriver(d);
         };

@@ -295,17 +295,8 @@ public final class AfPacketLink implements Link, AutoCloseable {
      * and the real-time switch between them took turns to stall.
      */
     public org.agrona.concurrent.IdleStrategy pollIdleStrategy(int spins, int timeoutMs, java.util.function.LongSupplier nextEventNanos) {
-        if (timeoutMs < 0) throw new IllegalArgumentException("spins and timeoutMs: must be >= 0");
-        return sleepingIdleStrategy(spins, timeoutMs * 1_000_000L, nextEventNanos);
-    }
-
-    /**
-     * As {@link #pollIdleStrategy(int, int, java.util.function.LongSupplier)} with the longest sleep in nanoseconds: an
-     * engine thread that also serves posts from other threads (which do not wake it) sleeps no longer than a backoff
-     * strategy would park, so a post waits no longer than it did there.
-     */
-    public org.agrona.concurrent.IdleStrategy sleepingIdleStrategy(int spins, long maxSleepNanos, java.util.function.LongSupplier nextEventNanos) {
-        if (spins < 0 || maxSleepNanos < 0) throw new IllegalArgumentException("spins and the longest sleep: must be >= 0");
+        if (spins < 0 || timeoutMs < 0) throw new IllegalArgumentException("spins and timeoutMs: must be >= 0");
+        long maxSleepNanos = timeoutMs * 1_000_000L;
         return new org.agrona.concurrent.IdleStrategy() {
             private int idle;
             /** The thread whose timer slack was lowered (set on the first sleep, from the sleeping thread). */
