@@ -13,8 +13,8 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "scenario",
     mixinStandardHelpOptions = true,
-    description = "Experiments as tables, CSV and charts: wan (the URDMA paper's RTT x loss matrix through the real-time switch), wan-sim (the same matrix at 100 Gbit/s in simulated time), livelock, deadlock, incast, speed, run FILE.yaml (the simulated world: real engines and switch cores under one clock), fct (flow completion times of a flow workload on a fabric, per congestion control) and sweep (fct runs over CCs, loads and seeds, in parallel or as a cluster job list).",
-    subcommands = {WanScenarioCommand.class, WanSimCommand.class, LivelockCommand.class, DeadlockCommand.class, SpeedCommand.class,
+    description = "Experiments as tables, CSV and charts: wan (the URDMA paper's RTT x loss matrix through the real-time switch), copy (urdma copy beside scp, rsync and TCP on that path), wan-sim (the same matrix at 100 Gbit/s in simulated time), livelock, deadlock, incast, speed, run FILE.yaml (the simulated world: real engines and switch cores under one clock), fct (flow completion times of a flow workload on a fabric, per congestion control) and sweep (fct runs over CCs, loads and seeds, in parallel or as a cluster job list).",
+    subcommands = {WanScenarioCommand.class, CopyScenarioCommand.class, WanSimCommand.class, LivelockCommand.class, DeadlockCommand.class, SpeedCommand.class,
         IncastCommand.class, RunCommand.class, FctCommand.class, SweepCommand.class})
 public final class ScenarioCommand implements Runnable {
     @Spec

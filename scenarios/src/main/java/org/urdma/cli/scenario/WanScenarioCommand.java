@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.urdma.scenario.wan.CpuHogs;
 import org.urdma.scenario.wan.WanProtocol;
 import org.urdma.scenario.wan.WanScenario;
 import org.urdma.cli.Range;
@@ -46,6 +47,11 @@ public final class WanScenarioCommand implements Callable<Integer> {
     @Option(names = "--protocols", paramLabel = "NAME,...", description = "Rows to run (default: ${DEFAULT-VALUE}; also urdma-sack: WAN without FEC)")
     String protocols = String.join(",", WanProtocol.DEFAULT.stream().map(WanProtocol::key).toList());
 
+    @Range(min = 0, max = 64)
+    @Option(names = "--hogs", paramLabel = "N", description = "CPU hogs (yes > /dev/null) to run beside every cell, "
+        + "started before the first and stopped after the last, so the contended case is reproducible (default: ${DEFAULT-VALUE})")
+    int hogs = 0;
+
     @Range(min = Long.MIN_VALUE)
     @Option(names = "--seed", description = "Seed of the switch's loss decisions (default: ${DEFAULT-VALUE})")
     long seed = 1;
@@ -60,14 +66,16 @@ public final class WanScenarioCommand implements Callable<Integer> {
         List<Double> losses = list("--loss", loss, 0, 100);
         List<WanProtocol> rows = WanProtocol.select(protocols);
         PrintStream out = System.out;
-        if (!Privileges.isRoot()) {
-            out.println("in-process: not root, so no namespaces; " + InProcessWan.WHAT);
-            return InProcessWan.run(new WanScenario.Plan(gbps, rtts, losses, duration, rows, out(), seed), out);
+        try (CpuHogs cpuHogs = CpuHogs.start(hogs)) {
+            if (!Privileges.isRoot()) {
+                out.println("in-process: not root, so no namespaces; " + InProcessWan.WHAT + "; " + cpuHogs.describe());
+                return InProcessWan.run(new WanScenario.Plan(gbps, rtts, losses, duration, rows, out(), seed), out);
+            }
+            out.printf(Locale.ROOT, "namespaces through the real-time switch: bottleneck %s Gbit/s, RTT %s ms, loss %s %%, %d s per run, "
+                + "%s, %d cores%n", num(gbps), rtt, loss, duration, cpuHogs.describe(), Runtime.getRuntime().availableProcessors());
+            WanScenario.run(new WanScenario.Plan(gbps, rtts, losses, duration, rows, out(), seed), out);
+            return 0;
         }
-        out.printf(Locale.ROOT, "namespaces through the real-time switch: bottleneck %s Gbit/s, RTT %s ms, loss %s %%, %d s per run%n",
-            num(gbps), rtt, loss, duration);
-        WanScenario.run(new WanScenario.Plan(gbps, rtts, losses, duration, rows, out(), seed), out);
-        return 0;
     }
 
     private Path out() {
@@ -116,7 +124,7 @@ public final class WanScenarioCommand implements Callable<Integer> {
         return values;
     }
 
-    private static String num(double d) {
+    static String num(double d) {
         return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
     }
 }

@@ -30,6 +30,9 @@ final class UrdmaPerfRun {
     private static final Pattern FEC = Pattern.compile("FEC[- ]repaired (\\d+)");
     private static final Pattern VERIFIED = Pattern.compile("verified: (\\d+) bytes match");
     private static final long CLOCK_TICKS = 100; // USER_HZ on Linux x86-64
+    /** The rows' engine driver and idle strategy ({@code -Durdma.scenario.driver}, {@code -Durdma.scenario.idle}: to compare). */
+    static final String DRIVER = System.getProperty("urdma.scenario.driver", "inline");
+    static final String IDLE = System.getProperty("urdma.scenario.idle", "poll");
 
     private UrdmaPerfRun() {
     }
@@ -43,22 +46,35 @@ final class UrdmaPerfRun {
             code++;
         }
         List<String> common = List.of("--link", "afpacket:eth0", "--exchange", "urdma", "-D", String.valueOf(seconds), "-s",
-            "65536", "-t", "512", "--report_gbits", "--timeout", String.valueOf(code), "--retry", "7", "--driver", "inline",
-            "--idle", "poll");
+            "65536", "-t", "512", "--report_gbits", "--timeout", String.valueOf(code), "--retry", "7", "--driver", DRIVER,
+            "--idle", IDLE);
         List<String> server = concat(perf, common, List.of("--ip", "10.77.0.12/24", "--mac", "02:75:72:64:00:0c"));
         List<String> client = concat(perf, common, List.of("--ip", "10.77.0.11/24", "--mac", "02:75:72:64:00:0b",
             WanPath.H2_IP));
-        Process srv = start(bed.namespace("h2"), server);
+        Process srv = start(bed.namespace("h2"), server, rxFrames(path));
         StringBuilder serverOut = new StringBuilder();
         try {
             awaitLine(srv, serverOut, "* Waiting for client");
             long cpu0 = cpuTicks(srv.pid());
             long[] cpuLast = {cpu0};
+            Process cl = start(bed.namespace("h1"), client, rxFrames(path));
+            // the client's CPU from when the connection is up (the server prints the remote address), to its last sample
+            long[] clientCpu = {-1, 0};
             Thread sampler = Thread.ofPlatform().daemon().start(() -> {
                 while (srv.isAlive()) {
                     long t = cpuTicks(srv.pid());
                     if (t >= 0) {
                         cpuLast[0] = t;
+                    }
+                    long c = cpuTicks(cl.pid());
+                    if (c >= 0 && clientCpu[0] < 0) {
+                        synchronized (serverOut) {
+                            if (serverOut.indexOf(" remote address") >= 0) {
+                                clientCpu[0] = c;
+                            }
+                        }
+                    } else if (c >= 0) {
+                        clientCpu[1] = c;
                     }
                     try {
                         Thread.sleep(50);
@@ -67,7 +83,6 @@ final class UrdmaPerfRun {
                     }
                 }
             });
-            Process cl = start(bed.namespace("h1"), client);
             CompletableFuture<String> clientOut = drain(cl);
             long timeout = seconds + 120L;
             boolean clientDone = cl.waitFor(timeout, TimeUnit.SECONDS);
@@ -100,9 +115,13 @@ final class UrdmaPerfRun {
             }
             long bytes = (long) (gbps * 1e9 / 8 * seconds);
             double cpuNs = bytes == 0 ? Double.NaN : (cpuLast[0] - cpu0) * (1e9 / CLOCK_TICKS) / bytes;
+            if (bytes > 0 && clientCpu[0] >= 0) {
+                String sender = String.format(Locale.ROOT, "sender CPU %.2f ns/B", (clientCpu[1] - clientCpu[0]) * (1e9 / CLOCK_TICKS) / bytes);
+                note = note.isEmpty() ? sender : note + "; " + sender;
+            }
             return new WanCell(p.key(), path.rttMs(), path.lossPercent(), path.rateGbps(), bytes, seconds,
                 resent.find() ? Long.parseLong(resent.group(1)) : -1, fec.find() ? Long.parseLong(fec.group(1)) : -1,
-                verified && note.isEmpty(), cpuNs, note);
+                verified && clientDone && cl.exitValue() == 0 && serverDone, cpuNs, note);
         } finally {
             srv.destroyForcibly();
         }
@@ -139,8 +158,22 @@ final class UrdmaPerfRun {
         return all;
     }
 
-    /** {@code urdma ARGS} in a JVM in namespace {@code ns}, with this JVM's flags and class path. */
-    private static Process start(String ns, List<String> args) throws IOException {
+    /** How long a receiver's engine may be descheduled before its RX ring overflows (a CPU hog's scheduler slices). */
+    static final double RING_STALL_SECONDS = 0.1;
+
+    /**
+     * RX ring frames of a urdma host: {@link #RING_STALL_SECONDS} of MTU frames at the bottleneck rate (a power of two,
+     * at least AfPacketLink's 1024), as the scenario gives kernel TCP 64 MB of socket buffer. The kernel receives TCP in
+     * softirq whoever holds the core; urdma's frames wait in the ring for the engine thread, and 1024 frames are 34 ms
+     * at 1 Gbit/s: beside two CPU hogs the receiver's ring overflowed by thousands of frames in 8 s.
+     */
+    static int rxFrames(WanPath path) {
+        long frames = (long) (path.rateGbps() * 1e9 / 8 * RING_STALL_SECONDS / WanPath.MTU);
+        return (int) Math.max(1024, Math.min(1 << 16, Long.highestOneBit(Math.max(1, frames - 1)) << 1));
+    }
+
+    /** {@code urdma ARGS} in a JVM in namespace {@code ns}, with this JVM's flags and class path and an RX ring of {@code rxFrames}. */
+    static Process start(String ns, List<String> args, int rxFrames) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", ns,
             ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString())));
         cmd.add("--enable-native-access=ALL-UNNAMED");
@@ -154,6 +187,9 @@ final class UrdmaPerfRun {
             // sleep in ppoll at once rather than spin 200 passes: on two cores the hosts' engines and the switch share
             // them, and a spinning sender is preempted for whole scheduler slices (0.944 against 0.957 at 20 ms, 0 %)
             cmd.add("-Durdma.pollSpins=0");
+        }
+        if (cmd.stream().noneMatch(f -> f.startsWith("-Durdma.rxFrames="))) {
+            cmd.add("-Durdma.rxFrames=" + rxFrames);
         }
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), UrdmaCli.class.getName()));
         cmd.addAll(args);
@@ -173,7 +209,7 @@ final class UrdmaPerfRun {
     }
 
     /** Waits for the server's ready line; keeps collecting its output into {@code seen} afterwards. */
-    private static void awaitLine(Process p, StringBuilder seen, String prefix) throws IOException {
+    static void awaitLine(Process p, StringBuilder seen, String prefix) throws IOException {
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String line;
         while ((line = r.readLine()) != null) {

@@ -13,10 +13,32 @@ public final class SimulatedDriver {
     private final SoftDevice[] devices;
     private long now;
     private long passes;
+    /** Per device: no pass before this time (its thread descheduled), or Long.MIN_VALUE. */
+    private final long[] pausedUntil;
 
     public SimulatedDriver(long startNanos, SoftDevice... devices) {
         this.devices = devices.clone();
         this.now = startNanos;
+        this.pausedUntil = new long[devices.length];
+        java.util.Arrays.fill(pausedUntil, Long.MIN_VALUE);
+    }
+
+    /**
+     * Device {@code d} gets no pass until {@code untilNanos}, as an engine thread that the OS descheduled: frames queue
+     * on its link and its timers and pacing deadlines pass unserved, then it runs again at that time.
+     */
+    public void pause(SoftDevice d, long untilNanos) {
+        for (int i = 0; i < devices.length; i++) {
+            if (devices[i] == d) {
+                pausedUntil[i] = untilNanos;
+                return;
+            }
+        }
+        throw new IllegalArgumentException("not a device of this driver: " + d.name());
+    }
+
+    private boolean paused(int i) {
+        return pausedUntil[i] > now;
     }
 
     public long now() {
@@ -30,7 +52,9 @@ public final class SimulatedDriver {
     /** One engine pass of every device at the current time; returns the work done. */
     public int step() {
         int work = 0;
-        for (SoftDevice d : devices) work += d.doWork(now);
+        for (int i = 0; i < devices.length; i++) {
+            if (!paused(i)) work += devices[i].doWork(now);
+        }
         passes++;
         return work;
     }
@@ -45,7 +69,10 @@ public final class SimulatedDriver {
             if (work > 0 && ++atInstant < MAX_PASSES_PER_INSTANT) continue;
             atInstant = 0;
             long next = Long.MAX_VALUE;
-            for (SoftDevice d : devices) next = Math.min(next, d.nextEventTime());
+            for (int i = 0; i < devices.length; i++) {
+                // a paused device runs again when its pause ends, whatever waits for it
+                next = Math.min(next, paused(i) ? pausedUntil[i] : devices[i].nextEventTime());
+            }
             if (next == Long.MAX_VALUE) {
                 boolean pending = false;
                 for (SoftDevice d : devices) pending |= d.hasPendingWork();

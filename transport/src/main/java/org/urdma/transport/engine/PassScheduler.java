@@ -26,6 +26,8 @@ final class PassScheduler {
     private long qpVisits;
     /** Engine passes so far (doWork calls); a coalesced ACK waits for the next one. */
     private long passes;
+    /** When the last pass woke the paced QPs: a deadline after it passed while the engine did not run. */
+    private long lastWake = Long.MIN_VALUE;
 
     PassScheduler(PacketSink sink, Link link, EngineGate gate, EngineTimers timers) {
         this.sink = sink;
@@ -133,8 +135,11 @@ final class PassScheduler {
             } else if (at <= now) {
                 paced.remove(qp);
                 ready.add(qp);
+                // due while the engine did not run (descheduled, or woke late from its sleep): its lateness, not the QP's
+                if (at > lastWake) qp.rate.onEngineLate(at, now);
             }
         }
+        lastWake = now;
     }
 
     /** Earliest time the engine has something to do (link arrival, timer, end of a QP's pacing). */

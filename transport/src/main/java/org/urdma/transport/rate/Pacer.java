@@ -34,6 +34,11 @@ final class Pacer {
     private final long creditBits;
     /** Lateness a packet keeps, in times of the last packet ({@link #CREDIT_PACKETS}, or 0 for a strict pace). */
     private final int creditPackets;
+    /**
+     * Lateness kept until the QP has caught up, after the engine itself was late ({@link #engineLate}); 0 when the
+     * usual credit applies.
+     */
+    private long stallCreditNanos;
 
     /** A pacer that keeps up to {@link #CREDIT_PACKETS} packet times of lateness (a NIC's per-packet pacing: DCQCN). */
     Pacer(long rateBps) {
@@ -74,8 +79,9 @@ final class Pacer {
             start = now;
             carry = 0;
         } else if (now > nextAvail) {
-            // late: keep the lateness up to a few packet times (of the last packet at the current rate)
-            long credit = nanosOf(Math.max(creditPackets * lastBits, creditBits));
+            // late: keep the lateness up to a few packet times (of the last packet at the current rate), or what an
+            // engine stall left to make up
+            long credit = Math.max(nanosOf(Math.max(creditPackets * lastBits, creditBits)), stallCreditNanos);
             start = Math.max(nextAvail, now - credit);
             if (start != nextAvail) carry = 0;
         } else {
@@ -86,6 +92,17 @@ final class Pacer {
         long num = lastBits * NANOS + carry;
         nextAvail = start + num / rateBps;
         carry = num % rateBps;
+        if (nextAvail >= now) stallCreditNanos = 0; // caught up
+    }
+
+    /**
+     * The engine did not run from the QP's deadline to {@code now}: the packets due meanwhile leave now, back to back,
+     * up to {@code maxNanos} of them (what the caller lets a bottleneck queue take at once). Lateness of a QP that had
+     * nothing to send is not the engine's and keeps only the usual credit.
+     */
+    void engineLate(long now, long maxNanos) {
+        if (nextAvail == Long.MIN_VALUE || now <= nextAvail) return;
+        stallCreditNanos = Math.max(stallCreditNanos, maxNanos);
     }
 
     /**
@@ -95,6 +112,7 @@ final class Pacer {
      * switch queue that had just paused it (0 ms RTT through the WAN scenario's switch: 2533 headroom drops in 8 s).
      */
     void held(long now) {
+        stallCreditNanos = 0; // the link's wait, not the engine's
         if (nextAvail == Long.MIN_VALUE || rateBps <= 0) return;
         long floor = now - nanosOf(creditPackets * lastBits);
         if (nextAvail < floor) {

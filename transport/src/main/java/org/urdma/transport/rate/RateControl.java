@@ -69,6 +69,14 @@ public interface RateControl {
     default void onLinkHeld(long now) {
     }
 
+    /**
+     * The engine did not run between this QP's pacing deadline {@code dueAt} and {@code now} (its thread was
+     * descheduled or woke late): the lateness is the engine's, not the path's nor an idle QP's, and a policy may let the
+     * QP make it up. Policies that pace like a NIC ignore it.
+     */
+    default void onEngineLate(long dueAt, long now) {
+    }
+
     /** A congestion signal for this QP. */
     default void onCongestion(CongestionSignal signal, long now) {
     }

@@ -84,6 +84,8 @@ public final class Rrcc implements RateControl {
      * hold no delivery sample and the estimate would read 0.
      */
     private static final long MIN_ROUND_NANOS = 1_000_000;
+    /** The most lateness an engine stall leaves to make up at once, whatever the round. */
+    static final long MAX_STALL_CREDIT_NANOS = 50_000_000;
     /** The least rate is this many of the largest packets per round. */
     static final int MIN_PACKETS_PER_ROUND = 4;
     private final Config c;
@@ -156,6 +158,18 @@ public final class Rrcc implements RateControl {
     @Override
     public void onAck(long rttNanos, long now) {
         onAck(0, rttNanos, now);
+    }
+
+    /**
+     * Lateness an engine stall may leave for the QP to make up at once: half a round of bytes at the rate (a bottleneck
+     * buffer of a bandwidth-delay product takes it), at most {@link #MAX_STALL_CREDIT_NANOS}. A descheduled engine
+     * thread on a shared core loses scheduler slices of milliseconds; with only {@link Pacer#CREDIT_BYTES} of them made
+     * up, a sender beside two CPU hogs kept under half the rate.
+     */
+    @Override
+    public void onEngineLate(long dueAt, long now) {
+        long round = minRtt == Long.MAX_VALUE ? MIN_ROUND_NANOS : round();
+        pacer.engineLate(now, Math.min(MAX_STALL_CREDIT_NANOS, round / 2));
     }
 
     @Override

@@ -32,6 +32,27 @@ class PacerTest {
     }
 
     @Test
+    void anEngineThatDidNotRunMakesUpItsLatenessUpToTheStallCreditThenKeepsTheRate() {
+        // the QP had packets due from 32 us on, but the engine's thread was descheduled until RESUME (50 ms)
+        Pacer p = new Pacer(GBIT, Pacer.CREDIT_BYTES);
+        p.sent(PACKET, 0);
+        p.engineLate(RESUME, 20_000_000);
+        int burst = 0;
+        while (p.nextAvail() <= RESUME) {
+            p.sent(PACKET, RESUME);
+            burst++;
+        }
+        assertEquals(20_000_000 / 32_768, burst, 1, "the 20 ms of packets the stall held back leave now, not 2 ms of them");
+        p.sent(PACKET, RESUME + 10_000_000);
+        int later = 0;
+        while (p.nextAvail() <= RESUME + 10_000_000) {
+            p.sent(PACKET, RESUME + 10_000_000);
+            later++;
+        }
+        assertEquals(Pacer.CREDIT_BYTES / PACKET, later, 1, "once caught up, a later idle spell keeps only the usual credit");
+    }
+
+    @Test
     void aNicLikePacerBurstsOnlyItsFewPacketsAfterAnIdleSpell() {
         assertEquals(1 + Pacer.CREDIT_PACKETS, burstAfterIdle(new Pacer(GBIT)), "DCQCN's pacer: the packet due now and 4 packet times of credit");
     }
