@@ -51,7 +51,7 @@ class PerftestFlagsInteropTest {
 
     @AfterEach
     void killTools() throws Exception {
-        if (guest != null) guest.run("killall -9 ib_write_bw ib_read_bw ib_send_bw ib_atomic_lat 2>/dev/null; true", StockToolRun.STEP);
+        if (guest != null) guest.run("killall -9 ib_write_bw ib_read_bw ib_send_bw ib_atomic_lat ib_atomic_bw 2>/dev/null; true", StockToolRun.STEP);
     }
 
     @AfterAll
@@ -84,6 +84,35 @@ class PerftestFlagsInteropTest {
                 return "peak " + peak + " / average " + avg + " MB/s";
             }
             return null;
+        });
+    }
+
+    /**
+     * No -n on either side: both run perftest's default count (DEF_ITERS, 1000, for every test but write_bw) and print
+     * a row of it: send_bw on UD, ib_atomic_bw with both -A types (its memory check counts every operation) and
+     * send_bw with --inline_size, each in both roles.
+     */
+    @ParameterizedTest(name = "{0} {1} urdma-server={2}")
+    @CsvSource(delimiter = '|', value = {
+        "ib_send_bw|-c UD -s 1024|true", "ib_send_bw|-c UD -s 1024|false",
+        "ib_atomic_bw|-A FETCH_AND_ADD|true", "ib_atomic_bw|-A FETCH_AND_ADD|false",
+        "ib_atomic_bw|-A CMP_AND_SWAP|true", "ib_atomic_bw|-A CMP_AND_SWAP|false",
+        "ib_send_bw|--inline_size 64 -s 64|true", "ib_send_bw|--inline_size 64 -s 64|false"})
+    void withNoIterationCountBothSidesRunPerftestsDefault(String tool, String flags, boolean urdmaServer) throws Exception {
+        results.record(key(tool + " " + flags + " (no -n)", urdmaServer), () -> {
+            StockToolRun.Run r = run(tool, urdmaServer, stockCmd(tool, flags), flags);
+            assertEquals(0, r.urdma().exit(), "urdma perf exit\n" + r.transcript());
+            assertEquals(0, r.guest().exitCode(), "stock " + tool + " exit\n" + r.transcript());
+            int size = tool.equals("ib_atomic_bw") ? 8 : Integer.parseInt(match("-s (\\d+)", flags, r));
+            Pattern row = Pattern.compile("(?m)^\\s*" + size + "\\s+1000" + ROW);
+            assertTrue(row.matcher(r.guest().output()).find(), "stock row with 1000 iterations\n" + r.transcript());
+            assertTrue(row.matcher(r.urdma().out()).find(), "urdma row with 1000 iterations\n" + r.transcript());
+            if (tool.equals("ib_atomic_bw")) {
+                String type = flags.substring(3);
+                String check = urdmaServer ? type + " moved each of 64 target addresses as 1000 operations do" : type + " results verified: 1000 operations";
+                assertTrue(r.urdma().out().contains(check), "urdma's check '" + check + "'\n" + r.transcript());
+            }
+            return "1000 iterations on both sides";
         });
     }
 

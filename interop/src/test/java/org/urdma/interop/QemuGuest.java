@@ -130,6 +130,19 @@ final class QemuGuest implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits in the guest until an rdma_cm id listens on {@code port} (a stock rdma_server, udaddy, rping... is up):
+     * the kernel lists it in {@code rdma resource show cm_id} in state LISTEN.
+     */
+    void awaitRdmaCmListening(int port, Duration timeout) throws IOException, InterruptedException {
+        int tries = (int) Math.max(1, timeout.toMillis() / 200);
+        GuestResult r = run("i=0; while [ $i -lt " + tries + " ]; do rdma resource show cm_id | grep 'state LISTEN' | grep -q ':" + port
+                + " ' && exit 0; usleep 200000; i=$((i+1)); done; rdma resource show cm_id; exit 1", timeout.plusSeconds(10));
+        if (r.exitCode() != 0) {
+            throw new IOException("guest " + name + ": no rdma_cm id listens on port " + port + " after " + timeout + ":\n" + r.output());
+        }
+    }
+
     /** Waits in the guest until something listens on a TCP port (a perftest/pingpong server is up). */
     void awaitListening(int port, Duration timeout) throws IOException, InterruptedException {
         int tries = (int) Math.max(1, timeout.toMillis() / 200);

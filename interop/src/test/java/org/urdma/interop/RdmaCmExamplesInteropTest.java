@@ -59,10 +59,10 @@ class RdmaCmExamplesInteropTest {
         Side u;
         GuestResult g;
         try {
-            CompletableFuture<Side> server = UrdmaInNamespace.run(fx.ns.name(), true, urdma(tap, "rdma_server"));
-            Thread.sleep(5000); // the TAP up and the CM listening
+            UrdmaInNamespace.Running server = UrdmaInNamespace.start(fx.ns.name(), true, urdma(tap, "rdma_server"));
+            server.awaitOutput("rdma_server: listening on port 7471", StockToolRun.STEP);
             g = guest.run("rdma_client -s " + URDMA_IP + "; echo rc=$?", StockToolRun.STEP);
-            u = server.get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
+            u = server.done().get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
         } finally {
             Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
@@ -82,7 +82,7 @@ class RdmaCmExamplesInteropTest {
         GuestResult g;
         try {
             CompletableFuture<GuestResult> server = guest.start("rdma_server; echo rc=$?");
-            Thread.sleep(2000);
+            guest.awaitRdmaCmListening(7471, StockToolRun.STEP);
             u = UrdmaInNamespace.run(fx.ns.name(), true, urdma(tap, "rdma_client", "-s", GUEST_IP)).get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
             g = server.get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
         } finally {
@@ -103,10 +103,10 @@ class RdmaCmExamplesInteropTest {
         Side u;
         GuestResult g;
         try {
-            CompletableFuture<Side> server = UrdmaInNamespace.run(fx.ns.name(), true, urdma(tap, "udaddy"));
-            Thread.sleep(5000); // the TAP up and the CM answering SIDR
+            UrdmaInNamespace.Running server = UrdmaInNamespace.start(fx.ns.name(), true, urdma(tap, "udaddy"));
+            server.awaitOutput("udaddy: listening on port 7174", StockToolRun.STEP);
             g = guest.run("udaddy -s " + URDMA_IP + "; echo rc=$?", StockToolRun.STEP);
-            u = server.get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
+            u = server.done().get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
         } finally {
             Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
@@ -126,7 +126,7 @@ class RdmaCmExamplesInteropTest {
         GuestResult g;
         try {
             CompletableFuture<GuestResult> server = guest.start("udaddy; echo rc=$?");
-            Thread.sleep(2000);
+            guest.awaitRdmaCmListening(7174, StockToolRun.STEP);
             u = UrdmaInNamespace.run(fx.ns.name(), true, urdma(tap, "udaddy", "-s", GUEST_IP)).get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
             g = server.get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
         } finally {

@@ -28,8 +28,29 @@ final class UrdmaInNamespace {
      * surefire log; runs are serialised because System.out/err are global.
      */
     static CompletableFuture<Side> run(String ns, boolean alsoStderr, String... args) {
-        return CompletableFuture.supplyAsync(() -> {
-            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        return start(ns, alsoStderr, args).done();
+    }
+
+    /** A urdma run under way: what it has printed so far, and its end. */
+    record Running(CompletableFuture<Side> done, ByteArrayOutputStream printed) {
+        /**
+         * Waits until the run has printed {@code text} (a server saying it listens, say), instead of a fixed sleep a
+         * busy machine may outlast; fails when the run ended first or {@code within} passed.
+         */
+        void awaitOutput(String text, Duration within) throws Exception {
+            long deadline = System.nanoTime() + within.toNanos();
+            while (!printed.toString(StandardCharsets.UTF_8).contains(text)) {
+                if (done.isDone()) throw new AssertionError("urdma ended before printing '" + text + "':\n" + done.get().out());
+                if (System.nanoTime() > deadline) throw new AssertionError("urdma did not print '" + text + "' within " + within + ":\n" + printed);
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    /** As {@link #run} with the output readable while it runs. */
+    static Running start(String ns, boolean alsoStderr, String... args) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        return new Running(CompletableFuture.supplyAsync(() -> {
             StringWriter err = new StringWriter();
             try {
                 return org.urdma.nativeio.netns.Netns.call(ns, () -> {
@@ -54,7 +75,7 @@ final class UrdmaInNamespace {
             } catch (Exception e) {
                 return new Side(-1, buf.toString(StandardCharsets.UTF_8) + err + "\n" + e);
             }
-        });
+        }), buf);
     }
 
     /**

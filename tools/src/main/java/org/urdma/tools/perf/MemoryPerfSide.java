@@ -47,7 +47,13 @@ final class MemoryPerfSide extends PerfSide {
         if (ud()) {
             Device peerDevice = server ? s.fabric.a : s.fabric.b;
             ProtectionDomain pd = server ? s.pdB : s.pdA;
-            this.ah = pd.createAh(new AddressHandleAttributes().dgid(peerDevice.gid(0)).dmac(peerDevice.mac()));
+            if (!server && s.mcastGroup != null) { // -g: to the group the server's QP is attached to
+                this.ah = pd.createAh(new AddressHandleAttributes().dgid(s.mcastGroup)
+                        .dmac(org.urdma.transport.mcast.MulticastMac.bytes(s.mcastGroup, "-M")));
+                this.remoteQpn = PerfMulticast.QPN;
+            } else {
+                this.ah = pd.createAh(new AddressHandleAttributes().dgid(peerDevice.gid(0)).dmac(peerDevice.mac()));
+            }
         }
     }
 

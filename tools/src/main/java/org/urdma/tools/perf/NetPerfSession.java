@@ -252,9 +252,15 @@ final class NetPerfSession implements AutoCloseable {
         }
         perftestMine = new org.urdma.transport.cm.perftest.PerftestDest[qps.length];
         org.urdma.transport.cm.perftest.PerftestDest[] theirs = new org.urdma.transport.cm.perftest.PerftestDest[qps.length];
+        org.urdma.verbs.Gid group = server ? PerfMulticast.group(o) : null;
+        if (group != null) {
+            // send_bw's server: the QP joins the group, whose GID and QPN 0xFFFFFF the client gets in place of ours
+            PerfMulticast.checkFamily(group, FramingKind.parse(o.framing));
+            qps[0].attachMcast(group, 0);
+        }
         for (int i = 0; i < qps.length; i++) {
-            perftestMine[i] = new org.urdma.transport.cm.perftest.PerftestDest(0, local.outReads(), qps[i].qpNum(), locals[i].psn(),
-                    bufs[i].rkey(), vaddr[i], locals[i].gid().toBytes(), 0);
+            perftestMine[i] = new org.urdma.transport.cm.perftest.PerftestDest(0, local.outReads(), group != null ? PerfMulticast.QPN : qps[i].qpNum(),
+                    locals[i].psn(), bufs[i].rkey(), vaddr[i], group != null ? group.toBytes() : locals[i].gid().toBytes(), 0);
             theirs[i] = perftest.keys(perftestMine[i]);
         }
         remotes = new QpEndpoint[qps.length];
@@ -262,11 +268,17 @@ final class NetPerfSession implements AutoCloseable {
         for (int i = 0; i < qps.length; i++) {
             org.urdma.transport.cm.perftest.PerftestDest d = theirs[i];
             org.urdma.verbs.Gid gid = org.urdma.verbs.Gid.of(d.gid());
-            if (org.urdma.transport.port.GidTable.isIpv4Mapped(gid) != org.urdma.transport.port.GidTable.isIpv4Mapped(locals[i].gid())) {
+            if (o.mcg && !server && !gid.isMulticast()) {
+                throw new ConnectionException("-g: the server gave GID " + gid + ", no multicast group: is it running with -g too?");
+            }
+            if (gid.isMulticast()) {
+                PerfMulticast.checkFamily(gid, FramingKind.parse(o.framing));
+            } else if (org.urdma.transport.port.GidTable.isIpv4Mapped(gid) != org.urdma.transport.port.GidTable.isIpv4Mapped(locals[i].gid())) {
                 throw new ConnectionException("perftest exchange: the peer's GID " + gid + " and ours " + locals[i].gid()
                         + " are not of one kind (use -x 1 for RoCEv2 on the stock tool, or the matching --framing here)");
             }
-            byte[] mac = NeighborResolver.resolve(device, datapath, gid, 2_000_000_000L);
+            byte[] mac = gid.isMulticast() ? org.urdma.transport.mcast.MulticastMac.bytes(gid, "the peer's GID")
+                    : NeighborResolver.resolve(device, datapath, gid, 2_000_000_000L);
             remotes[i] = new QpEndpoint(d.lid(), d.qpn(), d.psn(), gid, mac, pathMtu, d.rkey(), d.vaddr(), 0,
                     Math.min(255, Math.max(1, d.outReads())), QpEndpoint.Features.ALL);
             locals[i] = new QpEndpoint(0, locals[i].qpn(), locals[i].psn(), locals[i].gid(), locals[i].mac(), pathMtu,

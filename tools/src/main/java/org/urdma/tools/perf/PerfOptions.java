@@ -63,6 +63,14 @@ public final class PerfOptions {
     @Option(names = {"-A", "--atomic_type"}, description = "CMP_AND_SWAP or FETCH_AND_ADD (default: ${DEFAULT-VALUE})")
     String atomicType = "FETCH_AND_ADD";
 
+    @Option(names = {"-g", "--mcg"}, description = "send-bw: send to a multicast group with one UD QP attached to it (perftest's -g): "
+            + "the server attaches and receives, the client sends to the group")
+    boolean mcg;
+
+    @Option(names = {"-M", "--MGID"}, paramLabel = "MGID", description = "With -g: the group, as perftest's 16 bytes separated by ':' "
+            + "(e.g. 0:0:0:0:0:0:0:0:0:0:255:255:239:1:2:3 for RoCEv2's ::ffff:239.1.2.3) (default: perftest's ff01:0:2:c985::)")
+    String mgid;
+
     @Range(min = 0, max = 255)
     @Option(names = {"-x", "--gid-index"}, description = "GID index of the port (default: the one the framing needs: 0 RoCEv1, 1 RoCEv2)")
     int gidIndex = -1;

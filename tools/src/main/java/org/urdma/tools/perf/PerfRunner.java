@@ -102,8 +102,12 @@ public final class PerfRunner {
     /** Entry of every {@code urdma perf} subcommand: 0, or 1 with the reason on stderr. */
     public static int run(PerfTest test, PerfOptions o, NetOptions n, PrintStream out) {
         try {
+            PerfMulticast.apply(test, o);
             PerftestDefaults.apply(test, o);
             PerfRunner r = new PerfRunner(test, o);
+            if (o.mcg && NetOptions.isNetwork(o) && !n.perftestExchange()) {
+                throw new IllegalArgumentException("-g: applies to perftest's exchange (or --link memory)");
+            }
             if ((o.bidirectional || o.postList > 1 || o.inlineSize > 0 || o.outReads != 16) && !(NetOptions.isNetwork(o) && n.perftestExchange())) {
                 String flag = o.bidirectional ? "-b" : o.postList > 1 ? "-l" : o.inlineSize > 0 ? "-I" : "-o";
                 throw new IllegalArgumentException(flag + ": applies to perftest's exchange (--link afpacket:IF or tap:IF)");

@@ -42,6 +42,8 @@ public final class PerfSession implements AutoCloseable {
     private final org.urdma.transport.cm.WanOffer wan;
     /** --counters / --journal. */
     final org.urdma.cli.EngineTelemetry telemetry;
+    /** -g: the group the server's QP is attached to and the client sends to, or null. */
+    final org.urdma.verbs.Gid mcastGroup;
 
     public PerfSession(PerfOptions o, int bufferSize, int depth) {
         this(o, 14, 7, bufferSize, depth, null);
@@ -126,6 +128,11 @@ public final class PerfSession implements AutoCloseable {
             servers[i] = pair[1];
             bufsA[i] = pdA.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
             bufsB[i] = pdB.registerMemory(arena.allocate(bufferSize, 4096), AccessFlags.ALL);
+        }
+        mcastGroup = PerfMulticast.group(o);
+        if (mcastGroup != null) {
+            PerfMulticast.checkFamily(mcastGroup, kind);
+            server.attachMcast(mcastGroup, 0);
         }
     }
 

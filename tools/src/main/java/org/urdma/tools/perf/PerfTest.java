@@ -50,7 +50,7 @@ public enum PerfTest {
     }
 
     String title(PerfOptions o) {
-        return atomic() ? String.format(title, atomicName(o)) : title;
+        return atomic() ? String.format(title, atomicName(o)) : o.mcg ? title.replace(" Test", " Multicast Test") : title;
     }
 
     /** Whether the peer (server) must take part actively: it receives SENDs or answers the ping. */

@@ -180,7 +180,8 @@ final class PerftestBw {
         AddressHandle[] ah = new AddressHandle[s.qps.length];
         if (ud) {
             for (int i = 0; i < ah.length; i++) {
-                byte[] mac = NeighborResolver.resolve(s.device, s.datapath, s.remotes[i].gid(), 2_000_000_000L);
+                byte[] mac = s.remotes[i].gid().isMulticast() ? s.remotes[i].mac() // -g: the group's multicast MAC
+                        : NeighborResolver.resolve(s.device, s.datapath, s.remotes[i].gid(), 2_000_000_000L);
                 ah[i] = s.pd.createAh(new AddressHandleAttributes().dgid(s.remotes[i].gid()).dmac(mac));
             }
         }

@@ -50,12 +50,15 @@ public final class RdmaExample {
     byte[] server(int port) {
         MemoryRegion send = device.register(SIZE, AccessFlags.LOCAL_WRITE);
         MemoryRegion recv = device.register(SIZE, AccessFlags.LOCAL_WRITE);
-        try (RdmaCmListener l = device.rdmaCm().listen(port); RdmaConnection c = l.accept(options())) {
-            c.qp().postRecv(new ReceiveWorkRequest().wrId(1).addSge(recv, 0, SIZE)); // a SEND before this meets RNR NAKs
-            byte[] got = receive(c, recv);
-            send(c, send);
-            out.println("rdma_server: received " + HexFormat.of().formatHex(got) + ", sent 16 bytes back");
-            return got;
+        try (RdmaCmListener l = device.rdmaCm().listen(port)) {
+            out.println("rdma_server: listening on port " + port); // what a caller waits for before it starts the client
+            try (RdmaConnection c = l.accept(options())) {
+                c.qp().postRecv(new ReceiveWorkRequest().wrId(1).addSge(recv, 0, SIZE)); // a SEND before this meets RNR NAKs
+                byte[] got = receive(c, recv);
+                send(c, send);
+                out.println("rdma_server: received " + HexFormat.of().formatHex(got) + ", sent 16 bytes back");
+                return got;
+            }
         }
     }
 

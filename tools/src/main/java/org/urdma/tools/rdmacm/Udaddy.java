@@ -70,6 +70,7 @@ final class Udaddy implements AutoCloseable {
     int server(int port) {
         RdmaCm cm = device.rdmaCm();
         try (AutoCloseable l = cm.sidrListen(port, qp)) {
+            out.println("udaddy: listening on port " + port);
             int peerQpn = -1;
             Gid peerGid = null;
             for (int i = 0; i < count; i++) {
