@@ -4,16 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.urdma.interop.UrdmaInNamespace.Side;
 
 /**
@@ -23,50 +17,25 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  */
 @Tag("root")
 @Tag("interop")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ExtendWith(SharedGuest.class)
-class MckeyInteropTest {
-    private static final String URDMA_IP = StockToolRun.URDMA_IP;
+class MckeyInteropTest extends GuestToolTest {
     private static final String GUEST_IP = StockToolRun.GUEST_IP;
     private static final String GROUP = "239.1.2.3";
     /** rdma_resolve_addr needs a route to the group; the guest has none for multicast until this. */
     private static final String ROUTE = "ip route add 224.0.0.0/4 dev eth0 2>/dev/null; ";
 
-    private TwoGuestFixture fx;
-    private QemuGuest guest;
-    private Path out;
-
-    @BeforeAll
-    void boot(TwoGuestFixture shared) throws Exception {
-        out = Interop.outputDir("mckey");
-        fx = shared;
-        guest = fx.guest(0);
-    }
-
-    @AfterEach
-    void killTools() throws Exception {
-        guest.run("killall -9 mckey 2>/dev/null; true", StockToolRun.STEP);
-    }
-
-    private String[] urdma(String tap, String... more) {
-        List<String> a = new java.util.ArrayList<>(List.of(more));
-        a.addAll(List.of("--link", "tap:" + tap, "--ip", URDMA_IP + "/24", "--mac", "02:75:72:64:6d:50", "--timeout-s", "60"));
-        return a.toArray(String[]::new);
+    MckeyInteropTest() {
+        super("mckey", "mckey");
     }
 
     @Test
     void theStockMckeySenderReachesAUrdmaReceiver() throws Exception {
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Side u;
         GuestResult g;
-        try {
-            CompletableFuture<Side> receiver = UrdmaInNamespace.run(fx.ns.name(), true, urdma(tap, "mckey", "-m", GROUP));
+        try (TwoGuestFixture.Tap tap = fx.newTap()) {
+            CompletableFuture<Side> receiver = UrdmaInNamespace.run(fx.ns.name(), true, tap.urdma("mckey", "-m", GROUP));
             Thread.sleep(5000); // the TAP up and the group joined
             g = guest.run(ROUTE + "mckey -m " + GROUP + " -b " + GUEST_IP + " -s; echo rc=$?", StockToolRun.STEP);
             u = receiver.get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         String t = "urdma mckey (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g;
         Files.writeString(out.resolve("stock-sender.txt"), t);
@@ -78,18 +47,14 @@ class MckeyInteropTest {
 
     @Test
     void aUrdmaSenderReachesTheStockMckeyReceiver() throws Exception {
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Side u;
         GuestResult g;
-        try {
+        try (TwoGuestFixture.Tap tap = fx.newTap()) {
             CompletableFuture<GuestResult> receiver = guest.start(ROUTE + "mckey -m " + GROUP + " -b " + GUEST_IP + "; echo rc=$?");
             Thread.sleep(3000); // the stock receiver joined (it posts its receives first)
-            u = UrdmaInNamespace.run(fx.ns.name(), true, urdma(tap, "mckey", "-m", GROUP, "-s", "--pause-ms", "5000"))
+            u = UrdmaInNamespace.run(fx.ns.name(), true, tap.urdma("mckey", "-m", GROUP, "-s", "--pause-ms", "5000"))
                     .get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
             g = receiver.get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         String t = "urdma mckey -s (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g;
         Files.writeString(out.resolve("stock-receiver.txt"), t);

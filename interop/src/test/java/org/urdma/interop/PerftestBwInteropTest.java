@@ -11,14 +11,11 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,30 +33,22 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  */
 @Tag("root")
 @Tag("interop")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ExtendWith(SharedGuest.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class PerftestBwInteropTest {
+class PerftestBwInteropTest extends GuestToolTest {
     private static final Duration STEP = StockToolRun.STEP;
     private static final String STOCK_TOOLS = "ib_write_bw ib_read_bw ib_send_bw ib_atomic_bw";
 
-    private TwoGuestFixture fx;
-    private QemuGuest guest;
-    private Path out;
     private boolean guestAt4096;
     private StockToolRun.Table results;
 
-    @BeforeAll
-    void boot(TwoGuestFixture shared) throws Exception {
-        out = Interop.outputDir("perftest-bw");
-        results = new StockToolRun.Table(out.resolve("results.md"), "urdma perf against stock perftest 6.06 on rxe (PerftestBwInteropTest)");
-        fx = shared; // the run's one guest, eth0 at 1500 (SharedGuest puts it back there after this class)
-        guest = fx.guest(0);
+    PerftestBwInteropTest() {
+        // the run's one guest, eth0 at 1500 (SharedGuest puts it back there after this class)
+        super("perftest-bw", STOCK_TOOLS);
     }
 
-    @AfterEach
-    void killTools() throws Exception {
-        if (guest != null) guest.run("killall -9 " + STOCK_TOOLS + " 2>/dev/null; true", STEP);
+    @BeforeAll
+    void prepare() throws Exception {
+        results = new StockToolRun.Table(out.resolve("results.md"), "urdma perf against stock perftest 6.06 on rxe (PerftestBwInteropTest)");
     }
 
     @AfterAll

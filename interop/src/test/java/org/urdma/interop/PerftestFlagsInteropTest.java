@@ -4,17 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -30,28 +26,19 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @Tag("root")
 @Tag("interop")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ExtendWith(SharedGuest.class)
-class PerftestFlagsInteropTest {
+class PerftestFlagsInteropTest extends GuestToolTest {
     private static final int MTU = 1024;
     private static final String ROW = "\\s+([0-9.]+|inf)\\s+([0-9.]+|inf)";
 
-    private TwoGuestFixture fx;
-    private QemuGuest guest;
-    private Path out;
     private StockToolRun.Table results;
 
-    @BeforeAll
-    void boot(TwoGuestFixture shared) throws Exception {
-        out = Interop.outputDir("perftest-flags");
-        results = new StockToolRun.Table(out.resolve("results.md"), "urdma perf -o/-l/-I/-q, atomic_lat, -b against stock perftest 6.06 on rxe (PerftestFlagsInteropTest)");
-        fx = shared;
-        guest = fx.guest(0);
+    PerftestFlagsInteropTest() {
+        super("perftest-flags", "ib_write_bw ib_read_bw ib_send_bw ib_atomic_lat ib_atomic_bw");
     }
 
-    @AfterEach
-    void killTools() throws Exception {
-        if (guest != null) guest.run("killall -9 ib_write_bw ib_read_bw ib_send_bw ib_atomic_lat ib_atomic_bw 2>/dev/null; true", StockToolRun.STEP);
+    @BeforeAll
+    void prepare() throws Exception {
+        results = new StockToolRun.Table(out.resolve("results.md"), "urdma perf -o/-l/-I/-q, atomic_lat, -b against stock perftest 6.06 on rxe (PerftestFlagsInteropTest)");
     }
 
     @AfterAll

@@ -12,15 +12,12 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.urdma.interop.UrdmaInNamespace.Side;
@@ -38,33 +35,25 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  */
 @Tag("root")
 @Tag("interop")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ExtendWith(SharedGuest.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class PerftestLatInteropTest {
+class PerftestLatInteropTest extends GuestToolTest {
     private static final String URDMA_IP = StockToolRun.URDMA_IP;
     private static final String GUEST_IP = StockToolRun.GUEST_IP;
     private static final Duration STEP = StockToolRun.STEP;
     private static final String STOCK_TOOLS = "ib_write_lat ib_send_lat ib_read_lat ib_send_bw";
 
-    private TwoGuestFixture fx;
-    private QemuGuest guest;
-    private Path out;
     private boolean guestAt4096;
     private StockToolRun.Table results;
 
-    @BeforeAll
-    void boot(TwoGuestFixture shared) throws Exception {
-        out = Interop.outputDir("perftest-lat");
-        results = new StockToolRun.Table(out.resolve("results.md"),
-                "urdma perf against stock perftest 6.06 latency tools on rxe (PerftestLatInteropTest)");
-        fx = shared; // the run's one guest, eth0 at 1500 (SharedGuest puts it back there after this class)
-        guest = fx.guest(0);
+    PerftestLatInteropTest() {
+        // the run's one guest, eth0 at 1500 (SharedGuest puts it back there after this class)
+        super("perftest-lat", STOCK_TOOLS);
     }
 
-    @AfterEach
-    void killTools() throws Exception {
-        if (guest != null) guest.run("killall -9 " + STOCK_TOOLS + " 2>/dev/null; true", STEP);
+    @BeforeAll
+    void prepare() throws Exception {
+        results = new StockToolRun.Table(out.resolve("results.md"),
+                "urdma perf against stock perftest 6.06 latency tools on rxe (PerftestLatInteropTest)");
     }
 
     @AfterAll

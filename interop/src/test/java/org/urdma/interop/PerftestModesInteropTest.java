@@ -10,11 +10,8 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.urdma.interop.UrdmaInNamespace.Side;
@@ -34,30 +31,21 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  */
 @Tag("root")
 @Tag("interop")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ExtendWith(SharedGuest.class)
-class PerftestModesInteropTest {
+class PerftestModesInteropTest extends GuestToolTest {
     private static final Duration STEP = StockToolRun.STEP;
     private static final int SWEEP_ITERS = 5;
     private static final int MTU = 1024;
     private static final String ROW = "\\s+([0-9.]+|inf)\\s+([0-9.]+|inf)";
 
-    private TwoGuestFixture fx;
-    private QemuGuest guest;
-    private Path out;
     private StockToolRun.Table results;
 
-    @BeforeAll
-    void boot(TwoGuestFixture shared) throws Exception {
-        out = Interop.outputDir("perftest-modes");
-        results = new StockToolRun.Table(out.resolve("results.md"), "urdma perf -a / -D against stock perftest 6.06 on rxe (PerftestModesInteropTest)");
-        fx = shared;
-        guest = fx.guest(0);
+    PerftestModesInteropTest() {
+        super("perftest-modes", "ib_write_bw ib_read_bw ib_send_bw ib_write_lat ib_send_lat");
     }
 
-    @AfterEach
-    void killTools() throws Exception {
-        if (guest != null) guest.run("killall -9 ib_write_bw ib_read_bw ib_send_bw ib_write_lat ib_send_lat 2>/dev/null; true", STEP);
+    @BeforeAll
+    void prepare() throws Exception {
+        results = new StockToolRun.Table(out.resolve("results.md"), "urdma perf -a / -D against stock perftest 6.06 on rxe (PerftestModesInteropTest)");
     }
 
     @AfterAll

@@ -14,14 +14,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.urdma.interop.UrdmaInNamespace.Side;
@@ -33,34 +29,18 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  */
 @Tag("root")
 @Tag("interop")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ExtendWith(SharedGuest.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class PingpongInteropTest {
+class PingpongInteropTest extends GuestToolTest {
     private static final String URDMA_IP = "10.77.0.50";
     private static final String GUEST_IP = TwoGuestFixture.guestIp(0);
     private static final int PORT = 18515;
     private static final int ITERS = 20;
     private static final Duration STEP = Duration.ofSeconds(90);
 
-    private TwoGuestFixture fx;
-    private QemuGuest guest;
-    private Path out;
-
-    @BeforeAll
-    void boot(TwoGuestFixture shared) throws Exception {
-        out = Interop.outputDir("pingpong");
+    PingpongInteropTest() {
         // bridge and TAPs at 4200; the guest's eth0 at 1500 (active_mtu 1024) until the MTU 4096 cases (SharedGuest
         // puts it back to 1500 after this class)
-        fx = shared;
-        guest = fx.guest(0);
-    }
-
-    @AfterEach
-    void killTools() throws Exception {
-        if (guest != null) {
-            guest.run("killall -9 ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong 2>/dev/null; true", STEP);
-        }
+        super("pingpong", "ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong");
     }
 
     @AfterAll
@@ -73,9 +53,10 @@ class PingpongInteropTest {
         return UrdmaInNamespace.run(fx.ns.name(), false, args);
     }
 
-    private List<String> urdmaArgs(String tap, String transport, int mtu, String size, String peer, Path pcap) {
-        List<String> a = new ArrayList<>(List.of("pingpong", "--transport", transport, "--link", "tap:" + tap,
-                "--ip", URDMA_IP + "/24", "--mac", "02:75:72:64:6d:50", "-g", "1", "-m", Integer.toString(mtu), "-n", Integer.toString(ITERS), "-c",
+    private List<String> urdmaArgs(TwoGuestFixture.Tap tap, String transport, int mtu, String size, String peer, Path pcap) {
+        List<String> a = new ArrayList<>(List.of("pingpong", "--transport", transport));
+        a.addAll(tap.urdmaPort());
+        a.addAll(List.of("-g", "1", "-m", Integer.toString(mtu), "-n", Integer.toString(ITERS), "-c",
                 "--timeout-s", "60", "--pcap", pcap.toString()));
         if (size != null) a.addAll(List.of("-s", size));
         if (peer != null) a.add(peer);
@@ -120,12 +101,10 @@ class PingpongInteropTest {
     void urdmaWithoutPostedReceivesRnrNaksTheStockClientWhichRetries() throws Exception {
         String tag = "rnr-urdma-receiver";
         Path bridgePcap = out.resolve(tag + "-bridge.pcap");
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Map<String, Long> before = rxeCounters();
         Side u;
         GuestResult g;
-        try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
+        try (TwoGuestFixture.Tap tap = fx.newTap(); PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
             List<String> a = urdmaArgs(tap, "rc", 1024, null, null, out.resolve(tag + "-urdma.pcap"));
             a.addAll(List.of("--recv-delay-ms", "300"));
             CompletableFuture<Side> server = urdma(a.toArray(String[]::new));
@@ -133,8 +112,6 @@ class PingpongInteropTest {
             g = guest.run("ibv_rc_pingpong -d rxe0 -g 1 -m 1024 -n " + ITERS + " -c " + TwoGuestFixture.HOST_IP, STEP);
             u = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
             Thread.sleep(300);
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         Map<String, Long> after = rxeCounters();
         RoceTally fromUrdma = RoceTally.of(bridgePcap, URDMA_IP);
@@ -195,9 +172,7 @@ class PingpongInteropTest {
         GuestResult g;
         long t0 = System.nanoTime();
         // a fresh TAP per case: a bridge port whose TAP was closed and reopened did not get flooded frames again
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
-        try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
+        try (TwoGuestFixture.Tap tap = fx.newTap(); PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
             if (urdmaServer) {
                 CompletableFuture<Side> server = urdma(urdmaArgs(tap, transport, mtu, size, null, urdmaPcap).toArray(String[]::new));
                 awaitUrdmaListening();
@@ -211,8 +186,6 @@ class PingpongInteropTest {
                 g = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
             }
             Thread.sleep(300); // dumpcap writes the last frames
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         String transcript = "urdma (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g;
         Files.writeString(out.resolve(tag + ".txt"), transcript);

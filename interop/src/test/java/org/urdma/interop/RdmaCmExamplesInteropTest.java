@@ -4,16 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.urdma.interop.UrdmaInNamespace.Side;
 
 /**
@@ -24,47 +18,23 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  */
 @Tag("root")
 @Tag("interop")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ExtendWith(SharedGuest.class)
-class RdmaCmExamplesInteropTest {
+class RdmaCmExamplesInteropTest extends GuestToolTest {
     private static final String URDMA_IP = StockToolRun.URDMA_IP;
     private static final String GUEST_IP = StockToolRun.GUEST_IP;
 
-    private TwoGuestFixture fx;
-    private QemuGuest guest;
-    private Path out;
-
-    @BeforeAll
-    void boot(TwoGuestFixture shared) throws Exception {
-        out = Interop.outputDir("rdmacm-examples");
-        fx = shared;
-        guest = fx.guest(0);
-    }
-
-    @AfterEach
-    void killTools() throws Exception {
-        guest.run("killall -9 rdma_server rdma_client 2>/dev/null; true", StockToolRun.STEP);
-    }
-
-    private String[] urdma(String tap, String... more) {
-        List<String> a = new java.util.ArrayList<>(List.of(more));
-        a.addAll(List.of("--link", "tap:" + tap, "--ip", URDMA_IP + "/24", "--mac", "02:75:72:64:6d:50", "--timeout-s", "60"));
-        return a.toArray(String[]::new);
+    RdmaCmExamplesInteropTest() {
+        super("rdmacm-examples", "rdma_server rdma_client");
     }
 
     @Test
     void theStockRdmaClientTalksToUrdmaRdmaServer() throws Exception {
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Side u;
         GuestResult g;
-        try {
-            UrdmaInNamespace.Running server = UrdmaInNamespace.start(fx.ns.name(), true, urdma(tap, "rdma_server"));
+        try (TwoGuestFixture.Tap tap = fx.newTap()) {
+            UrdmaInNamespace.Running server = UrdmaInNamespace.start(fx.ns.name(), true, tap.urdma("rdma_server"));
             server.awaitOutput("rdma_server: listening on port 7471", StockToolRun.STEP);
             g = guest.run("rdma_client -s " + URDMA_IP + "; echo rc=$?", StockToolRun.STEP);
             u = server.done().get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         String t = "urdma rdma_server (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g;
         Files.writeString(out.resolve("stock-client.txt"), t);
@@ -76,17 +46,13 @@ class RdmaCmExamplesInteropTest {
 
     @Test
     void urdmaRdmaClientTalksToTheStockRdmaServer() throws Exception {
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Side u;
         GuestResult g;
-        try {
+        try (TwoGuestFixture.Tap tap = fx.newTap()) {
             CompletableFuture<GuestResult> server = guest.start("rdma_server; echo rc=$?");
             guest.awaitRdmaCmListening(7471, StockToolRun.STEP);
-            u = UrdmaInNamespace.run(fx.ns.name(), true, urdma(tap, "rdma_client", "-s", GUEST_IP)).get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
+            u = UrdmaInNamespace.run(fx.ns.name(), true, tap.urdma("rdma_client", "-s", GUEST_IP)).get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
             g = server.get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         String t = "urdma rdma_client (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g;
         Files.writeString(out.resolve("stock-server.txt"), t);
@@ -98,17 +64,13 @@ class RdmaCmExamplesInteropTest {
 
     @Test
     void theStockUdaddyClientGetsUrdmasUdQpThroughSidrAndTheyExchangeMessages() throws Exception {
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Side u;
         GuestResult g;
-        try {
-            UrdmaInNamespace.Running server = UrdmaInNamespace.start(fx.ns.name(), true, urdma(tap, "udaddy"));
+        try (TwoGuestFixture.Tap tap = fx.newTap()) {
+            UrdmaInNamespace.Running server = UrdmaInNamespace.start(fx.ns.name(), true, tap.urdma("udaddy"));
             server.awaitOutput("udaddy: listening on port 7174", StockToolRun.STEP);
             g = guest.run("udaddy -s " + URDMA_IP + "; echo rc=$?", StockToolRun.STEP);
             u = server.done().get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         String t = "urdma udaddy (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g;
         Files.writeString(out.resolve("udaddy-stock-client.txt"), t);
@@ -120,17 +82,13 @@ class RdmaCmExamplesInteropTest {
 
     @Test
     void urdmaUdaddyClientGetsTheStockServersUdQpThroughSidr() throws Exception {
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Side u;
         GuestResult g;
-        try {
+        try (TwoGuestFixture.Tap tap = fx.newTap()) {
             CompletableFuture<GuestResult> server = guest.start("udaddy; echo rc=$?");
             guest.awaitRdmaCmListening(7174, StockToolRun.STEP);
-            u = UrdmaInNamespace.run(fx.ns.name(), true, urdma(tap, "udaddy", "-s", GUEST_IP)).get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
+            u = UrdmaInNamespace.run(fx.ns.name(), true, tap.urdma("udaddy", "-s", GUEST_IP)).get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
             g = server.get(StockToolRun.STEP.toSeconds(), TimeUnit.SECONDS);
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         String t = "urdma udaddy -s (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g;
         Files.writeString(out.resolve("udaddy-stock-server.txt"), t);

@@ -10,12 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.urdma.interop.UrdmaInNamespace.Side;
 
 /**
@@ -25,48 +21,25 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  */
 @Tag("root")
 @Tag("interop")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ExtendWith(SharedGuest.class)
-class RdmaCmInteropTest {
+class RdmaCmInteropTest extends GuestToolTest {
     private static final String URDMA_IP = "10.77.0.50";
     private static final String GUEST_IP = TwoGuestFixture.guestIp(0);
     private static final Duration STEP = Duration.ofSeconds(120);
     private static final int PINGS = 50;
 
-    private TwoGuestFixture fx;
-    private QemuGuest guest;
-    private Path out;
-
-    @BeforeAll
-    void boot(TwoGuestFixture shared) throws Exception {
-        out = Interop.outputDir("rdmacm");
-        fx = shared;
-        guest = fx.guest(0);
-    }
-
-    @AfterEach
-    void killTools() throws Exception {
-        guest.run("killall -9 rping 2>/dev/null; true", STEP);
-    }
-
-    private String[] urdmaRping(String tap, String... more) {
-        List<String> a = new java.util.ArrayList<>(List.of("rping", "--link", "tap:" + tap, "--ip", URDMA_IP + "/24",
-                "--mac", "02:75:72:64:6d:50", "--timeout-s", "60"));
-        a.addAll(List.of(more));
-        return a.toArray(String[]::new);
+    RdmaCmInteropTest() {
+        super("rdmacm", "rping");
     }
 
     @Test
     void stockRpingClientPingsUrdmaAndAPortNobodyListensOnIsRejectedAtOnce() throws Exception {
         String tag = "rping-urdma-server";
         Path pcap = out.resolve(tag + "-bridge.pcap");
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Side u;
         GuestResult rej;
         GuestResult g;
-        try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, pcap)) {
-            CompletableFuture<Side> server = UrdmaInNamespace.run(fx.ns.name(), true, urdmaRping(tap, "-s", "-v", "-p", "7174"));
+        try (TwoGuestFixture.Tap tap = fx.newTap(); PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, pcap)) {
+            CompletableFuture<Side> server = UrdmaInNamespace.run(fx.ns.name(), true, tap.urdma("rping", "-s", "-v", "-p", "7174"));
             Thread.sleep(3000); // the TAP up and the CM listening
             long t0 = System.nanoTime();
             rej = guest.run("rping -c -a " + URDMA_IP + " -p 9999 -C 1 -v; echo rc=$?", STEP);
@@ -75,8 +48,6 @@ class RdmaCmInteropTest {
             g = guest.run("rping -c -a " + URDMA_IP + " -p 7174 -C " + PINGS + " -v -V", STEP);
             u = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
             Thread.sleep(1000); // the last frames into the capture
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         String transcript = "urdma (exit " + u.exit() + "):\n" + u.out() + "\nguest REJ case:\n" + rej + "\nguest:\n" + g + "\n";
         Files.writeString(out.resolve(tag + ".txt"), transcript);
@@ -112,19 +83,15 @@ class RdmaCmInteropTest {
     void urdmaRpingClientPingsTheStockServer() throws Exception {
         String tag = "rping-urdma-client";
         Path pcap = out.resolve(tag + "-bridge.pcap");
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Side u;
         GuestResult g;
-        try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, pcap)) {
+        try (TwoGuestFixture.Tap tap = fx.newTap(); PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, pcap)) {
             CompletableFuture<GuestResult> server = guest.start("rping -s -a " + GUEST_IP + " -p 7174 -v");
             Thread.sleep(2000);
-            u = UrdmaInNamespace.run(fx.ns.name(), true, urdmaRping(tap, "-c", "-a", GUEST_IP, "-p", "7174", "-C",
+            u = UrdmaInNamespace.run(fx.ns.name(), true, tap.urdma("rping", "-c", "-a", GUEST_IP, "-p", "7174", "-C",
                     Integer.toString(PINGS), "-v", "-V")).get(STEP.toSeconds(), TimeUnit.SECONDS);
             g = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
             Thread.sleep(1000); // the last frames into the capture
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         String transcript = "urdma (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g + "\n";
         Files.writeString(out.resolve(tag + ".txt"), transcript);
@@ -139,15 +106,11 @@ class RdmaCmInteropTest {
     /** urdma as client to a port nobody listens on in the guest: rxe's CM answers REJ and urdma fails at once naming it. */
     @Test
     void urdmaClientToAPortNobodyListensOnReportsTheRejReason() throws Exception {
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Side u;
         long t0 = System.nanoTime();
-        try {
-            u = UrdmaInNamespace.run(fx.ns.name(), true, urdmaRping(tap, "-c", "-a", GUEST_IP, "-p", "7199", "-C", "1"))
+        try (TwoGuestFixture.Tap tap = fx.newTap()) {
+            u = UrdmaInNamespace.run(fx.ns.name(), true, tap.urdma("rping", "-c", "-a", GUEST_IP, "-p", "7199", "-C", "1"))
                     .get(STEP.toSeconds(), TimeUnit.SECONDS);
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         long ms = (System.nanoTime() - t0) / 1_000_000;
         String transcript = "urdma (exit " + u.exit() + ", " + ms + " ms):\n" + u.out();

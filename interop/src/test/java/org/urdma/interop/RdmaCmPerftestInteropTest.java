@@ -11,15 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.urdma.interop.UrdmaInNamespace.Side;
@@ -33,28 +29,14 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  */
 @Tag("root")
 @Tag("interop")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ExtendWith(SharedGuest.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class RdmaCmPerftestInteropTest {
+class RdmaCmPerftestInteropTest extends GuestToolTest {
     private static final String URDMA_IP = StockToolRun.URDMA_IP;
     private static final Duration STEP = StockToolRun.STEP;
     private static final int ITERS = 100;
 
-    private TwoGuestFixture fx;
-    private QemuGuest guest;
-    private Path out;
-
-    @BeforeAll
-    void boot(TwoGuestFixture shared) throws Exception {
-        out = Interop.outputDir("rdmacm-perftest");
-        fx = shared;
-        guest = fx.guest(0);
-    }
-
-    @AfterEach
-    void killTools() throws Exception {
-        guest.run("killall -9 rping ib_write_bw ib_read_bw ib_send_bw ib_send_lat 2>/dev/null; true", STEP);
+    RdmaCmPerftestInteropTest() {
+        super("rdmacm-perftest", "rping ib_write_bw ib_read_bw ib_send_bw ib_send_lat");
     }
 
     /** Issue 16 found urdma silent to a REQ (rping hung until killed); now QP1 answers on any urdma perf port. */
@@ -85,15 +67,13 @@ class RdmaCmPerftestInteropTest {
         String tag = tool + "-R-" + (urdmaServer ? "urdma-server" : "urdma-client");
         Path pcap = out.resolve(tag + "-bridge.pcap");
         String toolCmd = tool + " -d rxe0 -x 1 -F -R -c RC -n " + ITERS + " -s 4096 -m 1024";
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         List<String> args = new ArrayList<>(List.of("perf", urdmaTest, "-R", "-c", "RC", "-m", "1024", "-n",
-                Integer.toString(ITERS), "-s", "4096", "--link", "tap:" + tap, "--ip", URDMA_IP + "/24", "--mac",
-                "02:75:72:64:6d:50", "--cm-timeout", "60", "--driver", "agent"));
+                Integer.toString(ITERS), "-s", "4096", "--cm-timeout", "60", "--driver", "agent"));
         if (!urdmaServer) args.add(StockToolRun.GUEST_IP);
         Side u;
         GuestResult g;
-        try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, pcap)) {
+        try (TwoGuestFixture.Tap tap = fx.newTap(); PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, pcap)) {
+            args.addAll(tap.urdmaPort());
             // -R has no TCP: the exchange itself is an rdma_cm connection to the server's RoCE address (urdma's own)
             if (urdmaServer) {
                 CompletableFuture<Side> server = UrdmaInNamespace.run(fx.ns.name(), true, args.toArray(String[]::new));
@@ -107,8 +87,6 @@ class RdmaCmPerftestInteropTest {
                 g = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
             }
             Thread.sleep(500); // the last frames into the capture
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         String t = "urdma " + String.join(" ", args) + " (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g;
         Files.writeString(out.resolve(tag + ".txt"), t);

@@ -11,12 +11,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.urdma.interop.UrdmaInNamespace.Side;
 
 /**
@@ -29,28 +25,14 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  */
 @Tag("root")
 @Tag("interop")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ExtendWith(SharedGuest.class)
-class RdmaCmSetupTimeInteropTest {
+class RdmaCmSetupTimeInteropTest extends GuestToolTest {
     private static final String URDMA_IP = StockToolRun.URDMA_IP;
     private static final String GUEST_IP = StockToolRun.GUEST_IP;
     private static final int N = Integer.getInteger("urdma.interop.connections", 100);
     private static final Duration LOOP = Duration.ofSeconds(Math.max(300, N * 2L));
 
-    private TwoGuestFixture fx;
-    private QemuGuest guest;
-    private Path out;
-
-    @BeforeAll
-    void boot(TwoGuestFixture shared) throws Exception {
-        out = Interop.outputDir("rdmacm-setup");
-        fx = shared;
-        guest = fx.guest(0);
-    }
-
-    @AfterEach
-    void killTools() throws Exception {
-        guest.run("killall -9 rping 2>/dev/null; true", StockToolRun.STEP);
+    RdmaCmSetupTimeInteropTest() {
+        super("rdmacm-setup", "rping");
     }
 
     /**
@@ -66,20 +48,16 @@ class RdmaCmSetupTimeInteropTest {
 
     @Test
     void aThousandStockClientsConnectToUrdmaInARowNoneLostAndSetupTimeBesideRxe() throws Exception {
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Path pcap = out.resolve("urdma-bridge.pcap");
         Side u;
         GuestResult g;
-        try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, pcap)) {
-            CompletableFuture<Side> server = UrdmaInNamespace.run(fx.ns.name(), true, "rping", "-s", "-P", "-p", "7174",
-                    "--link", "tap:" + tap, "--ip", URDMA_IP + "/24", "--mac", "02:75:72:64:6d:50", "--timeout-s", "20");
+        try (TwoGuestFixture.Tap tap = fx.newTap(); PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, pcap)) {
+            CompletableFuture<Side> server = UrdmaInNamespace.run(fx.ns.name(), true,
+                    tap.urdma("rping", "-s", "-P", "-p", "7174", "--timeout-s", "20"));
             Thread.sleep(5000); // the TAP up and the CM listening
             g = guest.run(loop(URDMA_IP, 7174), LOOP);
             u = server.get(LOOP.toSeconds(), TimeUnit.SECONDS);
             Thread.sleep(500);
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         CompletableFuture<GuestResult> rxeServer = guest.start("rping -s -P -a " + GUEST_IP + " -p 7175");
         Thread.sleep(2000);

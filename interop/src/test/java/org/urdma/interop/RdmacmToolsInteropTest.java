@@ -10,12 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.urdma.interop.UrdmaInNamespace.Side;
 
 /**
@@ -25,35 +21,13 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  */
 @Tag("root")
 @Tag("interop")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ExtendWith(SharedGuest.class)
-class RdmacmToolsInteropTest {
+class RdmacmToolsInteropTest extends GuestToolTest {
     private static final String URDMA_IP = StockToolRun.URDMA_IP;
     private static final String GUEST_IP = StockToolRun.GUEST_IP;
     private static final Duration STEP = Duration.ofSeconds(180);
 
-    private TwoGuestFixture fx;
-    private QemuGuest guest;
-    private Path out;
-
-    @BeforeAll
-    void boot(TwoGuestFixture shared) throws Exception {
-        out = Interop.outputDir("rdmacm-tools");
-        fx = shared;
-        guest = fx.guest(0);
-    }
-
-    @AfterEach
-    void killTools() throws Exception {
-        guest.run("killall -9 cmtime ucmatose 2>/dev/null; true", STEP);
-    }
-
-    private static String[] urdma(String tap, String tool, String... more) {
-        List<String> a = new java.util.ArrayList<>(List.of(tool, "--link", "tap:" + tap, "--ip", URDMA_IP + "/24",
-                "--mac", "02:75:72:64:6d:50"));
-        a.addAll(List.of(more));
-        if (!a.contains("--timeout-s")) a.addAll(List.of("--timeout-s", "60"));
-        return a.toArray(String[]::new);
+    RdmacmToolsInteropTest() {
+        super("rdmacm-tools", "cmtime ucmatose");
     }
 
     /** A urdma server in the namespace and a stock client in the guest, captured on the bridge. */
@@ -62,19 +36,15 @@ class RdmacmToolsInteropTest {
 
     private Run urdmaServer(String tag, String[] urdmaArgs, String guestCmd) throws Exception {
         Path pcap = out.resolve(tag + "-bridge.pcap");
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Side u;
         GuestResult g;
-        try (PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, pcap)) {
-            CompletableFuture<Side> server = UrdmaInNamespace.run(fx.ns.name(), true, urdma(tap, urdmaArgs[0],
+        try (TwoGuestFixture.Tap tap = fx.newTap(); PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, pcap)) {
+            CompletableFuture<Side> server = UrdmaInNamespace.run(fx.ns.name(), true, tap.urdma(urdmaArgs[0],
                     java.util.Arrays.copyOfRange(urdmaArgs, 1, urdmaArgs.length)));
             Thread.sleep(3000); // the TAP up and the CM listening
             g = guest.run(guestCmd + "; echo rc=$?", STEP);
             u = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
             Thread.sleep(1000); // the last frames into the capture
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         String transcript = "urdma (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g + "\n";
         Files.writeString(out.resolve(tag + ".txt"), transcript);
@@ -146,17 +116,13 @@ class RdmacmToolsInteropTest {
 
     @Test
     void urdmaUcmatoseWithFourConnectionsRunsItsExchangeWithTheStockServer() throws Exception {
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Side u;
         GuestResult g;
-        try {
+        try (TwoGuestFixture.Tap tap = fx.newTap()) {
             CompletableFuture<GuestResult> server = guest.start("ucmatose -c 4");
             Thread.sleep(2000);
-            u = UrdmaInNamespace.run(fx.ns.name(), true, urdma(tap, "ucmatose", "-s", GUEST_IP, "-c", "4")).get(STEP.toSeconds(), TimeUnit.SECONDS);
+            u = UrdmaInNamespace.run(fx.ns.name(), true, tap.urdma("ucmatose", "-s", GUEST_IP, "-c", "4")).get(STEP.toSeconds(), TimeUnit.SECONDS);
             g = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         String transcript = "urdma (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g + "\n";
         System.out.println("[interop] ucmatose-urdma-client\n" + transcript);
@@ -167,15 +133,11 @@ class RdmacmToolsInteropTest {
 
     @Test
     void urdmaCmtimeWithAHundredConnectionsAgainstTheStockServer() throws Exception {
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         Side u;
-        try {
+        try (TwoGuestFixture.Tap tap = fx.newTap()) {
             guest.start("cmtime -b " + GUEST_IP); // serves until killed
             Thread.sleep(2000);
-            u = UrdmaInNamespace.run(fx.ns.name(), true, urdma(tap, "cmtime", "-s", GUEST_IP, "-c", "100")).get(STEP.toSeconds(), TimeUnit.SECONDS);
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
+            u = UrdmaInNamespace.run(fx.ns.name(), true, tap.urdma("cmtime", "-s", GUEST_IP, "-c", "100")).get(STEP.toSeconds(), TimeUnit.SECONDS);
         }
         System.out.println("[interop] cmtime-urdma-client\n" + u.out());
         assertEquals(0, u.exit(), u.out());

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,11 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.urdma.interop.UrdmaInNamespace.Side;
@@ -29,26 +24,12 @@ import org.urdma.interop.UrdmaInNamespace.Side;
  */
 @Tag("root")
 @Tag("interop")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ExtendWith(SharedGuest.class)
-class SrqPingpongInteropTest {
+class SrqPingpongInteropTest extends GuestToolTest {
     private static final Duration STEP = Duration.ofSeconds(90);
     private static final int ITERS = 400;
 
-    private TwoGuestFixture fx;
-    private QemuGuest guest;
-    private Path out;
-
-    @BeforeAll
-    void boot(TwoGuestFixture shared) throws Exception {
-        out = Interop.outputDir("srq-pingpong");
-        fx = shared;
-        guest = fx.guest(0);
-    }
-
-    @AfterEach
-    void killTools() throws Exception {
-        if (guest != null) guest.run("killall -9 ibv_srq_pingpong 2>/dev/null; true", STEP);
+    SrqPingpongInteropTest() {
+        super("srq-pingpong", "ibv_srq_pingpong");
     }
 
     @AfterAll
@@ -60,14 +41,12 @@ class SrqPingpongInteropTest {
     @ValueSource(booleans = {true, false})
     void fourQpsOnOneSrqPingPongWithTheStockTool(boolean urdmaServer) throws Exception {
         String tag = "srq-q4-" + (urdmaServer ? "urdma-server" : "urdma-client");
-        String tap = fx.nextTap();
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
-        List<String> a = new ArrayList<>(List.of("pingpong", "--srq", "-q", "4", "--link", "tap:" + tap, "--ip", StockToolRun.URDMA_IP + "/24",
-                "--mac", "02:75:72:64:6d:50", "-g", "1", "-m", "1024", "-n", Integer.toString(ITERS), "-s", "1024", "--timeout-s", "60"));
+        List<String> a = new ArrayList<>(List.of("pingpong", "--srq", "-q", "4", "-g", "1", "-m", "1024", "-n", Integer.toString(ITERS), "-s", "1024", "--timeout-s", "60"));
         String tool = "ibv_srq_pingpong -d rxe0 -g 1 -m 1024 -q 4 -n " + ITERS + " -s 1024";
         Side u;
         GuestResult g;
-        try {
+        try (TwoGuestFixture.Tap tap = fx.newTap()) {
+            a.addAll(tap.urdmaPort());
             if (urdmaServer) {
                 CompletableFuture<Side> server = UrdmaInNamespace.run(fx.ns.name(), true, a.toArray(String[]::new));
                 UrdmaInNamespace.awaitListening(fx.ns.name(), StockToolRun.PORT, STEP, server, "pingpong");
@@ -80,8 +59,6 @@ class SrqPingpongInteropTest {
                 u = UrdmaInNamespace.run(fx.ns.name(), true, a.toArray(String[]::new)).get(STEP.toSeconds(), TimeUnit.SECONDS);
                 g = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
             }
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         String transcript = "urdma " + String.join(" ", a) + " (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g;
         Files.writeString(out.resolve(tag + ".txt"), transcript);

@@ -17,18 +17,14 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.urdma.transport.cm.perftest.ExchangeFormatException;
 import org.urdma.transport.cm.perftest.Gids;
 import org.urdma.transport.cm.perftest.PerftestBwReport;
@@ -48,34 +44,23 @@ import org.urdma.transport.cm.perftest.Transcript;
  */
 @Tag("root")
 @Tag("interop")
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-@ExtendWith(SharedGuest.class)
-class StockToolExchangeTest {
-
+class StockToolExchangeTest extends GuestToolTest {
     private static final int PORT = 18515;
     private static final String GUEST_IP = TwoGuestFixture.guestIp(0);
     private static final Duration STEP = Duration.ofSeconds(60);
 
-    private TwoGuestFixture fx;
-    private QemuGuest guest;
-    private Path out;
     private byte[] hostGid;
     private byte[] guestGid;
 
-    @BeforeAll
-    void boot(TwoGuestFixture shared) throws Exception {
-        out = Interop.outputDir("exchange");
-        fx = shared; // the run's one guest, eth0 at 1500 (active_mtu 1024)
-        guest = fx.guest(0);
-        hostGid = Gids.ipv4Mapped((Inet4Address) InetAddress.getByName(TwoGuestFixture.HOST_IP));
-        guestGid = Gids.ipv4Mapped((Inet4Address) InetAddress.getByName(GUEST_IP));
+    StockToolExchangeTest() {
+        // the run's one guest, eth0 at 1500 (active_mtu 1024)
+        super("exchange", "ib_write_bw ibv_rc_pingpong ibv_ud_pingpong");
     }
 
-    @AfterEach
-    void killTools() throws Exception {
-        if (guest != null) {
-            guest.run("killall -9 ib_write_bw ibv_rc_pingpong ibv_ud_pingpong 2>/dev/null; true", STEP);
-        }
+    @BeforeAll
+    void prepare() throws Exception {
+        hostGid = Gids.ipv4Mapped((Inet4Address) InetAddress.getByName(TwoGuestFixture.HOST_IP));
+        guestGid = Gids.ipv4Mapped((Inet4Address) InetAddress.getByName(GUEST_IP));
     }
 
     @AfterAll

@@ -40,16 +40,14 @@ final class StockToolRun {
     static Run run(TwoGuestFixture fx, Path out, String tag, List<String> args, String toolCmd, boolean urdmaServer,
                    Path bridgePcap) throws Exception {
         QemuGuest guest = fx.guest(0);
-        String tap = fx.nextTap(); // a fresh TAP per case (urdma's TAP goes away when it closes it)
-        fx.ns.addTap(tap, TwoGuestFixture.BRIDGE, 4200);
         List<String> all = new ArrayList<>(args);
-        all.addAll(List.of("--link", "tap:" + tap, "--ip", URDMA_IP + "/24", "--mac", "02:75:72:64:6d:50",
-                "--cm-timeout", "60", "--driver", "agent"));
+        all.addAll(List.of("--cm-timeout", "60", "--driver", "agent"));
         if (!urdmaServer) all.add(GUEST_IP);
         Side u;
         GuestResult g;
         long t0 = System.nanoTime();
-        try (PacketCapture cap = bridgePcap == null ? null : PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
+        try (TwoGuestFixture.Tap tap = fx.newTap(); PacketCapture cap = bridgePcap == null ? null : PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
+            all.addAll(tap.urdmaPort());
             if (urdmaServer) {
                 CompletableFuture<Side> server = UrdmaInNamespace.run(fx.ns.name(), true, all.toArray(String[]::new));
                 UrdmaInNamespace.awaitListening(fx.ns.name(), PORT, STEP, server, "perf");
@@ -62,8 +60,6 @@ final class StockToolRun {
                 g = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
             }
             if (cap != null) Thread.sleep(300); // dumpcap writes the last frames
-        } finally {
-            Interop.runQuietly("ip", "-n", fx.ns.name(), "link", "del", tap);
         }
         String transcript = "urdma " + String.join(" ", all) + " (exit " + u.exit() + "):\n" + u.out() + "\nguest:\n" + g;
         Files.writeString(out.resolve(tag + ".txt"), transcript);

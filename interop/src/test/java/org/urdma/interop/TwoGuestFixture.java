@@ -15,6 +15,8 @@ final class TwoGuestFixture implements AutoCloseable {
 
     static final String BRIDGE = "br0";
     static final String HOST_IP = "10.77.0.1";
+    /** The MAC of a test's own urdma endpoint on its TAP. */
+    static final String URDMA_MAC = "02:75:72:64:6d:50";
 
     final Netns ns;
     final List<QemuGuest> guests = new ArrayList<>();
@@ -71,6 +73,41 @@ final class TwoGuestFixture implements AutoCloseable {
     /** A TAP name for a test's own endpoint (e.g. urdma), unique for the fixture's life: tapu0, tapu1, ... */
     String nextTap() {
         return "tapu" + taps.getAndIncrement();
+    }
+
+    /**
+     * A fresh TAP on the bridge for a test's own urdma endpoint (urdma's TAP goes away when it closes it), deleted on
+     * close.
+     */
+    Tap newTap() throws IOException, InterruptedException {
+        String name = nextTap();
+        ns.addTap(name, BRIDGE, 4200);
+        return new Tap(ns.name(), name);
+    }
+
+    /** A test's TAP in namespace {@code ns}. */
+    record Tap(String ns, String name) implements AutoCloseable {
+        /** urdma's port options on this TAP: the link, the address {@link StockToolRun#URDMA_IP}/24 and the MAC. */
+        List<String> urdmaPort() {
+            return List.of("--link", "tap:" + name, "--ip", StockToolRun.URDMA_IP + "/24", "--mac", URDMA_MAC);
+        }
+
+        /**
+         * {@return the arguments of a urdma rdma_cm tool (rping, mckey, rdma_server, ...) on this TAP}: {@code tool}
+         * and its options, the port options and, unless given, a 60 s timeout
+         */
+        String[] urdma(String tool, String... options) {
+            List<String> a = new ArrayList<>(List.of(tool));
+            a.addAll(List.of(options));
+            a.addAll(urdmaPort());
+            if (!a.contains("--timeout-s")) a.addAll(List.of("--timeout-s", "60"));
+            return a.toArray(String[]::new);
+        }
+
+        @Override
+        public void close() {
+            Interop.runQuietly("ip", "-n", ns, "link", "del", name);
+        }
     }
 
     /** Boots one more guest (index guests.size(), on its own TAP at {@code linkMtu}) and waits until it is ready. */

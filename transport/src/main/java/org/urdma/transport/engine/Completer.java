@@ -1,6 +1,5 @@
 package org.urdma.transport.engine;
 
-import org.agrona.DeadlineTimerWheel;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.packet.RxPacket;
 import org.urdma.transport.recovery.LossCause;
@@ -96,7 +95,7 @@ final class Completer {
             idle = false;
             lastProgress = now;
         }
-        if (qp.timers.retryTimerId == DeadlineTimerWheel.NULL_DEADLINE && qp.ackTimeoutNanos != Long.MAX_VALUE) {
+        if (!qp.timers.retry.armed() && qp.ackTimeoutNanos != Long.MAX_VALUE) {
             lastProgress = now;
             qp.timers.armRetry(now + qp.ackTimeoutNanos);
         }

@@ -6,12 +6,20 @@ import org.urdma.transport.memory.RegisteredMemory;
 import org.urdma.transport.packet.Payloads;
 import org.urdma.transport.packet.TxPacket;
 import org.urdma.verbs.AccessFlags;
+import org.urdma.verbs.ScatterGatherEntry;
 
 /** Copies between packets and scatter/gather lists, checking every local key before a byte moves. */
 final class Dma {
     static final int OK = 0, PROTECTION = 1, LENGTH = 2;
 
     private Dma() {}
+
+    /** Copies a posted SGE into slot {@code at} of a queue's three parallel SGE arrays (posting time, not placement). */
+    static void store(ScatterGatherEntry e, long[] addr, int[] len, int[] lkey, int at) {
+        addr[at] = e.addr();
+        len[at] = e.length();
+        lkey[at] = e.lkey();
+    }
 
     /**
      * Writes {@code length} bytes from {@code src} (a packet's payload at {@code srcOff}, placed by {@code how}) into

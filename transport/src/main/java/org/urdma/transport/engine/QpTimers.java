@@ -1,6 +1,5 @@
 package org.urdma.transport.engine;
 
-import org.agrona.DeadlineTimerWheel;
 import org.urdma.verbs.QpState;
 
 /**
@@ -9,74 +8,56 @@ import org.urdma.verbs.QpState;
  */
 final class QpTimers {
     private final SoftQp qp;
-    long retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-    long retryDeadline = Long.MAX_VALUE;
-    long rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-    long rnrDeadline = Long.MAX_VALUE;
-    long sackTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-    long sackDeadline = Long.MAX_VALUE;
+    final QpTimer retry;
+    final QpTimer rnr;
+    final QpTimer sack;
 
     QpTimers(SoftQp qp) {
         this.qp = qp;
+        this.retry = new QpTimer(qp);
+        this.rnr = new QpTimer(qp);
+        this.sack = new QpTimer(qp);
     }
 
-    /** The earliest timer (ACK timeout, RNR wait) of this QP; the wheel fires it on the tick after. */
+    /** The earliest timer (ACK timeout, RNR wait, SACK) of this QP; the wheel fires it on the tick after. */
     long nextDeadline() {
-        return Math.min(Math.min(retryDeadline, rnrDeadline), sackDeadline);
+        return Math.min(Math.min(retry.deadline, rnr.deadline), sack.deadline);
     }
 
     void armSack(long deadline) {
-        if (sackTimerId != DeadlineTimerWheel.NULL_DEADLINE) return;
-        sackDeadline = deadline;
-        sackTimerId = qp.device.scheduleTimer(qp, deadline);
+        sack.armUnlessArmed(deadline);
     }
 
     void cancelSack() {
-        qp.device.cancelTimer(sackTimerId);
-        sackTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-        sackDeadline = Long.MAX_VALUE;
+        sack.cancel();
     }
 
     void armRetry(long deadline) {
         if (qp.ackTimeoutNanos == Long.MAX_VALUE) return;
-        if (retryTimerId != DeadlineTimerWheel.NULL_DEADLINE) return; // lazily re-checked at expiry
-        retryDeadline = deadline;
-        retryTimerId = qp.device.scheduleTimer(qp, deadline);
+        retry.armUnlessArmed(deadline); // an armed timer's deadline is re-checked lazily at expiry
     }
 
     void cancelRetry() {
-        qp.device.cancelTimer(retryTimerId);
-        retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-        retryDeadline = Long.MAX_VALUE;
+        retry.cancel();
     }
 
     void armRnr(long deadline) {
-        qp.device.cancelTimer(rnrTimerId);
-        rnrDeadline = deadline;
-        rnrTimerId = qp.device.scheduleTimer(qp, deadline);
+        rnr.arm(deadline);
     }
 
     void cancelAll() {
-        cancelRetry();
-        qp.device.cancelTimer(rnrTimerId);
-        rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-        rnrDeadline = Long.MAX_VALUE;
-        cancelSack();
+        retry.cancel();
+        rnr.cancel();
+        sack.cancel();
     }
 
     void onTimer(long timerId, long now) {
-        if (timerId == retryTimerId) {
-            retryTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-            retryDeadline = Long.MAX_VALUE;
+        if (retry.fired(timerId)) {
             QpState state = qp.state();
             if (state == QpState.RTS || state == QpState.SQD || state == QpState.SQE) qp.completer.onRetryTimer(now);
-        } else if (timerId == rnrTimerId) {
-            rnrTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-            rnrDeadline = Long.MAX_VALUE;
+        } else if (rnr.fired(timerId)) {
             qp.requester.onRnrTimer(now);
-        } else if (timerId == sackTimerId) {
-            sackTimerId = DeadlineTimerWheel.NULL_DEADLINE;
-            sackDeadline = Long.MAX_VALUE;
+        } else if (sack.fired(timerId)) {
             QpState state = qp.state();
             if (state != QpState.ERR && state != QpState.RESET) qp.responder.onSackTimer(now);
         }

@@ -40,12 +40,7 @@ final class RecvQueue {
         int n = wr.numSge();
         numSge[s] = n;
         int base = s * maxSge;
-        for (int i = 0; i < n; i++) {
-            var e = wr.sge(i);
-            sgeAddr[base + i] = e.addr();
-            sgeLen[base + i] = e.length();
-            sgeLkey[base + i] = e.lkey();
-        }
+        for (int i = 0; i < n; i++) Dma.store(wr.sge(i), sgeAddr, sgeLen, sgeLkey, base + i);
         producer.lazySet(p + 1);
     }
 

@@ -115,12 +115,7 @@ final class SendQueue {
         } else {
             numSge[s] = n;
             int base = s * maxSge;
-            for (int i = 0; i < n; i++) {
-                var e = wr.sge(i);
-                sgeAddr[base + i] = e.addr();
-                sgeLen[base + i] = e.length();
-                sgeLkey[base + i] = e.lkey();
-            }
+            for (int i = 0; i < n; i++) Dma.store(wr.sge(i), sgeAddr, sgeLen, sgeLkey, base + i);
         }
         length[s] = totalLength;
         immData[s] = wr.immData();

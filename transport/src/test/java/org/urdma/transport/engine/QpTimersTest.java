@@ -2,7 +2,6 @@ package org.urdma.transport.engine;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import org.agrona.DeadlineTimerWheel;
 import org.junit.jupiter.api.Test;
 
 /** A QP's three timers: armed once, the earliest reported, all cancelled together. */
@@ -25,9 +24,9 @@ class QpTimersTest {
             assertEquals(now + 200_000, t.nextDeadline());
             t.cancelAll();
             assertEquals(Long.MAX_VALUE, t.nextDeadline());
-            assertEquals(DeadlineTimerWheel.NULL_DEADLINE, t.retryTimerId);
-            assertEquals(DeadlineTimerWheel.NULL_DEADLINE, t.rnrTimerId);
-            assertEquals(DeadlineTimerWheel.NULL_DEADLINE, t.sackTimerId);
+            assertFalse(t.retry.armed());
+            assertFalse(t.rnr.armed());
+            assertFalse(t.sack.armed());
         }
     }
 
@@ -39,7 +38,8 @@ class QpTimersTest {
             a.timers.armRnr(r.sim.now() + 50_000);
             r.run(200_000);
             assertFalse(a.requester.rnrWait, "the wheel fired it and the requester may send again");
-            assertEquals(Long.MAX_VALUE, a.timers.rnrDeadline);
+            assertEquals(Long.MAX_VALUE, a.timers.rnr.deadline);
+            assertFalse(a.timers.rnr.armed());
         }
     }
 
@@ -49,7 +49,7 @@ class QpTimersTest {
             SoftQp a = (SoftQp) r.pdA.createQp(org.urdma.transport.driver.MemoryFabric.init(org.urdma.verbs.QpType.RC, r.cqA, 16));
             assertEquals(Long.MAX_VALUE, a.ackTimeoutNanos, "a QP in RESET has none");
             a.timers.armRetry(r.sim.now() + 1000);
-            assertEquals(DeadlineTimerWheel.NULL_DEADLINE, a.timers.retryTimerId);
+            assertFalse(a.timers.retry.armed());
         }
     }
 }
