@@ -9,8 +9,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.SplittableRandom;
 import org.urdma.nativeio.AfPacketOptions;
-import org.urdma.nativeio.NetInterface;
-import org.urdma.nativeio.TapDevice;
 import org.urdma.transport.api.Stats;
 import org.urdma.transport.cm.ConnectionException;
 import org.urdma.transport.cm.NeighborResolver;
@@ -22,13 +20,11 @@ import org.urdma.transport.driver.RealTimeDriver;
 import org.urdma.transport.engine.DeviceConfig;
 import org.urdma.transport.engine.SoftDevice;
 import org.urdma.transport.packet.Link;
-import org.urdma.transport.link.ethernet.AfPacketLink;
 import org.urdma.transport.link.ethernet.EthernetDatapath;
+import org.urdma.transport.link.ethernet.EthernetLinks;
 import org.urdma.transport.link.ethernet.EthernetLinkConfig;
-import org.urdma.transport.link.ethernet.TapLink;
 import org.urdma.transport.pcap.PcapWriter;
 import org.urdma.transport.port.GidTable;
-import org.urdma.transport.port.InterfaceCheck;
 import org.urdma.transport.port.PortIdentity;
 import org.urdma.transport.recovery.LossRecovery;
 import org.urdma.transport.wire.FramingKind;
@@ -92,29 +88,16 @@ final class Pingpong {
         if (!(o.link.startsWith("tap:") || o.link.startsWith("afpacket:")) || ifname.isEmpty()) {
             throw new IllegalArgumentException("--link: tap:IF or afpacket:IF, was '" + o.link + "'");
         }
-        try { // a TAP is ours and set up below; an AF_PACKET interface must be up already
-            InterfaceCheck.portAddressNotKernels(ifname, o.ip);
-            if (o.link.startsWith("afpacket:")) InterfaceCheck.interfaceUp(ifname);
+        EthernetLinks.Opened opened;
+        try { // checks the address, sets a TAP up and waits until the kernel counts its link up
+            opened = EthernetLinks.open(o.link, o.ip, o.mac, mac -> EthernetLinkConfig.of(kind, PortIdentity.of(mac, o.ip)).withEcn(o.ecn),
+                    AfPacketOptions.Version.V2);
         } catch (IllegalArgumentException e) {
             System.err.println("urdma pingpong: " + e.getMessage());
             return 1;
         }
-        Link link;
-        EthernetDatapath dp;
-        if (o.link.startsWith("tap:")) {
-            byte[] mac = PortIdentity.parseMac(o.mac != null ? o.mac : "02:75:72:64:6d:61");
-            TapDevice dev = TapDevice.open(ifname);
-            NetInterface.setUp(ifname, true);
-            TapLink t = new TapLink(dev, EthernetLinkConfig.of(kind, PortIdentity.of(mac, o.ip)).withEcn(o.ecn), NetInterface.lookup(ifname).mtu(), true);
-            link = t;
-            dp = t.datapath();
-        } else {
-            NetInterface nif = NetInterface.lookup(ifname);
-            byte[] mac = o.mac != null ? PortIdentity.parseMac(o.mac) : nif.mac();
-            AfPacketLink a = AfPacketLink.open(ifname, EthernetLinkConfig.of(kind, PortIdentity.of(mac, o.ip)).withEcn(o.ecn), AfPacketOptions.Version.V2);
-            link = a;
-            dp = a.datapath();
-        }
+        Link link = opened.link();
+        EthernetDatapath dp = opened.datapath();
         PcapWriter capture = org.urdma.cli.CaptureFiles.open(o.pcap, o.pcapng);
         if (capture != null) dp.capture(capture, System.currentTimeMillis() * 1_000_000 - System.nanoTime());
         int depth = Math.max(o.rxDepth, 16);
@@ -144,9 +127,9 @@ final class Pingpong {
             driver.close();
             telemetry.close();
             dp.closeCapture();
-            if (link instanceof AutoCloseable c) {
+            if (opened.closer() != null) {
                 try {
-                    c.close();
+                    opened.closer().close();
                 } catch (Exception e) {
                     System.err.println("urdma pingpong: closing the link: " + e.getMessage());
                 }

@@ -7,12 +7,14 @@ import org.urdma.nativeio.NetInterface;
 import org.urdma.nativeio.TapDevice;
 import org.urdma.transport.packet.Link;
 import org.urdma.transport.port.InterfaceCheck;
+import org.urdma.transport.port.LinkUp;
 import org.urdma.transport.port.PortIdentity;
 
 /**
  * Opens the Ethernet link a {@code afpacket:IF} or {@code tap:IF} spec names, as the CLI and the application API
  * both do: checks the interface and the port's address first, creates and brings up a TAP, and picks the MAC
- * (given, else the interface's for AF_PACKET, else {@link #TAP_MAC}).
+ * (given, else the interface's for AF_PACKET, else {@link #TAP_MAC}). A TAP is returned once the kernel counts its link
+ * up ({@link LinkUp}): from then on frames to the port reach it.
  */
 public final class EthernetLinks {
     /** A fixed locally administered MAC for a TAP port when none is given ("urdma" in ASCII). */
@@ -46,7 +48,13 @@ public final class EthernetLinks {
         if (tap) {
             byte[] m = PortIdentity.parseMac(mac != null ? mac : TAP_MAC);
             TapDevice dev = TapDevice.open(ifname);
-            NetInterface.setUp(ifname, true);
+            try {
+                NetInterface.setUp(ifname, true);
+                LinkUp.await(ifname); // a peer may resolve us as soon as this returns
+            } catch (RuntimeException e) {
+                dev.close();
+                throw e;
+            }
             TapLink t = new TapLink(dev, config.apply(m), NetInterface.lookup(ifname).mtu(), true);
             return new Opened(t, t, t.datapath(), "TAP " + ifname);
         }
