@@ -180,13 +180,14 @@ class PerftestFlagsInteropTest extends GuestToolTest {
 
     private StockToolRun.Run run(String tool, boolean urdmaServer, String cmd, String flags) throws Exception {
         String tag = tool + "-" + flags.replaceAll("[^A-Za-z0-9]+", "") + (urdmaServer ? "-urdma-server" : "-urdma-client");
-        List<String> args = new ArrayList<>(List.of("perf", tool.substring(3).replace("_", "-"), "-c", "RC", "-m", Integer.toString(MTU)));
+        List<String> args = new ArrayList<>(List.of("perf", tool.substring(3).replace("_", "-"), "-m", Integer.toString(MTU)));
+        if (!flags.contains("-c ")) args.addAll(List.of("-c", "RC"));
         args.addAll(List.of(flags.split(" ")));
         return StockToolRun.run(fx, out, tag, args, cmd, urdmaServer, null);
     }
 
     private static String stockCmd(String tool, String flags) {
-        return tool + " -d rxe0 -x 1 -F -c RC -m " + MTU + " " + flags;
+        return tool + " -d rxe0 -x 1 -F" + (flags.contains("-c ") ? "" : " -c RC") + " -m " + MTU + " " + flags;
     }
 
     private static String key(String what, boolean urdmaServer) {
