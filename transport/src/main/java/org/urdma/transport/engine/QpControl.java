@@ -68,6 +68,9 @@ final class QpControl {
                 }
             }
             case ERR -> {
+                // an ACK the responder coalesced is owed for work the consumer has already seen complete (rxe sends
+                // it before the completion), so it leaves before the QP stops sending
+                if (cur == QpState.RTR || cur == QpState.RTS || cur == QpState.SQD) qp.responder.flushOwedAck(now());
                 moveToError(false);
                 return;
             }

@@ -166,6 +166,11 @@ final class Responder {
         sendAckOrNak(Aeth.SYNDROME_RNR_NAK | (qp.minRnrTimer & 0x1F), psn, now);
     }
 
+    /** Sends a coalesced ACK still owed, unless READ responses or atomic ACKs must leave before it. */
+    void flushOwedAck(long now) {
+        if (ackPending && !res.hasResponses()) flushAck(now);
+    }
+
     void flushAck(long now) {
         if (ackPending && sendAckOrNak(Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID, ackPsn, now)) {
             ackPending = false;
