@@ -1,5 +1,6 @@
 package org.urdma.switchemu.rt;
 
+import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,9 @@ final class UrdmaFabric implements AutoCloseable {
     final org.urdma.nativeio.netns.Topology net;
     final NetworkBuilder.Network network;
     static final long PUBLISH_PERIOD_NS = 1_000_000;
-    private final CountersManager counters = new CountersManager(new UnsafeBuffer(new byte[1 << 20]), new UnsafeBuffer(new byte[1 << 16]));
+    /** Every running switch publishes here: room for a few thousand counters. */
+    private final CountersManager counters = new CountersManager(
+            new UnsafeBuffer(ByteBuffer.allocateDirect(1 << 22)), new UnsafeBuffer(ByteBuffer.allocateDirect(1 << 20)));
     final Map<String, RtSwitchRunner> runners = new LinkedHashMap<>();
 
     /** The topology with one switch, {@code switchName}, running. */
