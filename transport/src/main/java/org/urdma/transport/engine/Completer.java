@@ -101,19 +101,13 @@ final class Completer {
         }
     }
 
-    /** UC/UD: the last packet left, so the WQE is done. */
+    /** UC/UD: the last packet left, so the WQE is done; RC: a zero-packet WQE (local, or failed at start) at the head. */
     void retireLocal(long idx, long now) {
         int s = sq.slot(idx);
         int err = req().startError[s];
         if (err != 0) {
             qp.retireSend(idx, STATUS[err - 1], 0);
             qp.enterError(now);
-            return;
-        }
-        if (WrOpcode.of(sq.opcode[s]) == WrOpcode.LOCAL_INV) {
-            boolean ok = qp.device.keys().invalidateRkey(sq.invalidateRkey[s], qp.pd);
-            qp.retireSend(idx, ok ? WcStatus.SUCCESS : WcStatus.LOC_PROT_ERR, 0);
-            if (!ok) qp.enterError(now);
             return;
         }
         qp.retireSend(idx, WcStatus.SUCCESS, sq.length[s]);

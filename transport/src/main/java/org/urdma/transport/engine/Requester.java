@@ -45,7 +45,10 @@ final class Requester implements LossRecovery.Retransmitter {
     /** PSNs beyond the request packet held by started, unretired READs. */
     int readResponsePsns;
     boolean rnrWait;
-    /** A WQE failed to start: send nothing more; the completer reports it and moves the QP to ERR. */
+    /**
+     * A WQE failed to start: start nothing more (WQEs before it may still be resent, or it never reaches the head);
+     * the completer reports it in order and moves the QP to ERR.
+     */
     boolean stalled;
     private int sinceAckReq;
     /** Packets sent again, counted and journalled in runs with their reason. */
@@ -98,8 +101,8 @@ final class Requester implements LossRecovery.Retransmitter {
 
     int progress(long now, boolean drained) {
         int work = qp.type == QpType.RC ? qp.completer.retireReady(now) : 0;
-        if (rnrWait || stalled || qp.state() == QpState.ERR) return work;
-        work += transmit(now, drained);
+        if (rnrWait || qp.state() == QpState.ERR) return work;
+        work += transmit(now, drained || stalled);
         resends.flush(now);
         return work;
     }
@@ -135,6 +138,9 @@ final class Requester implements LossRecovery.Retransmitter {
                     work++;
                     continue;
                 }
+            } else if (sq.packets[s] == 0) { // a resend walks past a local or failed WQE: it ran once, at its start
+                txIndex++;
+                continue;
             } else if (qp.type == QpType.RC && windowFull(window)) {
                 qp.pacedUntil = Long.MIN_VALUE;
                 break;
@@ -178,6 +184,8 @@ final class Requester implements LossRecovery.Retransmitter {
         } else if (op == WrOpcode.BIND_MW && !keys.bind(qp, sq.bindMw[s], sq.rkey[s], sq.bindMr[s], sq.remoteAddr[s], sq.bindLength[s],
                 sq.bindAccess[s])) {
             err = WcStatus.MW_BIND_ERR; // bound when the requester reaches it, as rxe: work posted after it may use the new rkey
+        } else if (op == WrOpcode.LOCAL_INV && !keys.invalidateRkey(sq.invalidateRkey[s], qp.pd)) {
+            err = WcStatus.LOC_PROT_ERR; // invalidated when reached, like a bind: a BIND_MW behind it finds the window free
         }
         if (err != null) {
             startError[s] = err.ordinal() + 1;

@@ -77,6 +77,12 @@ class MemoryWindowTest {
         return rkey;
     }
 
+    /** A rig whose A→B link loses as {@code aToB} says, recovering by go-back-N. */
+    private static Rig goBackN(org.urdma.transport.impair.ImpairmentConfig aToB) {
+        return new Rig(aToB, org.urdma.transport.impair.ImpairmentConfig.none(), org.urdma.transport.recovery.LossRecovery.goBackN(),
+                org.urdma.transport.link.MemoryLink.Config.defaults());
+    }
+
     /** The WRITE of {@code pair[0]} got the NAK: both QPs in ERR (rxe's class C error at the responder), nothing placed. */
     private static void assertNaked(WorkCompletion wc, QueuePair[] pair, Regions g) {
         assertEquals(WcStatus.REM_ACCESS_ERR, wc.status, wc.toString());
@@ -306,6 +312,97 @@ class MemoryWindowTest {
             assertEquals(2, wcs.get(1).wrId);
             assertEquals(WcOpcode.BIND_MW, wcs.get(1).opcode);
             assertEquals(WcStatus.SUCCESS, wcs.get(1).status);
+        }
+    }
+
+    @Test
+    void goBackNResendsAcrossBindsAndLocalInvalidatesSendNothingForThem() {
+        try (Rig r = goBackN(org.urdma.transport.impair.ImpairmentConfig.random(0.05, 0, 0, 11))) {
+            QueuePair[] qp = r.connect(QpType.RC, MemoryFabric.Connection.defaults().withMtu(org.urdma.verbs.PathMtu.MTU_1024));
+            MemoryRegion src = r.mrA(LEN, AccessFlags.LOCAL_WRITE | AccessFlags.MW_BIND);
+            for (int i = 0; i < LEN; i++) src.segment().set(ValueLayout.JAVA_BYTE, i, (byte) (i * 7));
+            MemoryRegion dst = r.mrB(LEN * 8, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+            MemoryWindow mw = r.pdA.allocMw(MwType.TYPE_2);
+            int rkey = mw.rkey();
+            for (int i = 0; i < 8; i++) {
+                qp[0].postSend(new SendWorkRequest().wrId(10 * i).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                        .addSge(src, 0, LEN).remote(dst.address() + (long) i * LEN, dst.rkey()));
+                rkey = MemoryWindow.incRkey(rkey);
+                qp[0].postSend(new SendWorkRequest().wrId(10 * i + 1).opcode(WrOpcode.BIND_MW).flags(SendFlags.SIGNALED)
+                        .bindMw(mw, rkey, new MwBind().region(src, AccessFlags.REMOTE_READ)));
+                qp[0].postSend(new SendWorkRequest().wrId(10 * i + 2).opcode(WrOpcode.LOCAL_INV).invalidateRkey(rkey).flags(SendFlags.SIGNALED));
+            }
+            List<WorkCompletion> wcs = r.awaitA(24, 2000 * MS);
+            for (int i = 0; i < 24; i++) {
+                assertEquals(WcStatus.SUCCESS, wcs.get(i).status, wcs.get(i).toString());
+                assertEquals(10 * (i / 3) + i % 3, wcs.get(i).wrId);
+            }
+            for (int i = 0; i < 8; i++) assertEquals(-1, dst.segment().asSlice((long) i * LEN, LEN).mismatch(src.segment()));
+            r.run(10 * MS);
+            assertTrue(r.pendingB().isEmpty(), "the responder saw no request it could not place: " + r.pendingB());
+            assertEquals(QpState.RTS, qp[1].state());
+        }
+    }
+
+    /**
+     * Every fifth frame A→B is dropped, so a resend rewinds into a WRITE whose local WQEs behind it already ran: the
+     * walk passes them without sending (a packet for one would be a SEND the responder has no receive for) or running
+     * them again (a second BIND of the still-bound window would fail).
+     */
+    @Test
+    void aResendIntoAnEarlierWriteWalksPastLocalWorkItAlreadyRan() {
+        try (Rig r = goBackN(org.urdma.transport.impair.ImpairmentConfig.dropEvery(5))) {
+            QueuePair[] qp = r.connect(QpType.RC, MemoryFabric.Connection.defaults().withMtu(org.urdma.verbs.PathMtu.MTU_1024));
+            MemoryRegion src = r.mrA(LEN, AccessFlags.LOCAL_WRITE | AccessFlags.MW_BIND);
+            for (int i = 0; i < LEN; i++) src.segment().set(ValueLayout.JAVA_BYTE, i, (byte) (i * 3));
+            MemoryRegion dst = r.mrB(LEN * 4, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+            MemoryWindow[] mws = new MemoryWindow[4];
+            for (int i = 0; i < 4; i++) {
+                mws[i] = r.pdA.allocMw(MwType.TYPE_2);
+                qp[0].postSend(new SendWorkRequest().wrId(10 * i).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                        .addSge(src, 0, LEN).remote(dst.address() + (long) i * LEN, dst.rkey()));
+                qp[0].postSend(new SendWorkRequest().wrId(10 * i + 1).opcode(WrOpcode.BIND_MW).flags(SendFlags.SIGNALED)
+                        .bindMw(mws[i], MemoryWindow.incRkey(mws[i].rkey()), new MwBind().region(src, AccessFlags.REMOTE_READ)));
+            }
+            List<WorkCompletion> wcs = r.awaitA(8, 2000 * MS);
+            for (int i = 0; i < 8; i++) {
+                assertEquals(WcStatus.SUCCESS, wcs.get(i).status, wcs.get(i).toString());
+                assertEquals(10 * (i / 2) + i % 2, wcs.get(i).wrId);
+            }
+            for (int i = 0; i < 4; i++) {
+                assertEquals(-1, dst.segment().asSlice((long) i * LEN, LEN).mismatch(src.segment()));
+                assertEquals(org.urdma.transport.memory.SoftMw.State.VALID, ((org.urdma.transport.memory.SoftMw) mws[i]).state());
+            }
+            r.run(10 * MS);
+            assertTrue(r.pendingB().isEmpty(), "the responder saw no request it could not place: " + r.pendingB());
+            assertEquals(QpState.RTS, qp[1].state());
+        }
+    }
+
+    /** A bind that fails when reached stops new work, not the resend of the lossy WRITE before it, which completes first. */
+    @Test
+    void aFailedBindBehindALossyWriteLetsTheWriteCompleteFirst() {
+        try (Rig r = goBackN(org.urdma.transport.impair.ImpairmentConfig.dropEvery(5))) {
+            QueuePair[] qp = r.connect(QpType.RC, MemoryFabric.Connection.defaults().withMtu(org.urdma.verbs.PathMtu.MTU_1024));
+            MemoryRegion src = r.mrA(LEN, AccessFlags.LOCAL_WRITE | AccessFlags.MW_BIND);
+            src.segment().fill((byte) 4);
+            MemoryRegion dst = r.mrB(LEN, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+            MemoryWindow mw = r.pdA.allocMw(MwType.TYPE_2);
+            int rkey = MemoryWindow.incRkey(mw.rkey());
+            qp[0].postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.BIND_MW).flags(SendFlags.SIGNALED)
+                    .bindMw(mw, rkey, new MwBind().region(src, AccessFlags.REMOTE_READ)));
+            qp[0].postSend(new SendWorkRequest().wrId(2).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                    .addSge(src, 0, LEN).remote(dst.address(), dst.rkey()));
+            qp[0].postSend(new SendWorkRequest().wrId(3).opcode(WrOpcode.BIND_MW).flags(SendFlags.SIGNALED)
+                    .bindMw(mw, MemoryWindow.incRkey(rkey), new MwBind().region(src, AccessFlags.REMOTE_READ)));
+            List<WorkCompletion> wcs = r.awaitA(3, 2000 * MS);
+            assertEquals(WcStatus.SUCCESS, wcs.get(0).status, wcs.get(0).toString());
+            assertEquals(2, wcs.get(1).wrId);
+            assertEquals(WcStatus.SUCCESS, wcs.get(1).status, "the WRITE's lost packet was resent: " + wcs.get(1));
+            assertEquals(-1, dst.segment().mismatch(src.segment()));
+            assertEquals(3, wcs.get(2).wrId);
+            assertEquals(WcStatus.MW_BIND_ERR, wcs.get(2).status, "a bound type 2 window is not free");
+            assertEquals(QpState.ERR, qp[0].state());
         }
     }
 
