@@ -19,9 +19,9 @@ import org.urdma.nativeio.netns.junit.RootAssumptions;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.counters.QpCounters;
 import org.urdma.transport.driver.MemoryFabric;
+import org.urdma.transport.engine.ForgedWanFrames;
 import org.urdma.transport.engine.SoftQp;
 import org.urdma.transport.port.GidTable;
-import org.urdma.transport.wire.Aeth;
 import org.urdma.transport.wire.Framing;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.transport.wire.Framings;
@@ -51,7 +51,7 @@ import org.urdma.verbs.WrOpcode;
  */
 @Tag("root")
 class WanForgedFramesVethTest {
-    static final int WAN = OpcodeTable.UETH_TS | OpcodeTable.UETH_PER_PACKET_RETH | OpcodeTable.UETH_SACK | OpcodeTable.UETH_FEC;
+    static final int WAN = ForgedWanFrames.WAN;
     static final int CHUNK = 16 * 1024;
     static final int CHUNKS = 64;
     static final int GUARD = 65536;
@@ -98,14 +98,12 @@ class WanForgedFramesVethTest {
             p.hopLimit = 64;
             p.ttl = 64;
             p.pkey = 0xFFFF;
-            p.destQp = to.qp.qpNum();
-            p.dstQpid = p.destQp & 0xFFFF;
-            p.resv7 = OpcodeTable.RESV7_URDMA;
             return p;
         }
 
         /** Encodes and sends {@code p}, retrying while the device is busy. */
         void send(Packet p) {
+            p.dstQpid = p.destQp & 0xFFFF;
             int len = framing.encode(p, buffer, 0);
             long end = System.nanoTime() + 1_000_000_000L;
             long rc;
@@ -247,58 +245,18 @@ class WanForgedFramesVethTest {
 
     /** A WRITE_ONLY of 512 bytes with a per-packet RETH (when the flags say so) and a timestamp. */
     private static Packet request(Injector f, int psn, int rkey, long va, int uethFlags, UnsafeBuffer payload) {
-        Packet p = f.packet();
-        p.opcode = Opcode.RC_RDMA_WRITE_ONLY;
-        p.psn = psn;
-        p.uethFlags = uethFlags;
-        p.rethVa = va;
-        p.rethRkey = rkey;
-        p.rethDmaLength = 512; // within the WAN payload MTU (the path MTU less the WAN headers)
-        p.payloadBuffer = payload;
-        p.payloadLength = 512;
-        return p;
+        return ForgedWanFrames.request(f.packet(), f.to.qp.qpNum(), Opcode.RC_RDMA_WRITE_ONLY, psn, rkey, va, uethFlags, payload);
     }
 
     private static Packet parity(Injector f, int base, int m, UnsafeBuffer payload) {
-        Packet p = f.packet();
-        p.opcode = Opcode.URDMA_FEC_PARITY;
-        p.psn = 0;
-        p.uethFlags = WAN;
-        p.fecBasePsn = base;
-        p.fecM = m;
-        p.fecR = 1;
-        p.fecIndex = 0;
-        p.fecLengthXor = 64;
-        p.payloadBuffer = payload;
-        p.payloadLength = 64;
-        return p;
+        return ForgedWanFrames.parity(f.packet(), f.to.qp.qpNum(), base, m, payload);
     }
 
     private static Packet staleSack(Injector f, int psn) {
-        Packet p = f.packet();
-        p.opcode = Opcode.RC_ACKNOWLEDGE;
-        p.psn = psn;
-        p.uethFlags = OpcodeTable.UETH_SACK | OpcodeTable.UETH_TS | OpcodeTable.UETH_PER_PACKET_RETH;
-        p.aethSyndrome = Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID;
-        p.sackCount = 2;
-        p.sackCumulativePsn = psn;
-        p.sackRangeStart[0] = Psn.add(psn, 1);
-        p.sackRangeLength[0] = 255;
-        p.sackRangeStart[1] = Psn.add(psn, 5000);
-        p.sackRangeLength[1] = 255;
-        return p;
+        return ForgedWanFrames.sack(f.packet(), f.to.qp.qpNum(), psn);
     }
 
     private static Packet readResponse(Injector f, int psn, UnsafeBuffer payload) {
-        Packet p = f.packet();
-        p.opcode = Opcode.RC_RDMA_READ_RESPONSE_ONLY;
-        p.psn = psn;
-        p.uethFlags = OpcodeTable.UETH_TS | OpcodeTable.UETH_PER_PACKET_RETH;
-        p.aethSyndrome = Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID;
-        p.rethVa = 0;
-        p.rethDmaLength = 512; // within the WAN payload MTU (the path MTU less the WAN headers)
-        p.payloadBuffer = payload;
-        p.payloadLength = 512;
-        return p;
+        return ForgedWanFrames.readResponse(f.packet(), f.to.qp.qpNum(), psn, payload);
     }
 }
