@@ -15,7 +15,6 @@ import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.transport.recovery.LossRecovery;
-import org.urdma.transport.wire.Aeth;
 import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.OpcodeTable;
 import org.urdma.transport.wire.Packet;
@@ -40,7 +39,7 @@ import org.urdma.verbs.WrOpcode;
  * SACKs it causes back off and stop.
  */
 class WanForgedFramesTest {
-    static final int WAN = OpcodeTable.UETH_TS | OpcodeTable.UETH_PER_PACKET_RETH | OpcodeTable.UETH_SACK | OpcodeTable.UETH_FEC;
+    static final int WAN = ForgedWanFrames.WAN;
     static final int MSG = 16 * 1024;
     static final int WRITES = 200;
     static final int BAD_RKEY = 0x0BAD0BAD;
@@ -159,68 +158,18 @@ class WanForgedFramesTest {
 
     /** A request from A's addresses to B's QP with a per-packet RETH (when the flags say so) and a timestamp. */
     private static Packet request(Frames f, SoftQp to, int opcode, int psn, int rkey, long va, int uethFlags, UnsafeBuffer payload) {
-        Packet p = f.packetWithGids();
-        p.opcode = opcode;
-        p.destQp = to.qpNum();
-        p.psn = psn;
-        p.resv7 = OpcodeTable.RESV7_URDMA;
-        p.uethFlags = uethFlags;
-        p.rethVa = va;
-        p.rethRkey = rkey;
-        p.rethDmaLength = 512; // within the WAN payload MTU (the path MTU less the WAN headers)
-        p.payloadBuffer = payload;
-        p.payloadLength = 512;
-        return p;
+        return ForgedWanFrames.request(f.packetWithGids(), to.qpNum(), opcode, psn, rkey, va, uethFlags, payload);
     }
 
     private static Packet parity(Frames f, SoftQp to, int base, int m, UnsafeBuffer payload) {
-        Packet p = f.packetWithGids();
-        p.opcode = Opcode.URDMA_FEC_PARITY;
-        p.destQp = to.qpNum();
-        p.psn = 0;
-        p.resv7 = OpcodeTable.RESV7_URDMA;
-        p.uethFlags = WAN;
-        p.fecBasePsn = base;
-        p.fecM = m;
-        p.fecR = 1;
-        p.fecIndex = 0;
-        p.fecLengthXor = 64;
-        p.payloadBuffer = payload;
-        p.payloadLength = 64;
-        return p;
+        return ForgedWanFrames.parity(f.packetWithGids(), to.qpNum(), base, m, payload);
     }
 
     private static Packet ack(Frames f, SoftQp to, int psn) {
-        Packet p = f.packetToA();
-        p.pkey = 0xFFFF;
-        p.opcode = Opcode.RC_ACKNOWLEDGE;
-        p.destQp = to.qpNum();
-        p.psn = psn;
-        p.resv7 = OpcodeTable.RESV7_URDMA;
-        p.uethFlags = OpcodeTable.UETH_SACK | OpcodeTable.UETH_TS | OpcodeTable.UETH_PER_PACKET_RETH;
-        p.aethSyndrome = Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID;
-        p.sackCount = 2;
-        p.sackCumulativePsn = psn;
-        p.sackRangeStart[0] = Psn.add(psn, 1);
-        p.sackRangeLength[0] = 255;
-        p.sackRangeStart[1] = Psn.add(psn, 5000);
-        p.sackRangeLength[1] = 255;
-        return p;
+        return ForgedWanFrames.sack(f.packetToA(), to.qpNum(), psn);
     }
 
     private static Packet readResponse(Frames f, SoftQp to, int psn, UnsafeBuffer payload) {
-        Packet p = f.packetToA();
-        p.pkey = 0xFFFF;
-        p.opcode = Opcode.RC_RDMA_READ_RESPONSE_ONLY;
-        p.destQp = to.qpNum();
-        p.psn = psn;
-        p.resv7 = OpcodeTable.RESV7_URDMA;
-        p.uethFlags = OpcodeTable.UETH_TS | OpcodeTable.UETH_PER_PACKET_RETH;
-        p.aethSyndrome = Aeth.SYNDROME_ACK | Aeth.CREDITS_INVALID;
-        p.rethVa = 0;
-        p.rethDmaLength = 512; // within the WAN payload MTU (the path MTU less the WAN headers)
-        p.payloadBuffer = payload;
-        p.payloadLength = 512;
-        return p;
+        return ForgedWanFrames.readResponse(f.packetToA(), to.qpNum(), psn, payload);
     }
 }
