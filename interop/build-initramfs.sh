@@ -37,7 +37,7 @@ done
 KERNEL_PKG="linux-image-$KABI"
 USER_PKGS=(busybox-static libc6 libibverbs1 ibverbs-providers ibverbs-utils perftest librdmacm1 rdmacm-utils
            libibumad3 libnl-3-200 libnl-route-3-200 libpci3 zlib1g libudev1 iproute2 libmnl0 libbsd0 libmd0 libcap2
-           coreutils libgcc-s1)
+           libbpf1 libelf1 coreutils libgcc-s1)
 
 need_cmds=()
 command -v apt-get >/dev/null || { echo "build-initramfs: needs apt-get (Debian)" >&2; exit 1; }
@@ -137,6 +137,10 @@ for b in "${BINS[@]}"; do
   [ -f "$X/$b" ] || { echo "build-initramfs: $b missing" >&2; exit 1; }
   cp "$X/$b" "$R/$b"
 done
+# iproute2's ip as iproute2-ip, for what busybox's applet lacks (autojoin: rxe takes RoCEv2 from the kernel's UDP
+# socket, so a multicast group reaches it only once eth0 has joined the group's IP). busybox's sh runs its own
+# applet for a bare `ip` whatever PATH holds, so this one needs a name of its own; `ip` stays busybox's.
+cp "$X/bin/ip" "$R/usr/bin/iproute2-ip"
 cp "$X"/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so "$R/usr/lib/x86_64-linux-gnu/libibverbs/"
 cp "$X/etc/libibverbs.d/rxe.driver" "$R/etc/libibverbs.d/"
 # libgcc_s: glibc dlopens it for pthread_exit/cancel (rping's threads abort at exit without it)
@@ -154,7 +158,7 @@ LP="$X/lib/x86_64-linux-gnu:$X/usr/lib/x86_64-linux-gnu"
 LOADER="$X/lib64/ld-linux-x86-64.so.2"
 [ -e "$LOADER" ] || LOADER="$X/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
 declare -A libs=()
-for f in "${BINS[@]/#/$X/}" "$X"/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so \
+for f in "${BINS[@]/#/$X/}" "$X/bin/ip" "$X"/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav*.so \
          "$X/usr/libexec/coreutils/libstdbuf.so"; do
   out=$(env -i "$LOADER" --inhibit-cache --library-path "$LP" --list "$f")
   if grep -q 'not found' <<<"$out"; then

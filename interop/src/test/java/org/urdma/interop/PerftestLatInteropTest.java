@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -173,12 +172,12 @@ class PerftestLatInteropTest extends GuestToolTest {
             Path bridgePcap = out.resolve(tag + "-bridge.pcap");
             GuestResult help = guest.run("ib_send_bw --help 2>&1 | grep -i rx-depth", STEP);
             assertTrue(help.output().contains("--rx-depth"), "ib_send_bw has -r/--rx-depth\n" + help);
-            Map<String, Long> before = rxeCounters();
+            Map<String, Long> before = StockToolRun.rxeCounters(guest);
             List<String> args = List.of("perf", "send-bw", "-c", "RC", "-m", "4096", "-n", Integer.toString(iters),
                     "-s", Integer.toString(size), "-t", "16");
             StockToolRun.Run r = StockToolRun.run(fx, out, tag, args, "ib_send_bw -d rxe0 -x 1 -F -c RC -m 4096 -r 1 -n " + iters
                     + " -s " + size, false, bridgePcap);
-            Map<String, Long> after = rxeCounters();
+            Map<String, Long> after = StockToolRun.rxeCounters(guest);
             RoceTally fromRxe = RoceTally.of(bridgePcap, GUEST_IP);
             RoceTally.RnrOutcome rnr = RoceTally.rnrOutcome(bridgePcap, GUEST_IP, URDMA_IP);
             StringBuilder delta = new StringBuilder();
@@ -210,15 +209,4 @@ class PerftestLatInteropTest extends GuestToolTest {
         });
     }
 
-    /** rxe0's port counters (/sys/class/infiniband/rxe0/ports/1/hw_counters) in the guest. */
-    private Map<String, Long> rxeCounters() throws Exception {
-        GuestResult r = guest.run("cd /sys/class/infiniband/rxe0/ports/1/hw_counters && grep . *", STEP);
-        assertEquals(0, r.exitCode(), r.toString());
-        Map<String, Long> m = new TreeMap<>();
-        for (String line : r.output().split("\n")) {
-            int c = line.indexOf(':');
-            if (c > 0) m.put(line.substring(0, c).strip(), Long.parseLong(line.substring(c + 1).strip()));
-        }
-        return m;
-    }
 }

@@ -101,7 +101,7 @@ class PingpongInteropTest extends GuestToolTest {
     void urdmaWithoutPostedReceivesRnrNaksTheStockClientWhichRetries() throws Exception {
         String tag = "rnr-urdma-receiver";
         Path bridgePcap = out.resolve(tag + "-bridge.pcap");
-        Map<String, Long> before = rxeCounters();
+        Map<String, Long> before = StockToolRun.rxeCounters(guest);
         Side u;
         GuestResult g;
         try (TwoGuestFixture.Tap tap = fx.newTap(); PacketCapture cap = PacketCapture.start(fx.ns, TwoGuestFixture.BRIDGE, bridgePcap)) {
@@ -113,7 +113,7 @@ class PingpongInteropTest extends GuestToolTest {
             u = server.get(STEP.toSeconds(), TimeUnit.SECONDS);
             Thread.sleep(300);
         }
-        Map<String, Long> after = rxeCounters();
+        Map<String, Long> after = StockToolRun.rxeCounters(guest);
         RoceTally fromUrdma = RoceTally.of(bridgePcap, URDMA_IP);
         RoceTally fromRxe = RoceTally.of(bridgePcap, GUEST_IP);
         StringBuilder delta = new StringBuilder();
@@ -140,18 +140,6 @@ class PingpongInteropTest extends GuestToolTest {
         assertEquals(fromUrdma.rnrNaks(), after.get("rcvd_rnr_err") - before.getOrDefault("rcvd_rnr_err", 0L), transcript);
         assertEquals(new RoceTally.RnrOutcome(fromUrdma.rnrNaks(), 0, 0), RoceTally.rnrOutcome(bridgePcap, URDMA_IP, GUEST_IP), transcript);
         CaptureChecks.assertAllDecode(bridgePcap, out.resolve(tag + "-decode.txt"));
-    }
-
-    /** rxe0's port counters (/sys/class/infiniband/rxe0/ports/1/hw_counters) in the guest. */
-    private Map<String, Long> rxeCounters() throws Exception {
-        GuestResult r = guest.run("cd /sys/class/infiniband/rxe0/ports/1/hw_counters && grep . *", STEP);
-        assertEquals(0, r.exitCode(), r.toString());
-        Map<String, Long> m = new java.util.TreeMap<>();
-        for (String line : r.output().split("\n")) {
-            int c = line.indexOf(':');
-            if (c > 0) m.put(line.substring(0, c).strip(), Long.parseLong(line.substring(c + 1).strip()));
-        }
-        return m;
     }
 
     private static long urdmaCount(String out, String what) {

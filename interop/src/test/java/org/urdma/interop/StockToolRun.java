@@ -1,5 +1,6 @@
 package org.urdma.interop;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
@@ -71,6 +73,18 @@ final class StockToolRun {
     static void guestMtu4096(QemuGuest guest) throws Exception {
         GuestResult r = guest.run("ip link set eth0 mtu 4200 && sleep 1 && ibv_devinfo -d rxe0 | grep active_mtu", STEP);
         assertTrue(r.output().contains("4096 (5)"), r.toString());
+    }
+
+    /** rxe0's port counters in {@code guest} (/sys/class/infiniband/rxe0/ports/1/hw_counters), by name. */
+    static Map<String, Long> rxeCounters(QemuGuest guest) throws Exception {
+        GuestResult r = guest.run("cd /sys/class/infiniband/rxe0/ports/1/hw_counters && grep . *", STEP);
+        assertEquals(0, r.exitCode(), r.toString());
+        Map<String, Long> m = new TreeMap<>();
+        for (String line : r.output().split("\n")) {
+            int c = line.indexOf(':');
+            if (c > 0) m.put(line.substring(0, c).strip(), Long.parseLong(line.substring(c + 1).strip()));
+        }
+        return m;
     }
 
     /** One case of a table: its assertions; returns the PASS text, or null for a plain "PASS". */

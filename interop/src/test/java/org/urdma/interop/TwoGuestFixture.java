@@ -33,6 +33,11 @@ final class TwoGuestFixture implements AutoCloseable {
         return "10.77.0." + (11 + i);
     }
 
+    /** The MAC of guest {@code i}'s eth0. */
+    static String guestMac(int i) {
+        return String.format("52:54:00:77:00:%02x", 11 + i);
+    }
+
     /** Boots {@code count} guests with the given MTU on guests, TAPs and bridge. */
     static TwoGuestFixture start(int count, int mtu, Path workDir) throws IOException, InterruptedException {
         return start(count, mtu, mtu, workDir);
@@ -53,7 +58,7 @@ final class TwoGuestFixture implements AutoCloseable {
             for (int i = 0; i < count; i++) {
                 String tap = "tap" + i;
                 ns.addTap(tap, BRIDGE, linkMtu);
-                f.guests.add(QemuGuest.boot(ns, image, "g" + i, tap, String.format("52:54:00:77:00:%02x", 11 + i),
+                f.guests.add(QemuGuest.boot(ns, image, "g" + i, tap, guestMac(i),
                         guestIp(i) + "/24", mtu, workDir));
             }
             for (QemuGuest g : f.guests) {
@@ -117,7 +122,7 @@ final class TwoGuestFixture implements AutoCloseable {
         ns.addTap(tap, BRIDGE, linkMtu);
         QemuGuest g = null;
         try {
-            g = QemuGuest.boot(ns, GuestImage.get(), "g" + i, tap, String.format("52:54:00:77:00:%02x", 11 + i),
+            g = QemuGuest.boot(ns, GuestImage.get(), "g" + i, tap, guestMac(i),
                     guestIp(i) + "/24", guestMtu, workDir);
             guests.add(g);
             bootTimes.add(g.awaitReady(Duration.ofSeconds(180)));
