@@ -98,7 +98,7 @@ class ServeSafetyTest {
             assertEquals("malformed control message: magic 0x5559, expected 0x5558", c.sendRaw(bad).await(Message.Error.class).reason());
         }
         try (RawClient c = new RawClient(pair.second(), server.port(), TOKEN)) {
-            byte[] truncated = {0x55, 0x58, 1, 4, 0, 0, 0, 11, 0, 1, 0};
+            byte[] truncated = {0x55, 0x58, 2, 4, 0, 0, 0, 11, 0, 1, 0};
             assertTrue(c.sendRaw(truncated).await(Message.Error.class).reason().startsWith("malformed control message: FILES.id needs 4 bytes"),
                     c.received.toString());
         }

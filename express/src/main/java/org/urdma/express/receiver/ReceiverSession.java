@@ -78,14 +78,14 @@ public final class ReceiverSession implements ControlChannel.Handler {
         s.serve();
         if (s.peerError != null) throw new IllegalStateException(s.peerError);
         SessionState st = s.state;
-        return st == null ? new PullResult(0, 0, 0, 0, 0, List.of(), !s.ended)
+        return st == null ? new PullResult(0, 0, 0, 0, 0, 0, 0, List.of(), !s.ended)
                 : new PullResult(st.entriesSeen.get(), st.entriesVerified.get(), st.bytesVerified.get(), st.bytesWritten.get(),
-                        st.hashesVerified.get(), List.copyOf(st.failures), !s.ended);
+                        st.hashesVerified.get(), st.skipped.get(), st.deleted.get(), List.copyOf(st.failures), !s.ended);
     }
 
     /** What a pull left in the client: entries and bytes, and whether it stopped part way ({@code lost}). */
-    public record PullResult(long entries, long verified, long bytesVerified, long bytesWritten, long hashesVerified, List<String> failures,
-                             boolean lost) {
+    public record PullResult(long entries, long verified, long bytesVerified, long bytesWritten, long hashesVerified, long skipped, long deleted,
+                             List<String> failures, boolean lost) {
     }
 
     /** Runs the session to its end on this thread. */
@@ -133,6 +133,7 @@ public final class ReceiverSession implements ControlChannel.Handler {
         for (String s : p.sources()) sources.add(safe.source(s));
         CopyOptions o = CopyOptions.defaults().withBlockSize(p.blockSize()).withMem(Math.max(options.mem(), 2L * p.blockSize()))
                 .withIoThreads(options.ioThreads()).withSkipExistingSize((p.flags() & Message.SKIP_EXISTING_SIZE) != 0)
+                .withSkipExistingChecksum((p.flags() & Message.SKIP_EXISTING_CHECKSUM) != 0).withDelete((p.flags() & Message.DELETE) != 0)
                 .withVerifyReread((p.flags() & Message.VERIFY_REREAD) != 0).withWan(options.wan()).withTimeout(options.idleTimeout());
         org.urdma.express.CopyResult r = new org.urdma.express.sender.Sender(channel, memory, o, new org.urdma.express.progress.TransferCounters(), log)
                 .run(sources, "", p.copyId(), java.util.Set.of(), new org.urdma.express.hash.ManifestWriter());
@@ -216,6 +217,7 @@ public final class ReceiverSession implements ControlChannel.Handler {
                 }));
             }
             case Message.End e -> end();
+            case Message.Protect p -> state("PROTECT").protect = new org.urdma.express.tree.Excludes(p.globs());
             case Message.Pull p -> {
                 if (pulling || state != null || pull != null) throw new MalformedMessageException("PULL in a session that already began");
                 pull = p;
@@ -267,6 +269,7 @@ public final class ReceiverSession implements ControlChannel.Handler {
     private void end() {
         SessionState s = state("END");
         drain();
+        if ((s.flags & Message.DELETE) != 0) deleteExtraneous(s);
         List<Message.Entry> dirs = new ArrayList<>(s.directories);
         dirs.sort(Comparator.comparingInt((Message.Entry e) -> e.path().split("/").length).reversed());
         for (Message.Entry d : dirs) {
@@ -282,8 +285,18 @@ public final class ReceiverSession implements ControlChannel.Handler {
             // not empty
         }
         for (Message m; (m = s.outbox.poll()) != null; ) channel.send(m);
-        channel.send(new Message.Summary(s.bytesWritten.get(), (int) s.repaired.get(), (int) s.hashesVerified.get()));
+        channel.send(new Message.Summary(s.bytesWritten.get(), (int) s.repaired.get(), (int) s.hashesVerified.get(), (int) s.skipped.get(),
+                (int) s.deleted.get()));
         ended = true;
+    }
+
+    /** DELETE, once every entry is done: nothing is deleted when one failed, as rsync skips deletion after an I/O error. */
+    private void deleteExtraneous(SessionState s) {
+        if (!s.failures.isEmpty()) {
+            log.accept("--delete: nothing deleted, " + s.failures.size() + " entries failed");
+            return;
+        }
+        s.deleted.addAndGet(new ExtraneousEntries(s.safe, s.destination, s.protect, log).delete(s.directories, s.seen));
     }
 
     /** Lets queued planning and writing finish. */
