@@ -136,9 +136,14 @@ public record CopyOptions(int blockSize, long mem, int ioThreads, boolean verify
         public static final TreeSync NONE = new TreeSync(false, false, false);
     }
 
-    /** {@return the WAN offer of a client with these options: none, or every WAN feature with RRCC at {@link #rateBps} if set} */
+    /**
+     * {@return the WAN offer of a client with these options: none, or every WAN feature with RRCC at {@link #rateBps} and
+     * under {@link #maxRateBps} if set}
+     */
     public org.urdma.transport.cm.WanOffer wanOffer() {
         if (!wan) return org.urdma.transport.cm.WanOffer.NONE;
-        return rateBps > 0 ? org.urdma.transport.cm.WanOffer.parse(true, null, null, "rrcc,ref=" + rateBps) : org.urdma.transport.cm.WanOffer.FULL;
+        org.urdma.transport.cm.WanOffer o = rateBps > 0 ? org.urdma.transport.cm.WanOffer.parse(true, null, null, "rrcc,ref=" + rateBps)
+                : org.urdma.transport.cm.WanOffer.FULL;
+        return o.withMax(maxRateBps);
     }
 }

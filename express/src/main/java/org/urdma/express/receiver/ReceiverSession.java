@@ -174,6 +174,7 @@ public final class ReceiverSession implements ControlChannel.Handler {
         long idle = options.idleTimeout().toNanos();
         while ((!ended || channel.busy()) && pull == null && peerError == null) {
             if (killed.get() || serverKilled.get()) throw new ConnectionLostException(killed.get() ? "a rerun of this copy took over" : "server killed");
+            if (state == null && pull == null && !pulling && registry.isClosing()) throw new ConnectionLostException("the server is closing");
             if (fatal != null) throw new MalformedMessageException(fatal.replaceFirst("^malformed control message: ", ""));
             int work = channel.pump(this);
             if (state != null) {
@@ -184,6 +185,8 @@ public final class ReceiverSession implements ControlChannel.Handler {
                 if (!ended && channel.nanosSinceLastReceive(now) > idle) {
                     throw new ConnectionLostException((pulling ? "server" : "client") + " silent for " + options.idleTimeout().toSeconds() + " s");
                 }
+                // its QP went with it: nothing more will come, so the session need not wait out the idle timeout
+                if (!ended && channel.peerGone(now)) throw new ConnectionLostException((pulling ? "server" : "client") + " closed the connection");
                 // a pulling client's files are all in place: the server closing before it acknowledged the summary costs nothing
                 if (ended && pulling && channel.nanosSinceLastReceive(now) > 2_000_000_000L) return;
                 LockSupport.parkNanos(50_000);

@@ -110,6 +110,7 @@ public final class Server implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        registry.closing();
         listener.close();
         try {
             acceptor.join(5000);

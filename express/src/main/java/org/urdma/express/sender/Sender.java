@@ -226,9 +226,11 @@ public final class Sender implements ControlChannel.Handler {
                 work++;
             }
             if (work == 0) {
-                if (channel.nanosSinceLastReceive(System.nanoTime()) > options.timeout().toNanos()) {
+                long now = System.nanoTime();
+                if (channel.nanosSinceLastReceive(now) > options.timeout().toNanos()) {
                     throw new ConnectionLostException("server: silent for " + options.timeout().toSeconds() + " s");
                 }
+                if (channel.peerGone(now)) throw new ConnectionLostException("server: closed the connection");
                 LockSupport.parkNanos(50_000);
             }
         }
