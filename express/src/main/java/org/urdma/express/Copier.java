@@ -22,6 +22,7 @@ import org.urdma.transport.api.RdmaConnectException;
 import org.urdma.transport.api.RdmaConnection;
 import org.urdma.transport.api.Urdma;
 import org.urdma.transport.api.UrdmaDevice;
+import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.impair.ImpairmentConfig;
 
 /**
@@ -136,8 +137,14 @@ public final class Copier {
      */
     public static CopyResult local(List<Path> sources, Path destination, CopyOptions o, ServeOptions so, ImpairmentConfig impairment,
                                    int retries, TransferCounters counters, Consumer<String> warn) throws IOException {
+        return local(sources, destination, o, so, impairment, MemoryFabric.Telemetry.IN_MEMORY, retries, counters, warn);
+    }
+
+    /** As {@link #local(List, Path, CopyOptions, ServeOptions, ImpairmentConfig, int, TransferCounters, Consumer)}, both devices counting and journaling into {@code telemetry}. */
+    public static CopyResult local(List<Path> sources, Path destination, CopyOptions o, ServeOptions so, ImpairmentConfig impairment,
+                                   MemoryFabric.Telemetry telemetry, int retries, TransferCounters counters, Consumer<String> warn) throws IOException {
         Files.createDirectories(destination);
-        try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory(), impairment, impairment);
+        try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory(), impairment, impairment, telemetry);
              Server server = new Server(pair.first(), 0, so, warn)) {
             return push(pair.second(), "127.0.0.1", server.port(), sources, "", o, retries, counters, warn);
         }
