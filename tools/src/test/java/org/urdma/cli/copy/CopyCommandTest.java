@@ -81,7 +81,7 @@ class CopyCommandTest {
     @Test
     void countersAndJournalAreWrittenAsPerfWritesThemAndTheJournalOutlivesTheCopy() throws Exception {
         Path src = Files.createDirectories(tmp.resolve("tree"));
-        Files.write(src.resolve("a"), new byte[500_000]);
+        Files.write(src.resolve("a"), new byte[200_000]);
         Path journal = tmp.resolve("copy.journal");
         CliRun r = CliRun.run("copy", "--quiet", "--block-size", "64K", "--mem", "1M", "--loss", "0.02", "--counters", tmp.toString(),
                 "--journal", journal.toString(), src.toString(), tmp.resolve("out").toString());
