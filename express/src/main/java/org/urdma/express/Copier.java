@@ -22,6 +22,7 @@ import org.urdma.transport.api.RdmaConnectException;
 import org.urdma.transport.api.RdmaConnection;
 import org.urdma.transport.api.Urdma;
 import org.urdma.transport.api.UrdmaDevice;
+import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.impair.ImpairmentConfig;
 
 /**
@@ -45,6 +46,7 @@ public final class Copier {
         Set<String> done = new HashSet<>();
         ManifestWriter manifest = new ManifestWriter();
         List<String> lostOnTheWay = new ArrayList<>();
+        long skipped = 0;
         for (int attempt = 0; ; attempt++) {
             CopyResult r;
             try {
@@ -54,11 +56,13 @@ public final class Copier {
                 lostOnTheWay.add(e.getMessage());
                 continue;
             }
+            skipped += r.skipped(); // files an attempt skipped are done: the next one does not name them again
             boolean seam = r.lost() && o.abortAfterBytes() >= 0;
             if (!r.lost() || seam || attempt >= retries) {
                 if (!lostOnTheWay.isEmpty()) warn.accept("resumed after: " + String.join("; ", lostOnTheWay));
                 return new CopyResult(r.bytes(), r.files(), r.filesVerified(), (System.nanoTime() - start) / 1e9, r.bytesSent(), r.resentBlocks(),
-                        r.resentBytes(), r.repaired(), r.hashesVerified(), r.cpuSeconds(), r.failures(), r.lost(), r.lostReason(), r.transport());
+                        r.resentBytes(), r.repaired(), r.hashesVerified(), r.cpuSeconds(), r.failures(), r.lost(), r.lostReason(), r.transport(), skipped,
+                        r.deleted());
             }
             lostOnTheWay.add(r.lostReason());
         }
@@ -94,7 +98,7 @@ public final class Copier {
         double cpu0 = cpuSeconds();
         Files.createDirectories(destination);
         long id = Sender.copyId(sources.stream().map(Path::of).toList(), host + ":" + destination.toAbsolutePath());
-        int flags = (o.skipExistingSize() ? Message.SKIP_EXISTING_SIZE : 0) | (o.verifyReread() ? Message.VERIFY_REREAD : 0);
+        int flags = o.flags();
         ServeOptions local = ServeOptions.under(destination).withMem(o.mem()).withIoThreads(o.ioThreads()).withWan(o.wan()).withIdleTimeout(o.timeout());
         List<String> lostOnTheWay = new ArrayList<>();
         for (int attempt = 0; ; attempt++) {
@@ -115,7 +119,8 @@ public final class Copier {
             if (!r.lost() || attempt >= retries) {
                 if (!lostOnTheWay.isEmpty()) warn.accept("resumed after: " + String.join("; ", lostOnTheWay));
                 return new CopyResult(r.bytesVerified(), r.entries(), r.verified(), (System.nanoTime() - start) / 1e9, r.bytesWritten(), 0, 0, 0,
-                        r.hashesVerified(), cpuSeconds() - cpu0, r.failures(), r.lost(), r.lost() ? "the connection ended part way" : null, transport);
+                        r.hashesVerified(), cpuSeconds() - cpu0, r.failures(), r.lost(), r.lost() ? "the connection ended part way" : null, transport,
+                        r.skipped(), r.deleted());
             }
             lostOnTheWay.add("connection lost");
         }
@@ -132,8 +137,14 @@ public final class Copier {
      */
     public static CopyResult local(List<Path> sources, Path destination, CopyOptions o, ServeOptions so, ImpairmentConfig impairment,
                                    int retries, TransferCounters counters, Consumer<String> warn) throws IOException {
+        return local(sources, destination, o, so, impairment, MemoryFabric.Telemetry.IN_MEMORY, retries, counters, warn);
+    }
+
+    /** As {@link #local(List, Path, CopyOptions, ServeOptions, ImpairmentConfig, int, TransferCounters, Consumer)}, both devices counting and journaling into {@code telemetry}. */
+    public static CopyResult local(List<Path> sources, Path destination, CopyOptions o, ServeOptions so, ImpairmentConfig impairment,
+                                   MemoryFabric.Telemetry telemetry, int retries, TransferCounters counters, Consumer<String> warn) throws IOException {
         Files.createDirectories(destination);
-        try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory(), impairment, impairment);
+        try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory(), impairment, impairment, telemetry);
              Server server = new Server(pair.first(), 0, so, warn)) {
             return push(pair.second(), "127.0.0.1", server.port(), sources, "", o, retries, counters, warn);
         }

@@ -11,10 +11,12 @@ import java.util.Locale;
  * @param cpuSeconds    CPU time of this process during the copy (both sides when they share a process)
  * @param repaired      blocks the server re-requested because their placed bytes did not hash to the sender's hash
  * @param transport     the connection's mode: the WAN features agreed, or go-back-N
+ * @param skipped       files verified without being sent: their targets already matched ({@code --skip-existing})
+ * @param deleted       entries deleted at the destination because the source lacks them ({@code --delete})
  */
 public record CopyResult(long bytes, long files, long filesVerified, double seconds, long bytesSent, long resentBlocks, long resentBytes,
                          long repaired, long hashesVerified, double cpuSeconds, List<String> failures, boolean lost, String lostReason,
-                         String transport) {
+                         String transport, long skipped, long deleted) {
     /** Every file verified at the destination. */
     public static final int EXIT_OK = 0;
     /** Some entry failed for a reason a rerun does not cure (refused, unreadable). */
@@ -38,9 +40,9 @@ public record CopyResult(long bytes, long files, long filesVerified, double seco
         for (int i = 0; i < failures.size(); i++) f.append(i > 0 ? "," : "").append(quote(failures.get(i)));
         f.append(']');
         return String.format(Locale.ROOT, "{\"exit\":%d,\"transport\":%s,\"bytes\":%d,\"files\":%d,\"filesVerified\":%d,\"seconds\":%.3f,\"goodputBitsPerSecond\":%.0f,"
-                + "\"bytesSent\":%d,\"resentBlocks\":%d,\"resentBytes\":%d,\"repaired\":%d,\"hashesVerified\":%d,\"cpuSeconds\":%.3f,"
-                + "\"failures\":%s%s}", exitCode(), quote(transport), bytes, files, filesVerified, seconds, goodputBps(), bytesSent, resentBlocks, resentBytes,
-                repaired, hashesVerified, cpuSeconds, f, lost ? ",\"partial\":" + quote(lostReason) : "");
+                + "\"bytesSent\":%d,\"resentBlocks\":%d,\"resentBytes\":%d,\"repaired\":%d,\"hashesVerified\":%d,\"skipped\":%d,\"deleted\":%d,"
+                + "\"cpuSeconds\":%.3f,\"failures\":%s%s}", exitCode(), quote(transport), bytes, files, filesVerified, seconds, goodputBps(), bytesSent,
+                resentBlocks, resentBytes, repaired, hashesVerified, skipped, deleted, cpuSeconds, f, lost ? ",\"partial\":" + quote(lostReason) : "");
     }
 
     static String quote(String s) {
@@ -63,6 +65,8 @@ public record CopyResult(long bytes, long files, long filesVerified, double seco
     public String line() {
         String s = String.format(Locale.ROOT, "%d/%d files verified, %d bytes in %.2f s (%.1f Mbit/s), %d blocks resent, %d repaired",
                 filesVerified, files, bytes, seconds, goodputBps() / 1e6, resentBlocks, repaired);
+        if (skipped > 0) s += ", " + skipped + " skipped (target matched)";
+        if (deleted > 0) s += ", " + deleted + " deleted";
         s += " over " + transport;
         return lost ? s + "; partial, rerun to resume: " + lostReason : s;
     }

@@ -58,6 +58,19 @@ class LocalCopyTest {
     }
 
     @Test
+    void aCapIsOfferedToTheServerAndTheConnectionRunsRrccUnderIt() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("src"));
+        Files.write(src.resolve("f"), TestTrees.random(300_000, 5));
+        Path dst = tmp.resolve("dst");
+        CopyResult r = Copier.local(List.of(src), dst, SMALL.withRate(400_000_000L).withMaxRate(900_000_000L), serve(dst), ImpairmentConfig.none(), 3,
+                new TransferCounters(), w -> { });
+        assertEquals(CopyResult.EXIT_OK, r.exitCode(), r.line());
+        assertTrue(r.transport().contains("cc=rrcc,ref=400000000,max=900000000"), r.transport());
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> SMALL.withRate(400_000_000L).withMaxRate(1000));
+        assertEquals("--max-rate: at least --rate (400000000 bit/s), was 1000 bit/s", e.getMessage());
+    }
+
+    @Test
     void aSparseFileSendsOnlyItsDataExtentsAndStaysSparse() throws Exception {
         Path src = Files.createDirectories(tmp.resolve("src"));
         TestTrees.sparse(src.resolve("disk.img"), 64L << 20, 64 * 1024);

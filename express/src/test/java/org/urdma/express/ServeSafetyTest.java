@@ -81,6 +81,18 @@ class ServeSafetyTest {
     }
 
     @Test
+    void aClientThatClosesPartWayEndsItsSessionWithoutWaitingOutTheIdleTimeout() throws Exception {
+        try (Server patient = new Server(pair.first(), 0, LocalCopyTest.serve(root).withIdleTimeout(java.time.Duration.ofSeconds(60)), line -> { })) {
+            try (RawClient c = new RawClient(pair.second(), patient.port(), null)) {
+                c.send(new Message.Hello(4, "", 1 << 16, 0)).await(Message.Ready.class);
+            }
+            long deadline = System.nanoTime() + 10_000_000_000L; // far below the 60 s idle timeout, far above a prompt end under load
+            while (patient.sessionsEnded() == 0 && System.nanoTime() < deadline) Thread.sleep(10);
+            assertEquals(1, patient.sessionsEnded(), "the session of a client that closed is still waiting");
+        }
+    }
+
+    @Test
     void aWrongTokenIsRefusedWithOneLine() {
         try (RawClient c = new RawClient(pair.second(), server.port(), "guess".getBytes(StandardCharsets.UTF_8))) {
             Message.Error e = c.send(new Message.Hello(2, "", 1 << 16, 0)).await(Message.Error.class);
@@ -98,7 +110,7 @@ class ServeSafetyTest {
             assertEquals("malformed control message: magic 0x5559, expected 0x5558", c.sendRaw(bad).await(Message.Error.class).reason());
         }
         try (RawClient c = new RawClient(pair.second(), server.port(), TOKEN)) {
-            byte[] truncated = {0x55, 0x58, 1, 4, 0, 0, 0, 11, 0, 1, 0};
+            byte[] truncated = {0x55, 0x58, 2, 4, 0, 0, 0, 11, 0, 1, 0};
             assertTrue(c.sendRaw(truncated).await(Message.Error.class).reason().startsWith("malformed control message: FILES.id needs 4 bytes"),
                     c.received.toString());
         }

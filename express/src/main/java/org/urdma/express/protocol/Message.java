@@ -9,14 +9,18 @@ public sealed interface Message {
     int SKIP_EXISTING_SIZE = 1;
     /** Re-read each file from disk after it is durable and compare its block hashes. */
     int VERIFY_REREAD = 2;
+    /** After every entry is done, delete what each sent directory holds at the destination and the source does not. */
+    int DELETE = 4;
+    /** Skip a file whose target exists with the source's size and SHA-256 (its blocks are compared by hash, not sent). */
+    int SKIP_EXISTING_CHECKSUM = 8;
 
     /** Segment kinds: bytes in the window; a hash only (the server holds the block durably); a hole (zeros, not sent). */
     int DATA = 0;
     int HASH_ONLY = 1;
     int HOLE = 2;
 
-    /** Entry kinds of a FILES batch. */
-    enum Kind { FILE, DIRECTORY, SYMLINK }
+    /** Entry kinds of a FILES batch; KEEP names an entry an earlier attempt of the same copy verified (DELETE leaves it). */
+    enum Kind { FILE, DIRECTORY, SYMLINK, KEEP }
 
     /** @param copyId the same for every run of the same command: a rerun takes over what an earlier run left open */
     record Hello(long copyId, String destination, int blockSize, int flags) implements Message {
@@ -74,6 +78,14 @@ public sealed interface Message {
     record End() implements Message {
     }
 
-    record Summary(long bytesWritten, int repaired, int hashesVerified) implements Message {
+    /** @param globs names or relative paths that deletion leaves alone, as {@code --exclude} matches them */
+    record Protect(List<String> globs) implements Message {
+    }
+
+    /**
+     * @param skipped files left alone because their target already matched
+     * @param deleted entries deleted at the destination (DELETE)
+     */
+    record Summary(long bytesWritten, int repaired, int hashesVerified, int skipped, int deleted) implements Message {
     }
 }

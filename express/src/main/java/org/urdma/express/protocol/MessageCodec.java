@@ -51,7 +51,13 @@ public final class MessageCodec {
                 yield w.finish();
             }
             case Message.End e -> MessageWriter.of(MessageType.END).finish();
-            case Message.Summary s -> MessageWriter.of(MessageType.SUMMARY).i64(s.bytesWritten()).i32(s.repaired()).i32(s.hashesVerified()).finish();
+            case Message.Summary s -> MessageWriter.of(MessageType.SUMMARY).i64(s.bytesWritten()).i32(s.repaired()).i32(s.hashesVerified())
+                    .i32(s.skipped()).i32(s.deleted()).finish();
+            case Message.Protect p -> {
+                MessageWriter w = MessageWriter.of(MessageType.PROTECT).u16(p.globs().size());
+                for (String g : p.globs()) w.string(g);
+                yield w.finish();
+            }
             case Message.Entry e -> throw new IllegalArgumentException("an entry travels in FILES");
             case Message.Segment s -> throw new IllegalArgumentException("a segment travels in CHUNK");
             case Message.FileEnd e -> throw new IllegalArgumentException("a file end travels in CHUNK");
@@ -87,7 +93,8 @@ public final class MessageCodec {
             case RESEND -> new Message.Resend(r.i32("fileId"), r.count("block", ControlLimits.MAX_BLOCKS), r.u8("placedBadly") == 1);
             case PULL -> pull(r);
             case END -> new Message.End();
-            case SUMMARY -> new Message.Summary(r.i64("bytesWritten"), r.i32("repaired"), r.i32("hashesVerified"));
+            case SUMMARY -> new Message.Summary(r.i64("bytesWritten"), r.i32("repaired"), r.i32("hashesVerified"), r.i32("skipped"), r.i32("deleted"));
+            case PROTECT -> protect(r);
         };
         r.end();
         return m;
@@ -117,6 +124,21 @@ public final class MessageCodec {
         List<String> sources = new ArrayList<>(n);
         for (int i = 0; i < n; i++) sources.add(r.string("source"));
         return new Message.Pull(id, sources, bs, flags);
+    }
+
+    private static Message.Protect protect(MessageReader r) {
+        int n = r.u16("globs");
+        List<String> globs = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String g = r.string("glob");
+            try {
+                java.nio.file.FileSystems.getDefault().getPathMatcher("glob:" + g);
+            } catch (IllegalArgumentException e) {
+                throw new MalformedMessageException("PROTECT.glob '" + g + "' is not a glob: " + e.getMessage().lines().findFirst().orElse(""));
+            }
+            globs.add(g);
+        }
+        return new Message.Protect(globs);
     }
 
     private static Message.Chunk chunk(MessageReader r) {

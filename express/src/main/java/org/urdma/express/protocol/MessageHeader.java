@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
  */
 public final class MessageHeader {
     public static final int MAGIC = 0x5558;
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     public static final int LENGTH = 8;
 
     private MessageHeader() {

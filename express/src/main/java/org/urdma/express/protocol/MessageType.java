@@ -25,7 +25,9 @@ public enum MessageType {
     /** Server to client: the session's counts, last message. */
     SUMMARY(11),
     /** Client to server: send these paths (under the served root) to me; the server then runs the copy as its client. */
-    PULL(12);
+    PULL(12),
+    /** Client to server, after HELLO with DELETE: globs of names deletion leaves alone (the client's excludes). */
+    PROTECT(13);
 
     private static final MessageType[] BY_CODE = new MessageType[16];
 

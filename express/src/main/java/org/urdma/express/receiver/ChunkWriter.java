@@ -67,16 +67,21 @@ final class ChunkWriter {
                         writeSparse(ch, v, off);
                         s.bytesWritten.addAndGet(seg.length());
                         placed.computeIfAbsent(f, k -> new ArrayList<>()).add(new Placed(f, seg.block(), h));
+                        if (f.existing != null) f.replaced(seg.block());
                     }
                     case Message.HASH_ONLY -> {
-                        byte[] journaled = f.journal == null ? null : f.journal.hash(seg.block());
-                        if (journaled != null && Arrays.equals(journaled, seg.hash())) {
-                            f.verified(seg.block(), journaled);
+                        byte[] known = f.existing != null ? f.existing[seg.block()] : f.journal == null ? null : f.journal.hash(seg.block());
+                        if (known != null && Arrays.equals(known, seg.hash())) {
+                            f.verified(seg.block(), known);
                         } else {
-                            s.reply(new Message.Resend(seg.fileId(), seg.block(), false)); // the source's block changed since it was journaled
+                            // the source's block changed since it was journaled, or differs from the existing target's
+                            s.reply(new Message.Resend(seg.fileId(), seg.block(), false));
                         }
                     }
-                    default -> f.verified(seg.block(), seg.hash()); // a hole: the part file already reads zeros there
+                    default -> { // a hole: the part file already reads zeros there
+                        if (f.existing != null && !Arrays.equals(f.existing[seg.block()], seg.hash())) f.replaced(seg.block());
+                        f.verified(seg.block(), seg.hash());
+                    }
                 }
             }
             for (Map.Entry<IncomingFile, FileChannel> e : open.entrySet()) {
@@ -144,6 +149,17 @@ final class ChunkWriter {
         try {
             if (!Arrays.equals(Sha256.overBlocks(hashes), f.endDigest())) {
                 throw new IOException("file digest differs from the sender's");
+            }
+            if (f.existing != null) {
+                java.util.BitSet replaced = f.replacedBlocks();
+                if (replaced.isEmpty()) { // the target is the source's bytes: left alone
+                    Files.deleteIfExists(f.part);
+                    s.files.remove(f.entry.id());
+                    s.skipped.incrementAndGet();
+                    s.done(f.entry, true, "exists");
+                    return;
+                }
+                ExistingBlocks.copyUnchanged(f.target, f.part, f.entry.size(), s.blockSize, replaced);
             }
             if ((s.flags & Message.VERIFY_REREAD) != 0) reread(f, hashes);
             if (f.journal != null) f.journal.close();

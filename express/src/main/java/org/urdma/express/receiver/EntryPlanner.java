@@ -26,11 +26,13 @@ final class EntryPlanner {
     void plan(Message.Files batch) {
         s.entriesSeen.addAndGet(batch.entries().size());
         for (Message.Entry e : batch.entries()) {
+            if ((s.flags & Message.DELETE) != 0) s.seen.add(e.path());
             try {
                 switch (e.kind()) {
                     case DIRECTORY -> directory(e);
                     case SYMLINK -> symlink(e);
                     case FILE -> file(e);
+                    case KEEP -> s.done(e, true, "");
                 }
             } catch (PathRefusedException ex) {
                 s.done(e, false, "refused: " + ex.getMessage());
@@ -60,7 +62,9 @@ final class EntryPlanner {
 
     private void file(Message.Entry e) throws IOException {
         Path target = s.safe.resolve(s.destination, e.path());
-        if ((s.flags & Message.SKIP_EXISTING_SIZE) != 0 && Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) && Files.size(target) == e.size()) {
+        boolean sameSize = Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS) && Files.size(target) == e.size();
+        if ((s.flags & Message.SKIP_EXISTING_SIZE) != 0 && sameSize) {
+            s.skipped.incrementAndGet();
             s.done(e, true, "exists");
             return;
         }
@@ -75,7 +79,13 @@ final class EntryPlanner {
         Path journalPath = s.parts.journal(e.path());
         BlockJournal journal = null;
         BitSet durable = new BitSet();
-        if (blocks > 1) {
+        byte[][] existing = null;
+        if ((s.flags & Message.SKIP_EXISTING_CHECKSUM) != 0 && sameSize && Files.notExists(journalPath)) {
+            // the sender sends every block's hash only; a block whose hash differs travels, the rest are the target's
+            existing = ExistingBlocks.hashes(target, e.size(), s.blockSize, blocks);
+            durable.set(0, blocks);
+            Files.deleteIfExists(part);
+        } else if (blocks > 1) {
             journal = BlockJournal.open(journalPath, e.size(), e.mtimeNs(), s.blockSize, blocks);
             if (journal.resumed() && Files.isRegularFile(part) && Files.size(part) == e.size()) {
                 durable = journal.durable();
@@ -87,14 +97,14 @@ final class EntryPlanner {
         } else {
             Files.deleteIfExists(journalPath);
         }
-        if (durable.isEmpty()) {
+        if (durable.isEmpty() || existing != null) {
             // a fresh part of the source's size: holes until blocks land, so a sparse source stays sparse
             try (RandomAccessFile f = new RandomAccessFile(part.toFile(), "rw")) {
                 f.setLength(0);
                 f.setLength(e.size());
             }
         }
-        IncomingFile f = new IncomingFile(e, target, part, journalPath, blocks, journal);
+        IncomingFile f = new IncomingFile(e, target, part, journalPath, blocks, journal, existing);
         s.files.put(e.id(), f);
         s.reply(new Message.Plan(e.id(), blocks, durable));
     }

@@ -18,12 +18,17 @@ final class IncomingFile {
     final int blocks;
     /** Null for a file of one block or none: resending it costs no more than journaling it. */
     final BlockJournal journal;
+    /** The target's block hashes when it may be left alone ({@code --skip-existing checksum}), else null. */
+    final byte[][] existing;
+    /** Of an existing target, the blocks that differ from the source's (written into the part file). */
+    private final BitSet replaced = new BitSet();
     private final BitSet verified = new BitSet();
     private final byte[][] hashes;
     private byte[] endDigest;
     private boolean finished;
 
-    IncomingFile(Message.Entry entry, Path target, Path part, Path journalPath, int blocks, BlockJournal journal) {
+    IncomingFile(Message.Entry entry, Path target, Path part, Path journalPath, int blocks, BlockJournal journal, byte[][] existing) {
+        this.existing = existing;
         this.entry = entry;
         this.target = target;
         this.part = part;
@@ -36,6 +41,15 @@ final class IncomingFile {
     synchronized void verified(int block, byte[] hash) {
         verified.set(block);
         hashes[block] = hash;
+    }
+
+    synchronized void replaced(int block) {
+        replaced.set(block);
+    }
+
+    /** {@return the blocks of an existing target that differ from the source's} */
+    synchronized BitSet replacedBlocks() {
+        return (BitSet) replaced.clone();
     }
 
     synchronized void end(byte[] digest) {

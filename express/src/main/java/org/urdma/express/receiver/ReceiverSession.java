@@ -78,14 +78,14 @@ public final class ReceiverSession implements ControlChannel.Handler {
         s.serve();
         if (s.peerError != null) throw new IllegalStateException(s.peerError);
         SessionState st = s.state;
-        return st == null ? new PullResult(0, 0, 0, 0, 0, List.of(), !s.ended)
+        return st == null ? new PullResult(0, 0, 0, 0, 0, 0, 0, List.of(), !s.ended)
                 : new PullResult(st.entriesSeen.get(), st.entriesVerified.get(), st.bytesVerified.get(), st.bytesWritten.get(),
-                        st.hashesVerified.get(), List.copyOf(st.failures), !s.ended);
+                        st.hashesVerified.get(), st.skipped.get(), st.deleted.get(), List.copyOf(st.failures), !s.ended);
     }
 
     /** What a pull left in the client: entries and bytes, and whether it stopped part way ({@code lost}). */
-    public record PullResult(long entries, long verified, long bytesVerified, long bytesWritten, long hashesVerified, List<String> failures,
-                             boolean lost) {
+    public record PullResult(long entries, long verified, long bytesVerified, long bytesWritten, long hashesVerified, long skipped, long deleted,
+                             List<String> failures, boolean lost) {
     }
 
     /** Runs the session to its end on this thread. */
@@ -133,6 +133,7 @@ public final class ReceiverSession implements ControlChannel.Handler {
         for (String s : p.sources()) sources.add(safe.source(s));
         CopyOptions o = CopyOptions.defaults().withBlockSize(p.blockSize()).withMem(Math.max(options.mem(), 2L * p.blockSize()))
                 .withIoThreads(options.ioThreads()).withSkipExistingSize((p.flags() & Message.SKIP_EXISTING_SIZE) != 0)
+                .withSkipExistingChecksum((p.flags() & Message.SKIP_EXISTING_CHECKSUM) != 0).withDelete((p.flags() & Message.DELETE) != 0)
                 .withVerifyReread((p.flags() & Message.VERIFY_REREAD) != 0).withWan(options.wan()).withTimeout(options.idleTimeout());
         org.urdma.express.CopyResult r = new org.urdma.express.sender.Sender(channel, memory, o, new org.urdma.express.progress.TransferCounters(), log)
                 .run(sources, "", p.copyId(), java.util.Set.of(), new org.urdma.express.hash.ManifestWriter());
@@ -173,6 +174,7 @@ public final class ReceiverSession implements ControlChannel.Handler {
         long idle = options.idleTimeout().toNanos();
         while ((!ended || channel.busy()) && pull == null && peerError == null) {
             if (killed.get() || serverKilled.get()) throw new ConnectionLostException(killed.get() ? "a rerun of this copy took over" : "server killed");
+            if (state == null && pull == null && !pulling && registry.isClosing()) throw new ConnectionLostException("the server is closing");
             if (fatal != null) throw new MalformedMessageException(fatal.replaceFirst("^malformed control message: ", ""));
             int work = channel.pump(this);
             if (state != null) {
@@ -183,6 +185,8 @@ public final class ReceiverSession implements ControlChannel.Handler {
                 if (!ended && channel.nanosSinceLastReceive(now) > idle) {
                     throw new ConnectionLostException((pulling ? "server" : "client") + " silent for " + options.idleTimeout().toSeconds() + " s");
                 }
+                // its QP went with it: nothing more will come, so the session need not wait out the idle timeout
+                if (!ended && channel.peerGone(now)) throw new ConnectionLostException((pulling ? "server" : "client") + " closed the connection");
                 // a pulling client's files are all in place: the server closing before it acknowledged the summary costs nothing
                 if (ended && pulling && channel.nanosSinceLastReceive(now) > 2_000_000_000L) return;
                 LockSupport.parkNanos(50_000);
@@ -216,6 +220,7 @@ public final class ReceiverSession implements ControlChannel.Handler {
                 }));
             }
             case Message.End e -> end();
+            case Message.Protect p -> state("PROTECT").protect = new org.urdma.express.tree.Excludes(p.globs());
             case Message.Pull p -> {
                 if (pulling || state != null || pull != null) throw new MalformedMessageException("PULL in a session that already began");
                 pull = p;
@@ -267,6 +272,7 @@ public final class ReceiverSession implements ControlChannel.Handler {
     private void end() {
         SessionState s = state("END");
         drain();
+        if ((s.flags & Message.DELETE) != 0) deleteExtraneous(s);
         List<Message.Entry> dirs = new ArrayList<>(s.directories);
         dirs.sort(Comparator.comparingInt((Message.Entry e) -> e.path().split("/").length).reversed());
         for (Message.Entry d : dirs) {
@@ -282,8 +288,18 @@ public final class ReceiverSession implements ControlChannel.Handler {
             // not empty
         }
         for (Message m; (m = s.outbox.poll()) != null; ) channel.send(m);
-        channel.send(new Message.Summary(s.bytesWritten.get(), (int) s.repaired.get(), (int) s.hashesVerified.get()));
+        channel.send(new Message.Summary(s.bytesWritten.get(), (int) s.repaired.get(), (int) s.hashesVerified.get(), (int) s.skipped.get(),
+                (int) s.deleted.get()));
         ended = true;
+    }
+
+    /** DELETE, once every entry is done: nothing is deleted when one failed, as rsync skips deletion after an I/O error. */
+    private void deleteExtraneous(SessionState s) {
+        if (!s.failures.isEmpty()) {
+            log.accept("--delete: nothing deleted, " + s.failures.size() + " entries failed");
+            return;
+        }
+        s.deleted.addAndGet(new ExtraneousEntries(s.safe, s.destination, s.protect, log).delete(s.directories, s.seen));
     }
 
     /** Lets queued planning and writing finish. */

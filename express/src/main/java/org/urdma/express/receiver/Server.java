@@ -18,6 +18,10 @@ import org.urdma.transport.cm.WanOffer;
 
 /** {@code urdma serve}: accepts clients on a device and runs each one's session on a thread of its own. */
 public final class Server implements AutoCloseable {
+    /** How long a client's connection setup may take once it connected. */
+    private static final Duration SETUP_TIMEOUT = Duration.ofSeconds(2);
+    /** How long the acceptor waits for a client before it looks again: closing wakes it, so this costs nothing. */
+    private static final Duration ACCEPT_WAIT = Duration.ofHours(1);
     private final RdmaServer listener;
     private final ServeOptions options;
     private final SafePaths safe;
@@ -63,11 +67,11 @@ public final class Server implements AutoCloseable {
     }
 
     private void acceptLoop() {
-        EndpointOptions eo = endpoint(options.wan(), Duration.ofSeconds(2), TokenAuth.privateData(null));
+        EndpointOptions eo = endpoint(options.wan(), SETUP_TIMEOUT, TokenAuth.privateData(null));
         while (!closed) {
             RdmaConnection c;
             try {
-                c = listener.accept(eo);
+                c = listener.accept(eo, ACCEPT_WAIT);
             } catch (RdmaConnectException | IllegalStateException e) {
                 if (!closed && !String.valueOf(e.getMessage()).contains("no client")) log.accept("accept: " + e.getMessage());
                 continue;
@@ -97,10 +101,16 @@ public final class Server implements AutoCloseable {
         close();
     }
 
-    /** Stops accepting and waits for the running sessions (they end when their clients do, or go silent). */
+    /** {@return whether the accepting thread still runs} */
+    boolean accepting() {
+        return acceptor.isAlive();
+    }
+
+    /** Stops accepting at once (closing the listener wakes the acceptor) and waits for the running sessions (they end when their clients do, or go silent). */
     @Override
     public void close() {
         closed = true;
+        registry.closing();
         listener.close();
         try {
             acceptor.join(5000);

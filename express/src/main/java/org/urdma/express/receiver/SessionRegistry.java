@@ -12,6 +12,16 @@ final class SessionRegistry {
     }
 
     private final ConcurrentHashMap<Long, Running> byCopy = new ConcurrentHashMap<>();
+    /** The server is closing: a session that has not begun (no HELLO or PULL yet) ends at once, it has nothing to keep. */
+    private volatile boolean closing;
+
+    void closing() {
+        closing = true;
+    }
+
+    boolean isClosing() {
+        return closing;
+    }
 
     /** Registers this thread's session for {@code copyId}, ending and awaiting the one it replaces. */
     void takeOver(long copyId, AtomicBoolean killed) {

@@ -35,6 +35,12 @@ final class SessionState {
     final AtomicLong entriesVerified = new AtomicLong();
     final AtomicLong bytesVerified = new AtomicLong();
     final List<String> failures = new CopyOnWriteArrayList<>();
+    /** Relative paths of every entry named (DELETE keeps them), files left alone because their target matched, entries deleted. */
+    final java.util.Set<String> seen = ConcurrentHashMap.newKeySet();
+    final AtomicLong skipped = new AtomicLong();
+    final AtomicLong deleted = new AtomicLong();
+    /** Names deletion leaves alone (the client's PROTECT). */
+    volatile org.urdma.express.tree.Excludes protect = new org.urdma.express.tree.Excludes(List.of());
     final Runnable wake;
 
     SessionState(SafePaths safe, Path destination, int blockSize, int flags, ReceiverHooks hooks, StagingRing ring, Runnable wake) {

@@ -115,8 +115,10 @@ public final class Sender implements ControlChannel.Handler {
         List<Thread> threads = new ArrayList<>();
         String lost = null;
         try {
-            int flags = (options.skipExistingSize() ? Message.SKIP_EXISTING_SIZE : 0) | (options.verifyReread() ? Message.VERIFY_REREAD : 0);
-            channel.send(new Message.Hello(copyId, destination, options.blockSize(), flags));
+            channel.send(new Message.Hello(copyId, destination, options.blockSize(), options.flags()));
+            if (options.sync().delete() && !options.sync().deleteExcluded() && !options.excludes().isEmpty()) {
+                channel.send(new Message.Protect(options.excludes())); // excluded names are not the source's to delete
+            }
             awaitReady();
             ring = new StagingRing(memory, StagingRing.slotsFor(options.mem(), options.blockSize()), options.blockSize(), AccessFlags.LOCAL_WRITE);
             threads.add(Thread.ofPlatform().daemon().name("urdma-walk").start(() -> walk(sources)));
@@ -151,10 +153,10 @@ public final class Sender implements ControlChannel.Handler {
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        Message.Summary s = summary != null ? summary : new Message.Summary(0, 0, 0);
+        Message.Summary s = summary != null ? summary : new Message.Summary(0, 0, 0, 0, 0);
         return new CopyResult(counters.bytesVerified.get(), counters.filesTotal.get(), counters.filesVerified.get(), seconds, counters.bytesSent.get(),
                 counters.resentBlocks.get(), counters.resentBytes.get(), counters.repaired.get(), s.hashesVerified(), cpuSeconds() - cpu0,
-                List.copyOf(failures), lost != null, lost, transport());
+                List.copyOf(failures), lost != null, lost, transport(), s.skipped(), s.deleted());
     }
 
     private String transport() {
@@ -224,9 +226,11 @@ public final class Sender implements ControlChannel.Handler {
                 work++;
             }
             if (work == 0) {
-                if (channel.nanosSinceLastReceive(System.nanoTime()) > options.timeout().toNanos()) {
+                long now = System.nanoTime();
+                if (channel.nanosSinceLastReceive(now) > options.timeout().toNanos()) {
                     throw new ConnectionLostException("server: silent for " + options.timeout().toSeconds() + " s");
                 }
+                if (channel.peerGone(now)) throw new ConnectionLostException("server: closed the connection");
                 LockSupport.parkNanos(50_000);
             }
         }
@@ -245,7 +249,8 @@ public final class Sender implements ControlChannel.Handler {
                 break;
             }
             TreeEntry e = (TreeEntry) o;
-            if (done.contains(e.relative()) && e.kind() != Message.Kind.DIRECTORY) { // directories go again: their metadata is applied at the end
+            boolean again = done.contains(e.relative()) && e.kind() != Message.Kind.DIRECTORY; // directories go again: their metadata is applied at the end
+            if (again && !options.sync().delete()) {
                 walked.poll();
                 counters.filesTotal.incrementAndGet();
                 counters.bytesTotal.addAndGet(e.size());
@@ -256,7 +261,9 @@ public final class Sender implements ControlChannel.Handler {
             walked.poll();
             int id = nextId++;
             entries.put(id, e);
-            batch.add(new Message.Entry(id, e.kind(), e.relative(), e.size(), e.mode(), e.mtimeNs(), e.target()));
+            // verified by an earlier attempt: named only, so that --delete knows the source has it
+            batch.add(again ? new Message.Entry(id, Message.Kind.KEEP, e.relative(), 0, 0, 0, "")
+                    : new Message.Entry(id, e.kind(), e.relative(), e.size(), e.mode(), e.mtimeNs(), e.target()));
             bytes += need;
             counters.filesTotal.incrementAndGet();
             counters.bytesTotal.addAndGet(e.size());
@@ -347,8 +354,9 @@ public final class Sender implements ControlChannel.Handler {
             failures.add(org.urdma.express.safety.SafePaths.printable(e.relative()) + ": " + d.reason());
             return;
         }
-        if (!done.contains(e.relative())) counters.filesVerified.incrementAndGet();
         verifiedNow.add(e.relative());
+        if (done.contains(e.relative())) return; // counted, and in the manifest, since the earlier attempt
+        counters.filesVerified.incrementAndGet();
         if (e.kind() == Message.Kind.FILE) {
             counters.bytesVerified.addAndGet(e.size());
             if (options.manifest() != null) {

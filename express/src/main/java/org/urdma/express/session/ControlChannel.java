@@ -25,6 +25,8 @@ import org.urdma.verbs.WrOpcode;
  * touches files.
  */
 public final class ControlChannel implements AutoCloseable {
+    /** How long a closed peer must have been quiet before {@link #peerGone} says so. */
+    private static final long PEER_GONE_QUIET_NANOS = 200_000_000L;
     /** What the channel hands its owner. */
     public interface Handler {
         void onMessage(Message m);
@@ -110,6 +112,14 @@ public final class ControlChannel implements AutoCloseable {
 
     public long nanosSinceLastReceive(long now) {
         return now - lastReceiveNanos;
+    }
+
+    /**
+     * {@return whether the peer is gone: it closed the connection (its QP with it) and nothing arrived for a moment since,
+     * so a message it sent just before closing is taken first} Waiting for the idle timeout then gains nothing.
+     */
+    public boolean peerGone(long now) {
+        return connection.peerClosed() && nanosSinceLastReceive(now) > PEER_GONE_QUIET_NANOS;
     }
 
     /**

@@ -1,16 +1,13 @@
 package org.urdma.express.tree;
 
 import java.io.IOException;
-import java.nio.file.FileSystems;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -23,17 +20,16 @@ import org.urdma.express.protocol.Message;
  * devices are skipped with a warning, as are entries matching an {@code --exclude} glob (by name or relative path).
  */
 public final class TreeWalker {
-    private final List<PathMatcher> excludes = new ArrayList<>();
+    private final Excludes excludes;
     private final Consumer<String> warn;
 
     public TreeWalker(List<String> excludeGlobs, Consumer<String> warn) {
-        for (String g : excludeGlobs) excludes.add(FileSystems.getDefault().getPathMatcher("glob:" + g));
+        this.excludes = new Excludes(excludeGlobs);
         this.warn = warn;
     }
 
     private boolean excluded(Path name, String relative) {
-        for (PathMatcher m : excludes) if (m.matches(name) || m.matches(Path.of(relative))) return true;
-        return false;
+        return excludes.matches(name, relative);
     }
 
     /** Walks {@code source}; its own name is the first component of every relative path. */

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.urdma.cli.EngineTelemetry;
 import org.urdma.cli.Range;
 import org.urdma.express.CopyOptions;
 import org.urdma.express.CopyResult;
@@ -20,6 +21,7 @@ import org.urdma.transport.api.Urdma;
 import org.urdma.transport.api.UrdmaDevice;
 import org.urdma.transport.impair.ImpairmentConfig;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -72,8 +74,16 @@ public final class CopyCommand implements Callable<Integer> {
     @Option(names = "--exclude", paramLabel = "GLOB", description = "Leave out names or relative paths matching GLOB (repeatable)")
     List<String> excludes = new ArrayList<>();
 
-    @Option(names = "--skip-existing", paramLabel = "size", description = "size: skip a file whose target exists with the same size")
+    @Option(names = "--skip-existing", paramLabel = "size|checksum", description = "size: skip a file whose target exists with the same size; "
+            + "checksum: with the same size and SHA-256 (the receiver hashes its file; a same-size target that differs gets only its differing blocks)")
     String skipExisting;
+
+    @Option(names = "--delete", description = "Once every file is verified, delete what each source directory's copy at the destination holds "
+            + "and the source does not (links are deleted, never followed; excluded names are left alone); nothing is deleted when an entry failed")
+    boolean delete;
+
+    @Option(names = "--delete-excluded", description = "--delete, and delete names --exclude matches as well")
+    boolean deleteExcluded;
 
     @Option(names = "--allow-gbn", description = "Copy with go-back-N when the server does not agree on the WAN mode (refused otherwise)")
     boolean allowGbn;
@@ -81,6 +91,13 @@ public final class CopyCommand implements Callable<Integer> {
     @Option(names = "--rate", paramLabel = "RATE", description = "RRCC's reference rate: the path's bottleneck as far as you know it, "
             + "bit/s with an optional K, M or G suffix, e.g. 1G (the lower of both sides' applies; default: none, RRCC finds it)")
     String rate;
+
+    @Option(names = "--max-rate", paramLabel = "RATE", description = "RRCC's cap: the connection never paces faster, bit/s with an optional "
+            + "K, M or G suffix, at least --rate (the lower of both sides' applies, so a pull's server keeps under it too; default: none)")
+    String maxRate;
+
+    @Mixin
+    org.urdma.cli.TelemetryOptions telemetryOptions = new org.urdma.cli.TelemetryOptions();
 
     @Option(names = "--no-wan", description = "Do not offer the WAN mode (a data-centre link)")
     boolean noWan;
@@ -115,11 +132,16 @@ public final class CopyCommand implements Callable<Integer> {
 
     /** {@return a --rate value in bit/s} */
     static long rate(String value) {
-        if (notOneRate(value)) throw new IllegalArgumentException("--rate: a rate such as 800M or 1G (bit/s), was '" + value + "'");
+        return rate("--rate", value);
+    }
+
+    /** {@return a rate option's value in bit/s} */
+    static long rate(String option, String value) {
+        if (notOneRate(value)) throw new IllegalArgumentException(option + ": a rate such as 800M or 1G (bit/s), was '" + value + "'");
         try {
             return org.urdma.transport.cm.WanOffer.parse(true, null, null, "rrcc,ref=" + value.trim()).referenceBps();
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--rate: a rate such as 800M or 1G (bit/s), was '" + value + "'");
+            throw new IllegalArgumentException(option + ": a rate such as 800M or 1G (bit/s), was '" + value + "'");
         }
     }
 
@@ -150,11 +172,15 @@ public final class CopyCommand implements Callable<Integer> {
         TransferCounters counters = new TransferCounters();
         java.util.function.Consumer<String> warn = w -> System.err.println("urdma copy: warning: " + w);
         CopyResult r;
-        try {
-            r = run(sources, dst, remote, colon, o, counters, warn);
-        } catch (IllegalStateException e) {
-            System.err.println("urdma copy: " + e.getMessage()); // refused by the server or a peer without the WAN mode
-            return CopyResult.EXIT_FAILED;
+        try (EngineTelemetry telemetry = telemetryOptions.open("urdma0")) {
+            try {
+                r = run(sources, dst, remote, colon, o, counters, warn, telemetry);
+            } catch (IllegalStateException e) {
+                System.err.println("urdma copy: " + e.getMessage()); // refused by the server or a peer without the WAN mode
+                return CopyResult.EXIT_FAILED;
+            } finally {
+                describe(telemetry);
+            }
         }
         return report(r);
     }
@@ -179,14 +205,23 @@ public final class CopyCommand implements Callable<Integer> {
         TransferCounters counters = new TransferCounters();
         java.util.function.Consumer<String> warn = w -> System.err.println("urdma copy: warning: " + w);
         CopyResult r;
-        try (ProgressLine line = ProgressLine.startIf(!json && !quiet && System.console() != null, counters, System.err);
-             UrdmaDevice d = Urdma.open(DeviceOptions.memory().withLink(link).withIp(ip).withFraming(framing))) {
-            r = Copier.pull(d, host, port, sources, Path.of(dst), o, retries, counters, warn);
-        } catch (IllegalStateException e) {
-            System.err.println("urdma copy: " + e.getMessage());
-            return CopyResult.EXIT_FAILED;
+        try (EngineTelemetry telemetry = telemetryOptions.open("urdma0")) {
+            try (ProgressLine line = ProgressLine.startIf(!json && !quiet && System.console() != null, counters, System.err);
+                 UrdmaDevice d = Urdma.open(DeviceOptions.memory().withLink(link).withIp(ip).withFraming(framing), telemetry)) {
+                r = Copier.pull(d, host, port, sources, Path.of(dst), o, retries, counters, warn);
+            } catch (IllegalStateException e) {
+                System.err.println("urdma copy: " + e.getMessage());
+                return CopyResult.EXIT_FAILED;
+            } finally {
+                describe(telemetry);
+            }
         }
         return report(r);
+    }
+
+    /** Where the counters and the journal are, on stderr (stdout is --json's). */
+    private static void describe(EngineTelemetry telemetry) {
+        for (String line : telemetry.describe()) System.err.println("urdma copy: " + line.trim());
     }
 
     private int report(CopyResult r) throws java.io.IOException {
@@ -198,13 +233,13 @@ public final class CopyCommand implements Callable<Integer> {
     }
 
     private CopyResult run(List<Path> sources, String dst, boolean remote, int colon, CopyOptions o, TransferCounters counters,
-                           java.util.function.Consumer<String> warn) throws java.io.IOException {
+                           java.util.function.Consumer<String> warn, EngineTelemetry telemetry) throws java.io.IOException {
         CopyResult r;
         try (ProgressLine line = ProgressLine.startIf(!json && !quiet && System.console() != null, counters, System.err)) {
             if (remote) {
                 if (link.equals("memory")) throw new IllegalArgumentException("--link: HOST:DST needs afpacket:IF or tap:IF (memory works only in one process)");
                 if (loss > 0 || reorder > 0) throw new IllegalArgumentException("--loss/--reorder: only for a local copy over the memory link");
-                try (UrdmaDevice d = Urdma.open(DeviceOptions.memory().withLink(link).withIp(ip).withFraming(framing))) {
+                try (UrdmaDevice d = Urdma.open(DeviceOptions.memory().withLink(link).withIp(ip).withFraming(framing), telemetry)) {
                     r = Copier.push(d, dst.substring(0, colon), port, sources, dst.substring(colon + 1), o, retries, counters, warn);
                 }
             } else {
@@ -212,7 +247,7 @@ public final class CopyCommand implements Callable<Integer> {
                 ImpairmentConfig imp = loss > 0 || reorder > 0 ? ImpairmentConfig.random(loss, 0, reorder, System.nanoTime()) : ImpairmentConfig.none();
                 Path root = Path.of(dst);
                 ServeOptions so = ServeOptions.under(root).withMem(o.mem()).withIoThreads(ioThreads).withWan(!noWan).withToken(o.token());
-                r = Copier.local(sources, root, o, so, imp, retries, counters, warn);
+                r = Copier.local(sources, root, o, so, imp, telemetry, retries, counters, warn);
             }
         }
         return r;
@@ -220,12 +255,18 @@ public final class CopyCommand implements Callable<Integer> {
 
     private CopyOptions options() throws java.io.IOException {
         if (verify != null && !verify.equals("reread")) throw new IllegalArgumentException("--verify: reread, was '" + verify + "'");
-        if (skipExisting != null && !skipExisting.equals("size")) throw new IllegalArgumentException("--skip-existing: size, was '" + skipExisting + "'");
+        if (skipExisting != null && !skipExisting.equals("size") && !skipExisting.equals("checksum")) {
+            throw new IllegalArgumentException("--skip-existing: size or checksum, was '" + skipExisting + "'");
+        }
+        long rateBps = rate == null ? 0 : rate(rate);
+        long maxBps = maxRate == null ? 0 : rate("--max-rate", maxRate);
+        if (maxRate != null && maxBps < rateBps) throw new IllegalArgumentException("--max-rate: at least --rate (" + rate + "), was '" + maxRate + "'");
         long bs = Sizes.parse("--block-size", blockSize);
         if (bs > CopyOptions.MAX_BLOCK) throw new IllegalArgumentException("--block-size: at most 64M, was " + blockSize);
         return CopyOptions.defaults().withBlockSize((int) bs).withMem(Sizes.parse("--mem", mem)).withIoThreads(ioThreads)
-                .withVerifyReread(verify != null).withManifest(manifest).withExcludes(excludes).withSkipExistingSize(skipExisting != null)
+                .withVerifyReread(verify != null).withManifest(manifest).withExcludes(excludes).withSkipExistingSize("size".equals(skipExisting))
                 .withWan(!noWan).withAllowGbn(allowGbn).withToken(tokenFile == null ? null : TokenAuth.read(tokenFile))
-                .withTimeout(Duration.ofSeconds(timeout)).withRate(rate == null ? 0 : rate(rate));
+                .withTimeout(Duration.ofSeconds(timeout)).withRate(rateBps).withMaxRate(maxBps)
+                .withSync(new CopyOptions.TreeSync("checksum".equals(skipExisting), delete || deleteExcluded, deleteExcluded));
     }
 }

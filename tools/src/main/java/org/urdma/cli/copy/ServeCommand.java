@@ -12,6 +12,7 @@ import org.urdma.transport.api.DeviceOptions;
 import org.urdma.transport.api.Urdma;
 import org.urdma.transport.api.UrdmaDevice;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code urdma serve --root DIR}: receives copies under DIR until stopped. */
@@ -53,6 +54,9 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--no-wan", description = "Do not offer the WAN mode (clients then need --allow-gbn)")
     boolean noWan;
 
+    @Mixin
+    org.urdma.cli.TelemetryOptions telemetryOptions = new org.urdma.cli.TelemetryOptions();
+
     @Range(min = 1, max = 86400)
     @Option(names = "--idle-timeout", description = "Seconds a client may be silent before its session ends (default: ${DEFAULT-VALUE})")
     int idleTimeout = 60;
@@ -63,10 +67,12 @@ public final class ServeCommand implements Callable<Integer> {
         if (!Files.isDirectory(root)) throw new IllegalArgumentException("--root: not a directory: " + root);
         ServeOptions o = ServeOptions.under(root).withMem(Sizes.parse("--mem", mem)).withIoThreads(ioThreads)
                 .withToken(tokenFile == null ? null : TokenAuth.read(tokenFile)).withWan(!noWan).withIdleTimeout(Duration.ofSeconds(idleTimeout));
-        try (UrdmaDevice d = Urdma.open(DeviceOptions.memory().withLink(link).withIp(ip).withFraming(framing));
+        try (org.urdma.cli.EngineTelemetry telemetry = telemetryOptions.open("urdma0");
+             UrdmaDevice d = Urdma.open(DeviceOptions.memory().withLink(link).withIp(ip).withFraming(framing), telemetry);
              Server s = new Server(d, port, o, line -> System.err.println("urdma serve: " + line))) {
             System.err.println("urdma serve: serving " + root.toRealPath() + " on port " + s.port() + ", " + d.describe()
                     + " (data is not encrypted on the wire)");
+            for (String line : telemetry.describe()) System.err.println("urdma serve: " + line.trim());
             Thread.currentThread().join();
         }
         return 0;

@@ -33,7 +33,9 @@ class CopyCommandTest {
         Path src = Files.createDirectories(tmp.resolve("tree"));
         Files.createSymbolicLink(src.resolve("escape"), Path.of("/etc"));
         Files.write(src.resolve("fine"), "ok".getBytes());
-        CliRun r = CliRun.run("copy", "--quiet", "--failed", tmp.resolve("failed").toString(), src.toString(), tmp.resolve("out").toString());
+        // small staging memory: the default 256M per side is allocated and registered for two bytes
+        CliRun r = CliRun.run("copy", "--quiet", "--block-size", "64K", "--mem", "1M", "--failed", tmp.resolve("failed").toString(), src.toString(),
+                tmp.resolve("out").toString());
         assertEquals(1, r.exit(), r.err());
         assertTrue(r.err().contains("urdma copy: failed: tree/escape: refused: symlink 'tree/escape' -> '/etc': absolute target leads outside the root"), r.err());
         assertEquals(java.util.List.of("tree/escape: refused: symlink 'tree/escape' -> '/etc': absolute target leads outside the root"),
@@ -52,8 +54,47 @@ class CopyCommandTest {
         assertEquals("urdma copy: --rate: a rate such as 800M or 1G (bit/s), was 'fast'", r.err().trim());
         r = CliRun.run("copy", "--rate", "1g,ref=2g", tmp.toString(), tmp.resolve("x").toString());
         assertEquals("urdma copy: --rate: a rate such as 800M or 1G (bit/s), was '1g,ref=2g'", r.err().trim());
+        r = CliRun.run("copy", "--skip-existing", "mtime", tmp.toString(), tmp.resolve("x").toString());
+        assertEquals("urdma copy: --skip-existing: size or checksum, was 'mtime'", r.err().trim());
+        r = CliRun.run("copy", "--rate", "1G", "--max-rate", "500M", tmp.toString(), tmp.resolve("x").toString());
+        assertEquals(2, r.exit());
+        assertEquals("urdma copy: --max-rate: at least --rate (1G), was '500M'", r.err().trim());
+        r = CliRun.run("copy", "--max-rate", "quick", tmp.toString(), tmp.resolve("x").toString());
+        assertEquals("urdma copy: --max-rate: a rate such as 800M or 1G (bit/s), was 'quick'", r.err().trim());
         r = CliRun.run("copy", tmp.resolve("missing").toString(), tmp.resolve("x").toString());
         assertEquals("urdma copy: SRC: no such file or directory: " + tmp.resolve("missing"), r.err().trim());
+    }
+
+    @Test
+    void deleteSkipExistingChecksumAndMaxRateReachTheCopyAndItsSummary() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("tree"));
+        Files.write(src.resolve("a"), new byte[300_000]);
+        Path dst = Files.createDirectories(tmp.resolve("out/tree"));
+        Files.write(dst.resolve("a"), new byte[300_000]);
+        Files.writeString(dst.resolve("stale"), "x");
+        CliRun r = CliRun.run("copy", "--json", "--block-size", "64K", "--mem", "1M", "--skip-existing", "checksum", "--delete",
+                "--rate", "200M", "--max-rate", "1G", src.toString(), tmp.resolve("out").toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("\"skipped\":1,\"deleted\":1,") && r.out().contains("\"bytesSent\":0,"), r.out());
+        assertTrue(r.out().contains("cc=rrcc,ref=200000000,max=1000000000"), r.out());
+        assertTrue(Files.notExists(dst.resolve("stale")));
+    }
+
+    @Test
+    void countersAndJournalAreWrittenAsPerfWritesThemAndTheJournalOutlivesTheCopy() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("tree"));
+        Files.write(src.resolve("a"), new byte[200_000]);
+        Path journal = tmp.resolve("copy.journal");
+        CliRun r = CliRun.run("copy", "--quiet", "--block-size", "64K", "--mem", "1M", "--loss", "0.02", "--counters", tmp.toString(),
+                "--journal", journal.toString(), src.toString(), tmp.resolve("out").toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.err().contains("urdma copy: Counters        : " + tmp.resolve("engine-urdma0-")), r.err());
+        assertTrue(r.err().contains("urdma copy: Journal         : " + journal), r.err());
+        CliRun states = CliRun.run("journal", journal.toString(), "--type", "QP_STATE");
+        assertEquals(0, states.exit(), states.err());
+        assertTrue(states.out().lines().filter(l -> l.contains("to=RTS")).count() >= 2, "both ends' QPs reached RTS: " + states.out());
+        CliRun resent = CliRun.run("journal", journal.toString(), "--type", "RETRANSMIT");
+        assertTrue(resent.out().lines().count() > 0, "2 % loss made retransmissions, journalled: " + resent.out() + resent.err());
     }
 
     @Test

@@ -163,6 +163,14 @@ public final class RdmaConnection implements AutoCloseable {
         }
     }
 
+    /**
+     * {@return whether the peer closed the out-of-band connection (it closed this connection, or its process ended): its
+     * QP is gone too; false for connections rdma_cm made, which have none}
+     */
+    public boolean peerClosed() {
+        return channel != null && channel.ended();
+    }
+
     /** Destroys the QP, its CQs and channel, and closes the out-of-band connection. */
     @Override
     public void close() {

@@ -28,7 +28,7 @@ public final class RdmaServer implements AutoCloseable {
     }
 
     /**
-     * Waits up to {@code options.timeout()} for a client, then connects a new QP to it, sending
+     * Waits up to {@code options.timeout()} for a client (less when this server is closed meanwhile), then connects a new QP to it, sending
      * {@code options.privateData()} and receiving the client's.
      *
      * @param options the QP to make and the private data to send
@@ -37,8 +37,22 @@ public final class RdmaServer implements AutoCloseable {
      *                              spoke another format
      */
     public RdmaConnection accept(EndpointOptions options) {
+        return accept(options, options.timeout());
+    }
+
+    /**
+     * As {@link #accept(EndpointOptions)}, waiting up to {@code wait} for a client (the connection's setup then has
+     * {@code options.timeout()}); returns at once, throwing, when this server is closed meanwhile.
+     *
+     * @param options the QP to make and the private data to send
+     * @param wait    how long to wait for a client
+     * @return the connection, its QP in RTS
+     * @throws RdmaConnectException naming what failed: no client in time, the server closed, the client closed or
+     *                              vanished, or it spoke another format
+     */
+    public RdmaConnection accept(EndpointOptions options, Duration wait) {
         try {
-            ExchangeChannel c = listener.accept(options.timeout());
+            ExchangeChannel c = listener.accept(wait);
             return RdmaConnection.establish(device, null, c, options);
         } catch (ConnectionException e) {
             throw new RdmaConnectException(e.getMessage(), e);

@@ -40,6 +40,19 @@ public final class Urdma {
      *                          interface or an address the kernel owns
      */
     public static UrdmaDevice open(DeviceOptions o) {
+        return open(o, MemoryFabric.Telemetry.IN_MEMORY);
+    }
+
+    /**
+     * As {@link #open(DeviceOptions)}, counting into and journaling to what {@code telemetry} gives for the device (a
+     * counters file {@code urdma stat} reads, a journal {@code urdma journal} reads); the caller closes those after the
+     * device.
+     *
+     * @param o         the link and its options
+     * @param telemetry where the device's engine counts and journals
+     * @return the device, its engine running
+     */
+    public static UrdmaDevice open(DeviceOptions o, MemoryFabric.Telemetry telemetry) {
         String kind = o.linkKind();
         if (kind.equals("memory")) {
             throw new IllegalArgumentException("link: a memory device needs its peer in this JVM, use Urdma.memoryPair");
@@ -48,7 +61,7 @@ public final class Urdma {
         // TPACKET_V2: V3 hands a block over only when its retire timer fires, which stalls RC's window
         EthernetLinks.Opened l = EthernetLinks.open(o.link(), o.ip(), o.mac(),
                 mac -> EthernetLinkConfig.of(framing, PortIdentity.of(mac, o.ip())), AfPacketOptions.Version.V2);
-        UrdmaDevice d = start(o, l.link(), l.closer(), l.datapath(), framing, l.datapath().config().port().mac(), l.description());
+        UrdmaDevice d = start(o, l.link(), l.closer(), l.datapath(), framing, l.datapath().config().port().mac(), l.description(), telemetry);
         try {
             d.rdmaCm(); // QP1 on every real port, as on a NIC: a REQ for a port nobody listens on gets a REJ, not silence
         } catch (RuntimeException e) {
@@ -78,6 +91,21 @@ public final class Urdma {
      * @return both devices, their engines running
      */
     public static MemoryPair memoryPair(DeviceOptions o, ImpairmentConfig firstToSecond, ImpairmentConfig secondToFirst) {
+        return memoryPair(o, firstToSecond, secondToFirst, MemoryFabric.Telemetry.IN_MEMORY);
+    }
+
+    /**
+     * As {@link #memoryPair(DeviceOptions, ImpairmentConfig, ImpairmentConfig)}, each device counting into and journaling
+     * to what {@code telemetry} gives for it; the caller closes those after the pair.
+     *
+     * @param o             options of both devices; the link must be {@code memory}
+     * @param firstToSecond what the link does to frames from the first device to the second
+     * @param secondToFirst and the other way
+     * @param telemetry     where the devices' engines count and journal
+     * @return both devices, their engines running
+     */
+    public static MemoryPair memoryPair(DeviceOptions o, ImpairmentConfig firstToSecond, ImpairmentConfig secondToFirst,
+                                        MemoryFabric.Telemetry telemetry) {
         if (!o.linkKind().equals("memory")) throw new IllegalArgumentException("link: memoryPair needs memory, was '" + o.link() + "'");
         FramingKind framing = FramingKind.parse(o.framing());
         DeviceConfig a = config(o, o.name(), o.mac() != null ? PortIdentity.parseMac(o.mac()) : new byte[] {2, 0, 0, 0, 0, 1});
@@ -85,7 +113,7 @@ public final class Urdma {
         if (java.util.Arrays.equals(a.mac(), b.mac())) b = config(o, o.name() + "-peer", new byte[] {2, 0, 0, 0, 0, 3});
         long now = System.nanoTime();
         MemoryFabric f = new MemoryFabric(a, b, MemoryLink.Config.defaults().withLatency(0), MemoryFabric.CodecFactory.wire(framing),
-                firstToSecond, secondToFirst, now, now);
+                firstToSecond, secondToFirst, now, now, telemetry);
         UrdmaDevice first = new UrdmaDevice(f.a, null, null, framing, driver(o, f.a), "memory link");
         UrdmaDevice second = new UrdmaDevice(f.b, null, null, framing, driver(o, f.b), "memory link");
         return new MemoryPair(first, second);
@@ -110,9 +138,13 @@ public final class Urdma {
 
     private static UrdmaDevice start(DeviceOptions o, org.urdma.transport.packet.Link link, AutoCloseable owned,
                                      org.urdma.transport.link.ethernet.EthernetDatapath port, FramingKind framing, byte[] mac,
-                                     String describe) {
+                                     String describe, MemoryFabric.Telemetry telemetry) {
         try {
-            SoftDevice d = new SoftDevice(config(o, o.name(), mac), link, new SplittableRandom(System.nanoTime()), System.nanoTime());
+            DeviceConfig config = config(o, o.name(), mac);
+            org.urdma.transport.counters.EngineCounters counters = telemetry.counters(config);
+            if (counters == null) counters = org.urdma.transport.counters.EngineCounters.inMemory(config.name());
+            SoftDevice d = new SoftDevice(config, link, new SplittableRandom(System.nanoTime()), System.nanoTime(), counters,
+                    telemetry.journal(config, counters));
             return new UrdmaDevice(d, owned, port, framing, driver(o, d), describe);
         } catch (RuntimeException e) {
             try {

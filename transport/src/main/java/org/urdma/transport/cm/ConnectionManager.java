@@ -179,7 +179,7 @@ public final class ConnectionManager implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         StreamHandler h = new StreamHandler(false, String.valueOf(ch.remoteAddress()), config.readTimeout());
                         ch.pipeline().addLast(h);
-                        l.accepted.add(h);
+                        l.offer(h);
                     }
                 });
         liveness.forEach((k, v) -> b.childOption(option(k), v));
@@ -191,9 +191,12 @@ public final class ConnectionManager implements AutoCloseable {
         return l;
     }
 
-    /** A listening socket; {@link #accept} hands out connected peers in arrival order. */
+    /** A listening socket; {@link #accept} hands out connected peers in arrival order, and returns at once when it is closed. */
     public final class Listener implements AutoCloseable {
-        private final BlockingQueue<ExchangeChannel> accepted = new LinkedBlockingQueue<>();
+        /** Wakes every waiting {@link #accept} when the listener closes (it is put back for the next waiter). */
+        private static final Object CLOSED = new Object();
+        private final BlockingQueue<Object> accepted = new LinkedBlockingQueue<>();
+        private volatile boolean closed;
         private Channel channel;
 
         /** The bound address (port 0 gets a free port). */
@@ -201,25 +204,41 @@ public final class ConnectionManager implements AutoCloseable {
             return (InetSocketAddress) channel.localAddress();
         }
 
-        /** Waits up to {@code timeout} for a client. */
+        private void offer(ExchangeChannel c) {
+            accepted.add(c);
+            if (closed) drain(); // arrived while closing: nobody will take it
+        }
+
+        /** Waits up to {@code timeout} for a client, or until the listener is closed. */
         public ExchangeChannel accept(Duration timeout) {
             try {
-                ExchangeChannel c = accepted.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+                Object c = closed ? CLOSED : accepted.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+                if (c == CLOSED) {
+                    accepted.add(CLOSED);
+                    throw new ConnectionException("accept: the listener on " + localAddress() + " was closed");
+                }
                 if (c == null) {
                     throw new ConnectionException("accept: no client connected to " + localAddress() + " within " + timeout.toMillis() + " ms");
                 }
-                return c;
+                return (ExchangeChannel) c;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new ConnectionException("accept: interrupted", e);
             }
         }
 
+        private void drain() {
+            for (Object c; (c = accepted.poll()) != null; ) {
+                if (c instanceof ExchangeChannel e) e.close();
+            }
+            accepted.add(CLOSED);
+        }
+
         @Override
         public void close() {
+            closed = true;
             if (channel != null) channel.close().awaitUninterruptibly(1, TimeUnit.SECONDS);
-            ExchangeChannel c;
-            while ((c = accepted.poll()) != null) c.close();
+            drain();
         }
     }
 

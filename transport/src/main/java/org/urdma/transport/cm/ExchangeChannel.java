@@ -21,6 +21,11 @@ public interface ExchangeChannel extends AutoCloseable {
     /** Changes how long each later {@link #read} waits (e.g. longer while the peer runs a benchmark). */
     void readTimeout(java.time.Duration timeout);
 
+    /** {@return whether the stream has ended: the peer closed it (its process too may have ended), or this side did} */
+    default boolean ended() {
+        return false;
+    }
+
     /** One lock-step round: the client writes then reads, the server reads then writes. */
     default byte[] swap(byte[] mine, int theirLength, String step) {
         if (isClient()) {

@@ -76,10 +76,11 @@ public final class QpConnector {
         if (qp.type() != QpType.RC) throw new IllegalArgumentException("wan: RC only, this QP is " + qp.type());
         RateControl.Factory rate;
         if (agreed.rateControl().equals("rrcc")) {
-            // the agreed reference rate: RRCC starts at it and never paces below it (floor 1.0, planned networks)
+            // the agreed reference rate: RRCC starts at it and never paces below it (floor 1.0, planned networks); the
+            // agreed cap: never above it
             Rrcc.Config d = Rrcc.Config.defaults();
             rate = RateControl.rrcc(new Rrcc.Config(agreed.referenceBps(), d.floor(), d.initBps(), d.lossThreshold(),
-                    d.probeRttIntervalNanos(), d.probeRttTimeNanos(), d.probeRttGain()));
+                    d.probeRttIntervalNanos(), d.probeRttTimeNanos(), d.probeRttGain(), agreed.maxBps()));
         } else {
             try {
                 rate = RateControl.named(agreed.rateControl());

@@ -25,7 +25,7 @@ final class StreamHandler extends ChannelInboundHandlerAdapter implements Exchan
     private final Condition arrived = lock.newCondition();
     private final ByteBuf unread = Unpooled.buffer(256);
     private volatile Channel channel;
-    private boolean closed;
+    private volatile boolean closed;
     private Throwable error;
 
     StreamHandler(boolean client, String peer, Duration readTimeout) {
@@ -63,6 +63,11 @@ final class StreamHandler extends ChannelInboundHandlerAdapter implements Exchan
             lock.unlock();
             b.release();
         }
+    }
+
+    @Override
+    public boolean ended() {
+        return closed;
     }
 
     @Override

@@ -11,10 +11,11 @@ import org.urdma.verbs.PathMtu;
  * {@link QpEndpoint} holds including the MAC and feature bits; barriers and the goodbye are 8-byte tokens.
  * <pre>
  * "URDMACM1" | version u16 (1) | body length u16 (74) | lid u16 | qpn u32 | psn u32 | gid 16 | has-mac u8 | mac 6
- *           | mtu u16 (bytes) | rkey u32 | va u64 | size u64 | out-reads u8 | features u32 | reserved 4
+ *           | mtu u16 (bytes) | rkey u32 | va u64 | size u64 | out-reads u8 | features u32 | RRCC cap kbit/s u32 (0 none)
  *           | WAN offer: UETH flags u8 | rate control u8 (0 none, 1 rrcc, 2 dcqcn) | FEC m u8 | FEC r u8 | reference bit/s u64
  * </pre>
- * Version 2 added the WAN offer (WIRE.md §10); both sides intersect the offers, see {@link WanOffer#agree}.
+ * Version 2 added the WAN offer (WIRE.md §10); both sides intersect the offers, see {@link WanOffer#agree}. The cap took
+ * a word that was reserved (zero): a peer that sends zero there offers no cap.
  */
 public final class UrdmaExchangeFormat implements ExchangeFormat {
     static final byte[] MAGIC = "URDMACM1".getBytes(StandardCharsets.US_ASCII);
@@ -52,11 +53,17 @@ public final class UrdmaExchangeFormat implements ExchangeFormat {
         byte[] mac = e.mac();
         b.put((byte) (mac == null ? 0 : 1)).put(mac == null ? new byte[6] : mac);
         b.putShort((short) e.mtu().bytes()).putInt(e.rkey()).putLong(e.va()).putLong(e.size());
-        b.put((byte) e.outReads()).putInt(e.features()).putInt(0);
         WanOffer w = e.wan();
+        b.put((byte) e.outReads()).putInt(e.features()).putInt(capKbps(w.maxBps()));
         b.put((byte) w.uethFlags()).put((byte) WanOffer.rateCode(w.rateControl())).put((byte) w.fecData()).put((byte) w.fecParity())
                 .putLong(w.referenceBps());
         return b.array();
+    }
+
+    /** The cap in whole kbit/s, rounded down (at least 1 when there is one, at most what a u32 holds). */
+    static int capKbps(long maxBps) {
+        if (maxBps == 0) return 0;
+        return (int) Math.min(0xFFFF_FFFFL, Math.max(1, maxBps / 1000));
     }
 
     static QpEndpoint decode(byte[] m, String peer) {
@@ -88,13 +95,13 @@ public final class UrdmaExchangeFormat implements ExchangeFormat {
             long size = b.getLong();
             int reads = Byte.toUnsignedInt(b.get());
             int features = b.getInt();
-            b.getInt(); // reserved
+            long maxBps = Integer.toUnsignedLong(b.getInt()) * 1000;
             int flags = Byte.toUnsignedInt(b.get());
             int cc = Byte.toUnsignedInt(b.get());
             if (cc >= WanOffer.RATE_CONTROLS.length) throw new IllegalArgumentException("rate control: unknown code " + cc);
             int fecData = Byte.toUnsignedInt(b.get());
             int fecParity = Byte.toUnsignedInt(b.get());
-            WanOffer wan = new WanOffer(flags, WanOffer.RATE_CONTROLS[cc], b.getLong(), fecData, fecParity);
+            WanOffer wan = new WanOffer(flags, WanOffer.RATE_CONTROLS[cc], b.getLong(), fecData, fecParity, maxBps);
             return new QpEndpoint(lid, qpn, psn, Gid.of(gid), hasMac ? mac : null, PathMtu.ofBytes(mtu), rkey, va, size, reads,
                     features, wan);
         } catch (IllegalArgumentException e) {

@@ -14,8 +14,9 @@ import org.urdma.transport.wire.OpcodeTable;
  * @param referenceBps  RRCC's reference rate in bit/s (0 = none)
  * @param fecData       FEC data packets per group (0 = adapt to the measured loss)
  * @param fecParity     FEC parity packets per group (0 with fecData 0 = adapt)
+ * @param maxBps        RRCC's cap in bit/s (0 = none): the QP never paces faster, whatever it measures
  */
-public record WanOffer(int uethFlags, String rateControl, long referenceBps, int fecData, int fecParity) {
+public record WanOffer(int uethFlags, String rateControl, long referenceBps, int fecData, int fecParity, long maxBps) {
     /** Rate controls by their code in the exchange (index = code). */
     static final String[] RATE_CONTROLS = {"none", "rrcc", "dcqcn"};
     /** DC mode: no URDMA headers. */
@@ -24,7 +25,13 @@ public record WanOffer(int uethFlags, String rateControl, long referenceBps, int
     public static final WanOffer FULL = new WanOffer(OpcodeTable.UETH_TS | OpcodeTable.UETH_PER_PACKET_RETH
             | OpcodeTable.UETH_SACK | OpcodeTable.UETH_FEC, "rrcc", 0, 0, 0);
 
+    /** An offer without a cap. */
+    public WanOffer(int uethFlags, String rateControl, long referenceBps, int fecData, int fecParity) {
+        this(uethFlags, rateControl, referenceBps, fecData, fecParity, 0);
+    }
+
     public WanOffer {
+        if (maxBps < 0) throw new IllegalArgumentException("max: must be >= 0, was " + maxBps);
         if ((uethFlags & ~0xF0) != 0) throw new IllegalArgumentException("uethFlags: only 0x80|0x40|0x20|0x10, was 0x" + Integer.toHexString(uethFlags));
         if (rateCode(rateControl) < 0) throw new IllegalArgumentException("cc: unknown '" + rateControl + "', expected none, rrcc or dcqcn");
         if (referenceBps < 0) throw new IllegalArgumentException("ref: must be >= 0, was " + referenceBps);
@@ -48,18 +55,28 @@ public record WanOffer(int uethFlags, String rateControl, long referenceBps, int
 
     /**
      * What both sides run: the common UETH flags (SACK only with per-packet RETH), the rate control when both name the
-     * same one (else none), the lower non-zero reference rate, and the smaller FEC group (auto when either says auto).
+     * same one (else none), the lower non-zero reference rate and cap, and the smaller FEC group (auto when either says auto).
      */
     public WanOffer agree(WanOffer other) {
         int flags = uethFlags & other.uethFlags;
         if ((flags & OpcodeTable.UETH_PER_PACKET_RETH) == 0) flags &= ~OpcodeTable.UETH_SACK;
         String cc = rateControl.equals(other.rateControl) ? rateControl : "none";
-        long ref = referenceBps == 0 ? other.referenceBps : other.referenceBps == 0 ? referenceBps : Math.min(referenceBps, other.referenceBps);
+        long ref = lowerNonZero(referenceBps, other.referenceBps);
+        long max = lowerNonZero(maxBps, other.maxBps);
         boolean fec = (flags & OpcodeTable.UETH_FEC) != 0;
         boolean auto = fecData == 0 || other.fecData == 0;
         int m = !fec || auto ? 0 : Math.min(fecData, other.fecData);
         int r = !fec || auto ? 0 : Math.min(m, Math.max(fecParity, other.fecParity));
-        return new WanOffer(flags, flags == 0 ? "none" : cc, flags == 0 ? 0 : ref, m, r);
+        return new WanOffer(flags, flags == 0 ? "none" : cc, flags == 0 ? 0 : ref, m, r, flags == 0 ? 0 : max);
+    }
+
+    private static long lowerNonZero(long a, long b) {
+        return a == 0 ? b : b == 0 ? a : Math.min(a, b);
+    }
+
+    /** {@return this offer with RRCC's cap at {@code bps} (0: none)} */
+    public WanOffer withMax(long bps) {
+        return new WanOffer(uethFlags, rateControl, referenceBps, fecData, fecParity, bps);
     }
 
     /**
@@ -134,6 +151,7 @@ public record WanOffer(int uethFlags, String rateControl, long referenceBps, int
         if (has(OpcodeTable.UETH_FEC)) b.append(fecData == 0 ? "fec=auto " : "fec=" + fecData + "," + fecParity + " ");
         b.append("cc=").append(rateControl);
         if (referenceBps != 0) b.append(",ref=").append(referenceBps);
+        if (maxBps != 0) b.append(",max=").append(maxBps);
         return b.append(']').toString();
     }
 }

@@ -37,9 +37,11 @@ import java.util.Arrays;
  * Pacing by next-available time ({@link Pacer}); rates are payload bit/s; no clock, no randomness, no allocation.
  */
 public final class Rrcc implements RateControl {
+    /** @param maxBps the cap (0: none): the pacing rate never exceeds it, not in startup, a probe or at the floor */
     public record Config(long refBps, double floor, long initBps, double lossThreshold, long probeRttIntervalNanos,
-                         long probeRttTimeNanos, double probeRttGain) {
+                         long probeRttTimeNanos, double probeRttGain, long maxBps) {
         public Config {
+            if (maxBps < 0) throw new IllegalArgumentException("cc: rrcc max must be >= 0 bit/s (0: none), was " + maxBps);
             if (refBps < 0) throw new IllegalArgumentException("cc: rrcc ref must be >= 0 bit/s (0: none), was " + refBps);
             if (!(floor >= 0 && floor <= 1)) throw new IllegalArgumentException("cc: rrcc floor must be 0..1 (a fraction of ref), was " + floor);
             if (initBps < 1) throw new IllegalArgumentException("cc: rrcc init must be > 0 bit/s, was " + initBps);
@@ -53,17 +55,18 @@ public final class Rrcc implements RateControl {
 
         /** No reference rate, start at 100 Mbit/s, loss threshold 2 %, min-RTT probe of 200 ms every 10 s at half rate. */
         public static Config defaults() {
-            return new Config(0, 1.0, 100_000_000L, 0.02, 10_000_000_000L, 200_000_000L, 0.5);
+            return new Config(0, 1.0, 100_000_000L, 0.02, 10_000_000_000L, 200_000_000L, 0.5, 0);
         }
 
-        /** From {@code key=value,...}: ref, init (rates like 10g), floor, lossThreshold, probeRttGain, probeRttInterval and probeRttTime (ms). */
+        /** From {@code key=value,...}: ref, max, init (rates like 10g), floor, lossThreshold, probeRttGain, probeRttInterval and probeRttTime (ms). */
         public static Config parse(String options) {
             PolicySpec s = PolicySpec.parse("rrcc", options);
             Config d = defaults();
             Config c = new Config(s.rate("ref", 0), s.number("floor", d.floor), s.rate("init", d.initBps),
                     s.number("lossThreshold", d.lossThreshold),
                     Math.round(s.number("probeRttInterval", d.probeRttIntervalNanos / 1e6) * 1e6),
-                    Math.round(s.number("probeRttTime", d.probeRttTimeNanos / 1e6) * 1e6), s.number("probeRttGain", d.probeRttGain));
+                    Math.round(s.number("probeRttTime", d.probeRttTimeNanos / 1e6) * 1e6), s.number("probeRttGain", d.probeRttGain),
+                    s.rate("max", 0));
             s.done();
             return c;
         }
@@ -126,10 +129,10 @@ public final class Rrcc implements RateControl {
             state = State.PROBE_BW;
             phase = 2; // cruise at ref first; probe on the next cycle
             roundMax[0] = config.refBps;
-            pacer = new Pacer(config.refBps, Pacer.CREDIT_BYTES);
+            pacer = new Pacer(capped(config.refBps), Pacer.CREDIT_BYTES);
         } else {
             state = State.STARTUP;
-            pacer = new Pacer(config.initBps, Pacer.CREDIT_BYTES);
+            pacer = new Pacer(capped(config.initBps), Pacer.CREDIT_BYTES);
         }
     }
 
@@ -321,7 +324,12 @@ public final class Rrcc implements RateControl {
         // the floor holds the estimate (bw), not probe-bandwidth's drain phase: clamping 0.75 x bw up to it made a
         // cycle average 1.03 x the floor, so a reference rate at the bottleneck queued without end (PFC, drops)
         long min = state == State.PROBE_BW ? 1 : floorBps;
-        pacer.rate(Math.max(rate, Math.max(min, leastBps())));
+        pacer.rate(capped(Math.max(rate, Math.max(min, leastBps()))));
+    }
+
+    /** The cap wins over every other bound: it is the user's limit on what the QP may take of the path. */
+    private long capped(long bps) {
+        return c.maxBps > 0 ? Math.min(bps, c.maxBps) : bps;
     }
 
     /** The bottleneck bandwidth estimate: the max delivery rate of the last 10 rounds, at least the floor. */

@@ -36,6 +36,19 @@ class ConnectionManagerTest {
     }
 
     @Test
+    void closingTheListenerEndsAWaitingAcceptAtOnceAndLaterAcceptsToo() throws Exception {
+        ConnectionManager.Listener l = cm.listen(new InetSocketAddress(LO, 0));
+        CompletableFuture<String> waiting = CompletableFuture.supplyAsync(() ->
+                assertThrows(ConnectionException.class, () -> l.accept(Duration.ofSeconds(60))).getMessage());
+        Thread.sleep(50); // most likely inside the 60 s wait by now; if not, the closed check answers the same
+        l.close();
+        // far below the 60 s the accept would otherwise wait, far above a prompt wake-up on a loaded machine
+        String m = waiting.get(10, TimeUnit.SECONDS);
+        assertTrue(m.startsWith("accept: the listener on ") && m.endsWith(" was closed"), m);
+        assertThrows(ConnectionException.class, () -> l.accept(Duration.ofSeconds(60)));
+    }
+
+    @Test
     void bothSidesLearnTheOthersEndpointAndPassTheBarriers() throws Exception {
         QpEndpoint server = endpoint(0x11, "10.0.0.1"), client = endpoint(0x22, "10.0.0.2");
         try (ConnectionManager.Listener l = cm.listen(new InetSocketAddress(LO, 0))) {

@@ -68,6 +68,17 @@ class WanNegotiationTest {
         assertEquals(e, back);
         assertEquals(offer, back.wan());
         assertEquals(WanOffer.NONE, UrdmaExchangeFormat.decode(UrdmaExchangeFormat.encode(e.withWan(WanOffer.NONE)), "peer").wan());
+        WanOffer capped = offer.withMax(12_000_000_000L);
+        assertEquals(capped, UrdmaExchangeFormat.decode(UrdmaExchangeFormat.encode(e.withWan(capped)), "peer").wan(), "the cap travels too");
+    }
+
+    @Test
+    void theLowerCapOfBothSidesApplies() {
+        WanOffer a = WanOffer.FULL.withMax(2_000_000_000L);
+        assertEquals(2_000_000_000L, a.agree(WanOffer.FULL).maxBps(), "one side's cap holds for the connection");
+        assertEquals(800_000_000L, a.agree(WanOffer.FULL.withMax(800_000_000L)).maxBps());
+        assertEquals(0, WanOffer.FULL.agree(WanOffer.FULL).maxBps());
+        assertTrue(a.agree(WanOffer.FULL).toString().endsWith("cc=rrcc,max=2000000000]"), a.agree(WanOffer.FULL).toString());
     }
 
     @Test

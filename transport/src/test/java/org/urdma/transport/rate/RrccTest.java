@@ -256,4 +256,32 @@ class RrccTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> RateControl.named("rrcc:reff=1g"))
                 .getMessage().contains("reff"));
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"max=1g", "ref=500m,max=1g", "ref=1g,max=1g"})
+    void thePacedRateNeverExceedsTheCapOnAPathTenTimesFaster(String options) {
+        long cap = 1_000_000_000L;
+        BottleneckModel m = path(10 * cap, 0.001); // startup, probes and late-ACK bursts would all take it above the cap
+        Rrcc r = new Rrcc(Rrcc.Config.parse(options));
+        assertTrue(r.rateBps() <= cap, options + ": starts at " + r.rateBps());
+        m.add(r, 0);
+        long maxRate = 0;
+        for (long t = RTT / 10; t <= 60 * RTT; t += RTT / 10) {
+            m.run(t, 10 * RTT);
+            maxRate = Math.max(maxRate, r.rateBps());
+        }
+        assertTrue(maxRate <= cap, options + ": paced at " + maxRate + " bit/s");
+        // the cap is what it delivers, not a rate it hovers far under (from ref=500m it climbs there by probes)
+        assertTrue(m.goodputBps() <= 1.01 * cap && m.goodputBps() >= 0.85 * cap, options + ": goodput " + m.goodputBps());
+    }
+
+    @Test
+    void withoutACapTheSamePathIsTakenAboveIt() {
+        BottleneckModel m = path(10_000_000_000L, 0.001);
+        Rrcc r = new Rrcc(Rrcc.Config.parse(""));
+        m.add(r, 0);
+        m.run(60 * RTT, 10 * RTT);
+        assertTrue(m.goodputBps() > 2e9, "goodput " + m.goodputBps());
+        assertEquals(3_000_000_000L, Rrcc.Config.parse("max=3g").maxBps());
+    }
 }
