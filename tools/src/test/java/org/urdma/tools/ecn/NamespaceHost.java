@@ -42,6 +42,8 @@ final class NamespaceHost implements AutoCloseable {
     final Arena arena = Arena.ofShared();
     final MemoryRegion mr;
     final int psn;
+    /** The local ACK timeout's code (4.096 us x 2^code), the connection default unless set. */
+    private int ackTimeout = MemoryFabric.Connection.defaults().timeout();
 
     NamespaceHost(String name, String ns, long mac, String ip, int size, long seed, RateControl.Factory rate)
             throws Exception {
@@ -59,6 +61,12 @@ final class NamespaceHost implements AutoCloseable {
         qp = pd.createQp(MemoryFabric.init(QpType.RC, cq, 1024));
         mr = pd.registerMemory(arena.allocate(size, 4096), RW);
         psn = r.nextInt(1 << 24);
+    }
+
+    /** Sets the local ACK timeout (4.096 us x 2^code) of the QPs this host connects from now on. */
+    NamespaceHost ackTimeout(int code) {
+        ackTimeout = code;
+        return this;
     }
 
     /** Another RC QP on this device (for a second peer). */
@@ -81,7 +89,7 @@ final class NamespaceHost implements AutoCloseable {
     }
 
     void connect(QueuePair q, QpEndpoint peer) {
-        MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withAccess(RW);
+        MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withAccess(RW).withTimeout(ackTimeout);
         byte[] mac = NeighborResolver.resolve(device, link.datapath(), peer.gid(), 2_000_000_000L);
         QpConnector.toInit(q, c, 0x11111111);
         QpConnector.toRts(q, endpoint(q), peer, mac, c);
