@@ -155,6 +155,7 @@ local function locate(tvb)
         if math.floor(vihl / 16) ~= 4 or tvb(o + 9, 1):uint() ~= 17 then return nil end
         udp = o + (vihl % 16) * 4
         datagram_end = o + tvb(o + 2, 2):uint()
+        if vihl % 16 < 5 then return nil end
     elseif etype == 0x86DD then
         if len < o + 40 or tvb(o + 6, 1):uint() ~= 17 then return nil end
         udp = o + 40
@@ -275,7 +276,9 @@ end
 
 function urdma.dissector(tvb, pinfo, tree)
     local bth, section_end, udp = locate(tvb)
-    if bth == nil or tvb:len() < bth + 12 then return end
+    if bth == nil or tvb:len() < bth + 12 or section_end < bth + 12 then return end
+    -- a capture cut short (snaplen) ends before the packet does: decode what is there, quietly
+    local cut = tvb:len() < section_end + ICRC_LENGTH
     local op = tvb(bth, 1):uint()
     local resv7 = tvb(bth + 8, 1):uint() % 128
     local urdma_headers = has(resv7, RESV7_URDMA)
@@ -295,13 +298,17 @@ function urdma.dissector(tvb, pinfo, tree)
             local name, length = h[1], h[2]
             if headers[name] then
                 if o + length > math.min(limit, tvb:len()) then
-                    t:add_expert_info(PI_MALFORMED, PI_ERROR, "urdma: " .. name .. " runs past the packet")
+                    if not cut then
+                        t:add_expert_info(PI_MALFORMED, PI_ERROR, "urdma: " .. name .. " runs past the packet")
+                    end
                     return
                 end
                 if name == "sack" then
                     length = add_sack(t, tvb, o, math.min(limit, tvb:len()))
                     if length == nil then
-                        t:add_expert_info(PI_MALFORMED, PI_ERROR, "urdma: SACK-ETH ranges run past the packet")
+                        if not cut then
+                            t:add_expert_info(PI_MALFORMED, PI_ERROR, "urdma: SACK-ETH ranges run past the packet")
+                        end
                         return
                     end
                 elseif ADD[name] then
@@ -311,7 +318,7 @@ function urdma.dissector(tvb, pinfo, tree)
             end
         end
         local pad = math.floor(tvb(bth + 1, 1):uint() / 16) % 4
-        if OPCODES[op].payload and limit - o >= pad then
+        if OPCODES[op].payload and limit - o >= pad and not cut then
             t:add(f.payload_len, tvb(bth, 12), limit - o - pad)
         end
         if urdma_headers then info[#info + 1] = string.format("UETH 0x%02x", ueth_flags) end
@@ -319,7 +326,7 @@ function urdma.dissector(tvb, pinfo, tree)
     if int_stack then
         local stack = section_end - INT_LENGTH
         if stack < bth + 12 or section_end > tvb:len() then
-            t:add_expert_info(PI_MALFORMED, PI_WARN, "urdma: INT stack not in the capture (short packet or snaplen)")
+            t:add_expert_info(PI_UNDECODED, PI_NOTE, "urdma: the INT stack is not in the capture (short packet or snaplen)")
         else
             local flags, hops = add_int(t, tvb, stack)
             info[#info + 1] = string.format("INT %s hops=%d", has(flags, 0x80) and "echo" or "stamped", hops)
