@@ -1,6 +1,7 @@
 package org.urdma.tools.ecn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
@@ -50,8 +51,8 @@ import org.urdma.verbs.WrOpcode;
  * As root: two urdma devices with HPCC (h1, h2 on 10G links) WRITE to a third (h3, on a 1G link) through the real-time
  * switch with INT stamping and PFC on (HPCC's lossless setting). The capture of the switch's port to h3 holds every request stamped once (hop count 1, the
  * port's 1 Gbit/s rate, the queue the two senders build), h3's ACKs come back to the senders with the echo unstamped,
- * tshark with {@code urdma wire dissector}'s script reads the same stacks, and each sender's HPCC cut its rate from the
- * 10 Gbit/s line towards its share of the bottleneck.
+ * tshark with {@code urdma wire dissector}'s script reads the same stacks, and each sender's HPCC saw the port busy and
+ * cut its rate from the 10 Gbit/s line towards its share of the bottleneck.
  */
 @Tag("root")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -70,6 +71,7 @@ class HpccThroughRtSwitchTest {
         """;
     private static final long LINE = 10_000_000_000L;
     private static final long BOTTLENECK = 1_000_000_000L;
+    private static final double ETA = 0.5;
 
     @BeforeAll
     static void rootAndTshark() {
@@ -84,8 +86,12 @@ class HpccThroughRtSwitchTest {
         int toH1 = port(topo, "h1");
         int size = 4 << 20; // per sender: 8 MiB through a 1 Gbit/s port, ~70 ms at its rate
         List<WatchedHpcc> senders = Collections.synchronizedList(new ArrayList<>());
-        // base RTT 1 ms: engines and switch share the machine's cores with other work, so round trips take that long
-        Hpcc.Config config = Hpcc.Config.defaults(LINE, 1_000_000);
+        // base RTT 1 ms: engines and switch share the machine's cores with other work, so round trips take that long.
+        // Target η 0.5: the responder coalesces ACKs per engine pass, so a sender gets few of them and updates its
+        // reference rarely; at the paper's 0.95 each update with U near 1 moves the rate a few percent, at 0.5 each one
+        // that finds the port busy halves it
+        Hpcc.Config d = Hpcc.Config.defaults(LINE, 1_000_000);
+        Hpcc.Config config = new Hpcc.Config(LINE, d.minRateBps(), d.baseRttNanos(), ETA, d.maxStage(), d.rateAiBps());
         RateControl.Factory hpcc = RateControl.Factory.of("hpcc", () -> {
             WatchedHpcc h = new WatchedHpcc(new Hpcc(config));
             senders.add(h);
@@ -105,7 +111,7 @@ class HpccThroughRtSwitchTest {
             try (NamespaceHost h1 = host(topo, network, "h1", "10.9.1.11/24", size, 1, hpcc);
                  NamespaceHost h2 = host(topo, network, "h2", "10.9.1.12/24", size, 2, hpcc);
                  NamespaceHost h3 = host(topo, network, "h3", "10.9.1.13/24", 2 * size, 3, RateControl.none())) {
-                assertEquals(2, senders.size(), "one HPCC per sending QP");                
+                assertEquals(2, senders.size(), "one HPCC per sending QP");
                 QueuePair fromH2 = h3.addQp();
                 h1.connect(h3.endpoint());
                 h3.connect(h1.endpoint());
@@ -147,7 +153,7 @@ class HpccThroughRtSwitchTest {
                         .append(" rx ring drops ").append(sw.port(i).io().describeCounters().replaceAll(".* seen, (\\d+) dropped.*", "$1"));
                 }
                 System.out.println(losses);
-                assertEquals(null, failed, losses.toString());
+                assertNull(failed, losses.toString());
                 assertEquals(size / chunk, done[0], "h1's writes completed");
                 assertEquals(size / chunk, done[1], "h2's writes completed");
                 assertEquals(-1, h1.mr.segment().mismatch(h3.mr.segment().asSlice(0, size)), "h1's bytes at h3");
@@ -174,7 +180,7 @@ class HpccThroughRtSwitchTest {
                     toSender.frames, toSender.withStack, sw.core().counters(toH1).intStamped, minRates[0], minRates[1],
                     maxU[0], maxU[1], rates[0], rates[1], updates[0], updates[1], retransmitted[0], retransmitted[1],
                     sw.core().counters(toH3).totalDrops());
-            assertTrue(toReceiver.frames > 2 * size / 1024 / 2, "requests in the capture to h3: " + toReceiver.frames);
+            assertTrue(toReceiver.frames >= 2 * size / 1024, "requests in the capture to h3: " + toReceiver.frames);
             assertEquals(toReceiver.frames, stamped, "every request the port sent h3 was stamped");
             assertEquals(toReceiver.frames, toReceiver.hopOne, "hop count 1, not an echo, the port's 1G rate");
             assertTrue(toReceiver.queued > 0 && toReceiver.maxQlen > 1024,
@@ -185,15 +191,13 @@ class HpccThroughRtSwitchTest {
                     + toSender.frames + " ACKs to h1 carry an INT stack");
             assertEquals(toSender.withStack, toSender.hopOne, "every stack to h1 is h3's echo of the one hop");
             assertEquals(0, sw.core().counters(toH1).intStamped, "the switch leaves echoes alone");
-            // each sender saw the port over η and cut below its line; the ACKs, which the responder coalesces per engine
-            // pass, are few on a busy machine, so how far each got varies from run to run: together they went below half
+            // each sender saw the port busy (U over η) and cut its rate under half its line; how much further depends
+            // on how many of its few updates found the port busy
             for (int i = 0; i < 2; i++) {
                 assertTrue(updates[i] > 5, "HPCC updated its reference rate: " + updates[i]);
-                assertTrue(maxU[i] > 1, "HPCC saw the bottleneck over its target: U " + maxU[i]);
-                assertTrue(minRates[i] < LINE, "HPCC slowed from the 10G line: " + minRates[i]);
+                assertTrue(maxU[i] > ETA, "HPCC saw the bottleneck over its target: U " + maxU[i]);
+                assertTrue(minRates[i] < LINE / 2, "HPCC slowed from the 10G line: " + minRates[i]);
             }
-            assertTrue(Math.min(minRates[0], minRates[1]) < LINE / 2, "HPCC slowed towards the 1G bottleneck: "
-                    + minRates[0] + ", " + minRates[1]);
             checkTshark(SwitchCapture.file(dir, "s1", toH3), dir);
         }
     }
@@ -335,9 +339,9 @@ class HpccThroughRtSwitchTest {
     }
 
     /**
-     * A host whose QPs wait 1.07 s (code 18) for an ACK: the engines share two cores with other work (a load of 15), where
-     * a responder's ACK came up to 0.5 s late; with the default 67 ms the requesters resent, their retries running out
-     * in one run of five.
+     * A host whose QPs wait about a second (code 18) for an ACK: the engines share the machine's cores with other work,
+     * where a responder's ACK can come hundreds of milliseconds late; with the default 67 ms the requesters resent, and
+     * their retries could run out.
      */
     private static NamespaceHost host(Topology topo, NetworkBuilder.Network network, String name, String ip, int size,
                                       long seed, RateControl.Factory rate) throws Exception {
