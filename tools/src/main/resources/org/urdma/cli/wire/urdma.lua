@@ -4,9 +4,11 @@
 -- Layouts: docs/design/wire-formats.md of the urdma repository. Written by `urdma wire dissector`.
 -- Install: `urdma wire dissector --out ~/.local/lib/wireshark/plugins/urdma.lua`, or for one run
 -- `tshark -X lua_script:urdma.lua ...`. Fields are named urdma.*, e.g. urdma.int.hops, urdma.int.hop.qlen.
--- Works with the Lua of Wireshark 3.x and 4.x (5.1 to 5.4): no bit library, arithmetic only.
+-- Arithmetic only, no bit library (which Lua 5.3 and 5.4 builds of Wireshark lack); the tests run it in Wireshark 4.0.
 
-local urdma = Proto("urdma", "urdma extensions (INT stack, WAN-mode headers)")
+-- loaded twice (from a plugin directory and by -X lua_script:), the first copy does the work
+local loaded, urdma = pcall(Proto, "urdma", "urdma extensions (INT stack, WAN-mode headers)")
+if not loaded then return end
 
 local RESV7_URDMA = 0x01
 local RESV7_INT = 0x02

@@ -127,6 +127,35 @@ class UrdmaDissectorTsharkTest {
     }
 
     @Test
+    void loadedTwiceItDecodesOnceWithoutErrors() throws Exception {
+        Path lua = dir.resolve("urdma.lua");
+        Path copy = dir.resolve("plugins/urdma.lua"); // as from a plugin directory and by -X lua_script: together
+        assertEquals(0, CliRun.run("wire", "dissector", "--out", lua.toString()).exit());
+        assertEquals(0, CliRun.run("wire", "dissector", "--out", copy.toString()).exit());
+        Path pcap = dir.resolve("twice.pcap");
+        List<SampleFrames.Sample> samples = SampleFrames.generate(FramingKind.ROCE2, -1, 0, 12, true);
+        try (PcapWriter w = new PcapWriter(pcap)) {
+            long ts = 0;
+            for (SampleFrames.Sample s : samples) w.write(ts += 1000, new UnsafeBuffer(s.frame()), 0, s.frame().length);
+        }
+        List<Map<String, String>> rows = Tshark.fields(pcap, List.of("-X", "lua_script:" + lua, "-X", "lua_script:" + copy),
+            "urdma.resv7", "_ws.expert.message");
+        assertEquals(samples.size(), rows.size(), "tshark ran and read every frame");
+        int urdma = 0;
+        for (Map<String, String> r : rows) {
+            assertFalse(r.get("_ws.expert.message").contains("Lua Error"), r.toString());
+            assertFalse(r.get("urdma.resv7").contains(","), "one urdma tree per frame: " + r);
+            urdma += r.get("urdma.resv7").isEmpty() ? 0 : 1;
+        }
+        assertTrue(urdma > 50, "frames with urdma fields: " + urdma);
+        Process p = new ProcessBuilder("tshark", "-n", "-X", "lua_script:" + lua, "-X", "lua_script:" + copy, "-r",
+            pcap.toString(), "-c", "1").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "tshark finished");
+        assertFalse(out.contains("Lua: Error"), "the second copy loads without an error: " + out);
+    }
+
+    @Test
     void theCommandPrintsTheScriptItWrites() throws Exception {
         CliRun printed = CliRun.run("wire", "dissector");
         assertEquals(0, printed.exit(), printed.err());
