@@ -10,6 +10,7 @@ import org.urdma.transport.wire.Aeth;
 import org.urdma.transport.wire.FramingKind;
 import org.urdma.transport.wire.Framing;
 import org.urdma.transport.wire.Framings;
+import org.urdma.transport.wire.IntStack;
 import org.urdma.transport.wire.MacControlFrame;
 import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.OpcodeTable;
@@ -27,6 +28,10 @@ public final class SampleFrames {
     private static final int[] PAYLOAD_SIZES = {0, 1, 2, 3, 4, 5, 7, 64, 255, 1024, 1344, 4096};
     /** Payload sizes PAXI formats allow (WIRE.md §9: at most 1344 bytes a packet). */
     private static final int PAXI_MAX_PAYLOAD = 1344;
+
+    /** Link rates a switch stamps, one (3 Gbit/s) that has no rate code. */
+    private static final long[] INT_RATES = {1_000_000_000L, 10_000_000_000L, 25_000_000_000L, 40_000_000_000L,
+        50_000_000_000L, 100_000_000_000L, 200_000_000_000L, 400_000_000_000L, 800_000_000_000L, 3_000_000_000L};
 
     /** One generated frame and the fields it was encoded from. */
     public record Sample(
@@ -74,6 +79,16 @@ public final class SampleFrames {
      * @param seed      seed for every varied field
      */
     public static List<Sample> generate(final FramingKind framing, final int vlanPcp, final int vid, final long seed) {
+        return generate(framing, vlanPcp, vid, seed, false);
+    }
+
+    /**
+     * As {@link #generate(FramingKind, int, int, long)}; with {@code urdma} (RoCEv1 and RoCEv2 only) also, per opcode, a
+     * frame with the URDMA WAN-mode headers (random UETH flags, timestamps, SACK ranges) and on RoCEv2 one with an INT
+     * stack of 0 to 5 random hops (the echo on responses), after the standard frames and before PFC and PAUSE.
+     */
+    public static List<Sample> generate(final FramingKind framing, final int vlanPcp, final int vid, final long seed,
+                                        final boolean urdma) {
         final SplittableRandom rnd = new SplittableRandom(seed);
         final Framing codec = Framings.of(framing);
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[MAX_FRAME]);
@@ -98,6 +113,24 @@ public final class SampleFrames {
                 out.add(record(Opcode.name(opcode), p, length, frame, 0, null));
             }
         }
+        if (urdma && framing.usesBth()) {
+            for (int opcode = 0; opcode < 256; opcode++) {
+                if (!OpcodeTable.known(opcode) || !framing.canCarry(opcode) || opcode == Opcode.CNP) {
+                    continue;
+                }
+                fill(p, framing, opcode, rnd, payload, hostA, hostB, vlanPcp, vid);
+                wanHeaders(p, rnd);
+                out.add(record(Opcode.name(opcode) + "+WAN", p, codec.encode(p, frame, 0), frame, 0, null));
+                if (framing == FramingKind.ROCE2) {
+                    fill(p, framing, opcode, rnd, payload, hostA, hostB, vlanPcp, vid);
+                    if (rnd.nextInt(4) == 0) {
+                        wanHeaders(p, rnd);
+                    }
+                    intStack(p, rnd, OpcodeTable.has(opcode, OpcodeTable.ACK));
+                    out.add(record(Opcode.name(opcode) + "+INT", p, codec.encode(p, frame, 0), frame, 0, null));
+                }
+            }
+        }
         // Flow control: PFC for a random set of priorities, and a PAUSE.
         final int[] quanta = new int[MacControlFrame.PRIORITIES];
         final int cev = 1 + rnd.nextInt(255);
@@ -115,6 +148,35 @@ public final class SampleFrames {
         length = MacControlFrame.putPause(frame, 0, hostB, pause);
         out.add(record("PAUSE", p, length, frame, 0, new int[] {pause}));
         return out;
+    }
+
+    /** URDMA WAN-mode headers: random UETH flags (an ACKNOWLEDGE always with SACK ranges), timestamps. */
+    private static void wanHeaders(final Packet p, final SplittableRandom rnd) {
+        p.resv7 |= OpcodeTable.RESV7_URDMA;
+        p.uethFlags = rnd.nextInt(16) << 4 | (p.opcode == Opcode.RC_ACKNOWLEDGE ? OpcodeTable.UETH_SACK : 0);
+        p.tsT1 = rnd.nextInt();
+        p.tsTr = rnd.nextInt();
+        p.aethExtT3 = rnd.nextInt();
+        p.aethExtTs = rnd.nextInt();
+        p.aethExtPsn = rnd.nextInt(0x100_0000);
+        p.sackCumulativePsn = rnd.nextInt(0x100_0000);
+        p.sackCount = 1 + rnd.nextInt(4);
+        for (int i = 0; i < p.sackCount; i++) {
+            p.sackRangeStart[i] = rnd.nextInt(0x100_0000);
+            p.sackRangeLength[i] = 1 + rnd.nextInt(255);
+        }
+    }
+
+    /** An INT stack stamped by 0 to 5 switches with random queues, byte counts and times; an echo when asked. */
+    private static void intStack(final Packet p, final SplittableRandom rnd, final boolean echo) {
+        p.resv7 |= OpcodeTable.RESV7_INT;
+        IntStack.putEmpty(p.intStack, 0);
+        final int hops = rnd.nextInt(IntStack.MAX_HOPS + 1);
+        for (int i = 0; i < hops; i++) {
+            IntStack.push(p.intStack, 0, INT_RATES[rnd.nextInt(INT_RATES.length)], rnd.nextLong(1L << 24),
+                rnd.nextLong(1L << 40), rnd.nextLong(1L << 40));
+        }
+        IntStack.echo(p.intStack, 0, echo);
     }
 
     private static int[] aethVariants(final int opcode, final SplittableRandom rnd) {

@@ -6,8 +6,8 @@ import picocli.CommandLine.Command;
 @Command(
     name = "wire",
     mixinStandardHelpOptions = true,
-    description = "Frame tools: write sample frames of every opcode to a pcap, decode a pcap with urdma's codecs.",
-    subcommands = {WireSampleCommand.class, WireDecodeCommand.class})
+    description = "Frame tools: write sample frames of every opcode to a pcap, decode a pcap with urdma's codecs, print the Wireshark dissector of urdma's own fields.",
+    subcommands = {WireSampleCommand.class, WireDecodeCommand.class, WireDissectorCommand.class})
 public final class WireCommand implements Runnable {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;

@@ -14,6 +14,7 @@ import org.urdma.transport.wire.FramingKind;
 import org.urdma.transport.wire.MacControlFrame;
 import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.Packet;
+import org.urdma.transport.wire.PacketFormatter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -51,6 +52,10 @@ public final class WireDecodeCommand implements Callable<Integer> {
 
     @Option(names = {"-q", "--quiet"}, description = "print only invalid frames and the summary")
     boolean quiet;
+
+    @Option(names = {"-v", "--detail"},
+        description = "under each valid RoCE/PAXI frame's line, every header's fields (INT stack hops, WAN-mode headers)")
+    boolean detail;
 
     @Override
     public Integer call() throws Exception {
@@ -125,6 +130,9 @@ public final class WireDecodeCommand implements Callable<Integer> {
                 }
                 if (bad || !quiet) {
                     out.printf("%6d %s%n", r.frameNumber(), line);
+                    if (detail && !bad && c.framing() != null) {
+                        detail(out, p);
+                    }
                 }
             }
         }
@@ -134,6 +142,12 @@ public final class WireDecodeCommand implements Callable<Integer> {
         }
         out.flush();
         return invalid == 0 ? 0 : 1;
+    }
+
+    /** The header lines of {@link PacketFormatter#detail} (its summary line is the frame's line already). */
+    private static void detail(final PrintWriter out, final Packet p) {
+        final String text = PacketFormatter.detail(p);
+        text.lines().skip(1).forEach(l -> out.printf("       %s%n", l));
     }
 
     /** ECN CE (0b11) in the IPv4 TOS / IPv6 traffic class of a RoCEv2 or PAXI Standard frame. */

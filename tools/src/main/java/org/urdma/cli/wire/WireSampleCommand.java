@@ -40,6 +40,10 @@ public final class WireSampleCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "seed for the varied fields (default ${DEFAULT-VALUE})")
     long seed;
 
+    @Option(names = "--urdma", description = "roce1 and roce2: also frames with the URDMA WAN-mode headers and (roce2) "
+        + "the INT stack, for 'urdma wire dissector'")
+    boolean urdma;
+
     @Option(names = "--out", required = true, description = "pcap file to write")
     Path out;
 
@@ -57,7 +61,7 @@ public final class WireSampleCommand implements Callable<Integer> {
         if (vid < 0 || vid > 4094) {
             throw new ParameterException(spec.commandLine(), "--vid: must be 0-4094, was " + vid);
         }
-        final List<SampleFrames.Sample> samples = SampleFrames.generate(kind, vlanPcp, vid, seed);
+        final List<SampleFrames.Sample> samples = SampleFrames.generate(kind, vlanPcp, vid, seed, urdma);
         long ts = 1_700_000_000_000_000_000L;
         try (PcapWriter w = new PcapWriter(out)) {
             for (final SampleFrames.Sample s : samples) {

@@ -11,12 +11,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /** Runs tshark on a capture and returns the requested fields, one map per frame. */
-final class Tshark {
+public final class Tshark {
 
     private Tshark() {}
 
     /** Skips the calling test when tshark is absent, unless CI=true (CI installs it: then it fails). */
-    static void requireInstalled() {
+    public static void requireInstalled() {
         boolean present = isInstalled();
         if (!present && "true".equals(System.getenv("CI"))) {
             throw new AssertionError("tshark is not installed but CI=true: .ci/run must install it");
@@ -24,7 +24,7 @@ final class Tshark {
         Assumptions.assumeTrue(present, "tshark not installed (apt-get install tshark); skipping");
     }
 
-    static boolean isInstalled() {
+    public static boolean isInstalled() {
         try {
             Process p = new ProcessBuilder("tshark", "--version").redirectErrorStream(true).start();
             p.getInputStream().readAllBytes();
@@ -38,7 +38,7 @@ final class Tshark {
     }
 
     /** Field values per frame, in frame order; multiple occurrences are joined by ','. */
-    static List<Map<String, String>> fields(Path pcap, List<String> extraArgs, String... fields)
+    public static List<Map<String, String>> fields(Path pcap, List<String> extraArgs, String... fields)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(
                 "tshark", "-n", "-r", pcap.toString(), "--disable-protocol", "rpcordma",

@@ -78,6 +78,20 @@ class WireCommandsTest {
     }
 
     @Test
+    void detailShowsTheIntStackAndTheWanHeadersOfUrdmaSamples() throws Exception {
+        final Path pcap = dir.resolve("urdma.pcap");
+        assertEquals(0, run("wire", "sample", "--framing", "roce2", "--urdma", "--out", pcap.toString()), err.toString());
+        assertEquals(0, run("wire", "decode", "--detail", pcap.toString()), out.toString());
+        final String text = out.toString();
+        assertTrue(text.matches("(?s).*int stamped hops=\\d \\[rate=\\d+G qlen=\\d+ tx=\\d+ t=\\d+].*"), text);
+        assertTrue(text.contains("int echo hops="), text);
+        assertTrue(text.contains("ueth flags=0x") && text.contains("sack cumulative="), text);
+        out.getBuffer().setLength(0);
+        assertEquals(0, run("wire", "decode", pcap.toString()), out.toString());
+        assertTrue(!out.toString().contains("int stamped"), "no detail without --detail");
+    }
+
+    @Test
     void badArgumentsNameTheOption() {
         assertEquals(2, run("wire", "sample", "--framing", "roce3", "--out", dir.resolve("x.pcap").toString()));
         assertTrue(err.toString().contains("--framing") && err.toString().contains("roce2"), err.toString());

@@ -4,25 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.urdma.cli.CliRun;
-import org.urdma.nativeio.AfPacketOptions;
+import org.urdma.cli.wire.Tshark;
 import org.urdma.nativeio.netns.Netns;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
 import org.urdma.switchemu.capture.SwitchCapture;
@@ -34,30 +31,12 @@ import org.urdma.switchemu.rt.RtSwitchRunner;
 import org.urdma.switchemu.topo.Topology;
 import org.urdma.switchemu.topo.TopologyParser;
 import org.urdma.transport.api.Stats;
-import org.urdma.transport.cm.NeighborResolver;
-import org.urdma.transport.cm.QpConnector;
-import org.urdma.transport.cm.QpEndpoint;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.counters.DeviceStats;
 import org.urdma.transport.counters.QpStats;
-import org.urdma.transport.driver.MemoryFabric;
-import org.urdma.transport.driver.RealTimeDriver;
-import org.urdma.transport.engine.DeviceConfig;
-import org.urdma.transport.engine.SoftDevice;
-import org.urdma.transport.link.ethernet.AfPacketLink;
-import org.urdma.transport.link.ethernet.EthernetLinkConfig;
 import org.urdma.transport.pcap.PcapReader;
-import org.urdma.transport.port.PortIdentity;
-import org.urdma.transport.recovery.LossRecovery;
-import org.urdma.transport.wire.FramingKind;
+import org.urdma.transport.rate.RateControl;
 import org.urdma.transport.wire.Opcode;
-import org.urdma.verbs.AccessFlags;
-import org.urdma.verbs.CompletionQueue;
-import org.urdma.verbs.MemoryRegion;
-import org.urdma.verbs.PathMtu;
-import org.urdma.verbs.ProtectionDomain;
-import org.urdma.verbs.QpType;
-import org.urdma.verbs.QueuePair;
 import org.urdma.verbs.SendFlags;
 import org.urdma.verbs.SendWorkRequest;
 import org.urdma.verbs.WcStatus;
@@ -83,70 +62,11 @@ class EcnThroughRtSwitchTest {
           - {endpoints: [h1, s1], rate: 10G}
           - {endpoints: [h2, s1], rate: 1G}
         """;
-    private static final int RW = AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE;
 
     @BeforeAll
     static void rootAndTshark() {
         RootAssumptions.assumeRoot();
-        boolean tshark;
-        try {
-            Process p = new ProcessBuilder("tshark", "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            tshark = p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            tshark = false;
-        }
-        if (!tshark && "true".equals(System.getenv("CI"))) throw new AssertionError("tshark is not installed but CI=true");
-        Assumptions.assumeTrue(tshark, "tshark not installed (apt-get install tshark); skipping");
-    }
-
-    /** One urdma device on an AF_PACKET port opened inside its host's namespace, driven by its own agent thread. */
-    private static final class Host implements AutoCloseable {
-        final AfPacketLink link;
-        final SoftDevice device;
-        final RealTimeDriver driver;
-        final ProtectionDomain pd;
-        final CompletionQueue cq;
-        final QueuePair qp;
-        final Arena arena = Arena.ofShared();
-        final MemoryRegion mr;
-        final int psn;
-
-        Host(String name, String ns, long mac, String ip, int size, long seed) throws Exception {
-            byte[] m = PortIdentity.parseMac(String.format("%02x:%02x:%02x:%02x:%02x:%02x", mac >>> 40 & 0xFF,
-                    mac >>> 32 & 0xFF, mac >>> 24 & 0xFF, mac >>> 16 & 0xFF, mac >>> 8 & 0xFF, mac & 0xFF));
-            EthernetLinkConfig c = EthernetLinkConfig.of(FramingKind.ROCE2, PortIdentity.of(m, ip)); // ECT(0) by default
-            link = Netns.call(ns, () -> AfPacketLink.open(NetworkBuilder.HOST_INTERFACE, c, AfPacketOptions.Version.V2));
-            DeviceConfig dc = new DeviceConfig(name, m, 64, 4096, 16, 8192, 1024, 16, 256, 128, 64, LossRecovery.goBackN());
-            SplittableRandom r = new SplittableRandom(seed);
-            device = new SoftDevice(dc, link, r.split(), System.nanoTime());
-            driver = new RealTimeDriver(device, RealTimeDriver.Idle.BACKOFF);
-            pd = device.allocPd();
-            cq = device.createCq(4096, null);
-            qp = pd.createQp(MemoryFabric.init(QpType.RC, cq, 1024));
-            mr = pd.registerMemory(arena.allocate(size, 4096), RW);
-            psn = r.nextInt(1 << 24);
-        }
-
-        QpEndpoint endpoint() {
-            return new QpEndpoint(0, qp.qpNum(), psn, link.datapath().gids().gidFor(FramingKind.ROCE2),
-                    link.datapath().config().port().mac(), PathMtu.MTU_1024, mr.rkey(), mr.address(), mr.length(), 16,
-                    QpEndpoint.Features.ALL);
-        }
-
-        void connect(QpEndpoint peer) {
-            MemoryFabric.Connection c = MemoryFabric.Connection.defaults().withAccess(RW);
-            byte[] mac = NeighborResolver.resolve(device, link.datapath(), peer.gid(), 2_000_000_000L);
-            QpConnector.toInit(qp, c, 0x11111111);
-            QpConnector.toRts(qp, endpoint(), peer, mac, c);
-        }
-
-        @Override
-        public void close() {
-            driver.close();
-            link.close();
-            arena.close();
-        }
+        Tshark.requireInstalled();
     }
 
     @Test
@@ -165,8 +85,10 @@ class EcnThroughRtSwitchTest {
             long ceReceived;
             long elapsedNs;
             long h2Passes;
-            try (Host h1 = new Host("h1", network.namespace("h1"), topo.hosts().get("h1").mac(), "10.9.0.11/24", size, 1);
-                 Host h2 = new Host("h2", network.namespace("h2"), topo.hosts().get("h2").mac(), "10.9.0.12/24", size, 2)) {
+            try (NamespaceHost h1 = new NamespaceHost("h1", network.namespace("h1"), topo.hosts().get("h1").mac(), "10.9.0.11/24",
+                    size, 1, RateControl.none());
+                 NamespaceHost h2 = new NamespaceHost("h2", network.namespace("h2"), topo.hosts().get("h2").mac(),
+                    "10.9.0.12/24", size, 2, RateControl.none())) {
                 h1.connect(h2.endpoint());
                 h2.connect(h1.endpoint());
                 MemorySegment src = h1.mr.segment();

@@ -95,6 +95,51 @@ class IntStackTest {
     }
 
     @Test
+    void overIpv6TheIcrcHoldsAfterAStampAndRewrittenTrafficClassFlowLabelAndHopLimit() {
+        Framing framing = Framings.of(FramingKind.ROCE2, true);
+        Packet p = new Packet();
+        p.opcode = Opcode.RC_SEND_ONLY;
+        p.destQp = 0x22;
+        p.psn = 9;
+        p.resv7 = OpcodeTable.RESV7_INT;
+        p.ipv6 = true;
+        p.trafficClass = 0x02; // ECT(0)
+        p.flowLabel = 0x12345;
+        p.hopLimit = 64;
+        p.sgidHi = 0x2001_0db8_0000_0000L;
+        p.sgidLo = 1;
+        p.dgidHi = 0x2001_0db8_0000_0000L;
+        p.dgidLo = 2;
+        UnsafeBuffer payload = new UnsafeBuffer(new byte[100]);
+        p.payloadBuffer = payload;
+        p.payloadLength = 100;
+        IntStack.putEmpty(p.intStack, 0);
+        UnsafeBuffer frame = new UnsafeBuffer(new byte[framing.maxFrameLength(100)]);
+        int len = framing.encode(p, frame, 0);
+        assertEquals(14 + 40 + 8 + 12 + 100 + IntStack.LENGTH + 4, len);
+        int stack = len - 4 - IntStack.LENGTH;
+        IntStack.push(frame, stack, 25_000_000_000L, 4096, 1 << 20, 12345); // a switch stamps
+        frame.putByte(14, (byte) 0x60);                                       // ...rewrites the traffic class to CE,
+        frame.putByte(15, (byte) 0x3F);                                       // (its low nibble and the flow label)
+        frame.putByte(14 + 7, (byte) 63);                                     // and takes one off the hop limit
+
+        Packet d = new Packet();
+        assertEquals(DecodeStatus.OK, framing.decode(frame, 0, len, d), "the ICRC masks them and reads the stack as ones");
+        assertTrue(d.ipv6);
+        assertEquals(3, d.trafficClass & 3, "CE");
+        assertEquals(63, d.hopLimit);
+        assertEquals(100, d.payloadLength, "the stack is not payload");
+        assertEquals(stack, d.intOffset);
+        assertEquals(1, IntStack.hops(d.intStack, 0));
+        assertEquals(25_000_000_000L, IntStack.rateBps(d.intStack, 0, 0));
+        assertEquals(4096, IntStack.queueBytes(d.intStack, 0, 0));
+        assertEquals(12345, IntStack.timeNs(d.intStack, 0, 0));
+
+        frame.putByte(14 + 40 + 8 + 12 + 5, (byte) 0x55);
+        assertEquals(DecodeStatus.BAD_ICRC, framing.decode(frame, 0, len, new Packet()), "the payload is still covered");
+    }
+
+    @Test
     void anIntStackOutsideRoceV2IsRefusedByName() {
         Packet p = new Packet();
         p.opcode = Opcode.RC_SEND_ONLY;
