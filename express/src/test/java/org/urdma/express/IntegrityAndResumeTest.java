@@ -55,7 +55,7 @@ class IntegrityAndResumeTest {
         assertArrayEquals(Files.readAllBytes(src.resolve("huge")), Files.readAllBytes(dst.resolve("src/huge")));
     }
 
-    private static Path resumeTree(Path tmp) throws Exception {
+    static Path resumeTree(Path tmp) throws Exception {
         Path src = Files.createDirectories(tmp.resolve("src"));
         Files.write(src.resolve("a"), TestTrees.random(6 << 20, 11));
         Files.write(src.resolve("b"), TestTrees.random(3 << 20, 12));
@@ -63,7 +63,7 @@ class IntegrityAndResumeTest {
         return src;
     }
 
-    private static long bound(int files) {
+    static long bound(int files) {
         return MEM + (long) BLOCK * files; // the in-flight window plus one block per file
     }
 
