@@ -5,19 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.urdma.nativeio.netns.Netns;
 import org.urdma.nativeio.netns.Topology;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
 
@@ -43,27 +39,23 @@ class CopyTcpVethTest {
         Path root = Files.createDirectories(tmp.resolve("root"));
         Path manifest = tmp.resolve("manifest");
         try (Topology t = Topology.create()) {
-            String a = t.namespace("a"), b = t.namespace("b");
-            t.veth(a, "eth0", b, "eth0", Topology.LinkOptions.mtu(1500));
-            t.disableIpv6(a);
-            t.disableIpv6(b);
-            t.addAddress(a, "eth0", "10.95.0.1/24");
-            t.addAddress(b, "eth0", "10.95.0.2/24");
-            Process server = start(b, "serve", "--root", root.toString(), "--transport", "tcp");
+            String[] hosts = NamespaceHosts.pair(t, "10.95.0");
+            String a = hosts[0], b = hosts[1];
+            Process server = NamespaceHosts.start(b, "serve", "--root", root.toString(), "--transport", "tcp");
             try {
                 awaitServing(server);
-                String out = run(start(a, "copy", "--quiet", "--json", "--transport", "tcp", "--cc", "bbr", "--streams", "2", "--block-size", "1M",
+                String out = run(NamespaceHosts.start(a, "copy", "--quiet", "--json", "--transport", "tcp", "--cc", "bbr", "--streams", "2", "--block-size", "1M",
                         "--mem", "8M", "--manifest", manifest.toString(), tmp.resolve("src").toString(), "10.95.0.2:in"));
                 assertTrue(out.contains("\"transport\":\"tcp cc=bbr streams=2\""), out);
-                run(start(a, "copy", "--quiet", "--json", "--transport", "tcp", "--block-size", "1M", "--mem", "8M", "10.95.0.2:in/src",
+                run(NamespaceHosts.start(a, "copy", "--quiet", "--json", "--transport", "tcp", "--block-size", "1M", "--mem", "8M", "10.95.0.2:in/src",
                         tmp.resolve("back").toString()));
             } finally {
                 server.destroyForcibly();
                 server.waitFor(10, TimeUnit.SECONDS);
             }
         }
-        assertManifestHolds(manifest, root.resolve("in"));
-        assertManifestHolds(manifest, tmp.resolve("back"));
+        NamespaceHosts.assertManifestHolds(manifest, root.resolve("in"), 41);
+        NamespaceHosts.assertManifestHolds(manifest, tmp.resolve("back"), 41);
         assertEquals(Path.of("big"), Files.readSymbolicLink(root.resolve("in/src/link")));
         assertEquals(Path.of("big"), Files.readSymbolicLink(tmp.resolve("back/src/link")));
     }
@@ -88,20 +80,5 @@ class CopyTcpVethTest {
             }
         }
         throw new AssertionError("serve ended before serving:\n" + seen);
-    }
-
-    private static void assertManifestHolds(Path manifest, Path dir) throws Exception {
-        Process check = new ProcessBuilder("sha256sum", "--strict", "-c", manifest.toString()).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, check.waitFor(), out);
-        assertEquals(41, out.lines().filter(l -> l.endsWith(": OK")).count(), out);
-    }
-
-    private static Process start(String ns, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        for (String f : ManagementFactory.getRuntimeMXBean().getInputArguments()) if (f.startsWith("--") || f.startsWith("-D")) cmd.add(f);
-        cmd.addAll(List.of("-Xmx512m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), "org.urdma.cli.UrdmaCli"));
-        cmd.addAll(List.of(args));
-        return Netns.processBuilder(ns, cmd.toArray(String[]::new)).redirectErrorStream(true).start();
     }
 }
