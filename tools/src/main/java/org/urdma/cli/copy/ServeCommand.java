@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
     "Receives urdma copy pushes under --root and nowhere else, and sends pulls (urdma copy HOST:SRC DST) of what "
         + "lies under --root only: absolute paths, '..' and symlinks leading outside the root are refused by name. Files are written under DEST/.urdma-part with a journal of durable blocks, "
         + "verified, then renamed into place. Runs until stopped (Ctrl-C); each client has a session of its own. "
-        + "--transport tcp serves copies over kernel TCP on --tcp-port instead (no --link, no root), both serves each.",
+        + "--transport tcp serves copies over kernel TCP on --tcp-port instead (no --link, no root needed); both serves RDMA and TCP at once.",
     "Data is NOT encrypted on the wire. --token-file makes the server refuse clients that do not prove the shared "
         + "token (an HMAC in the connection's private data); it does not hide the data."})
 public final class ServeCommand implements Callable<Integer> {
@@ -83,7 +83,7 @@ public final class ServeCommand implements Callable<Integer> {
         if (!List.of("rdma", "tcp", "both").contains(transport)) throw new IllegalArgumentException("--transport: rdma, tcp or both, was '" + transport + "'");
         if (rdma && link == null) throw new IllegalArgumentException("--link: serve needs afpacket:IF or tap:IF (or --transport tcp)");
         if (!rdma && port != null) throw new IllegalArgumentException("--port: RDMA's connection setup port; --transport tcp listens on --tcp-port");
-        if (!rdma && link != null) throw new IllegalArgumentException("--link: RDMA's; --transport tcp takes the host's addresses (both serves each)");
+        if (!rdma && link != null) throw new IllegalArgumentException("--link: RDMA's; --transport tcp takes the host's addresses (--transport both serves RDMA on --link too)");
         if (rdma && link.equals("memory")) throw new IllegalArgumentException("--link: serve needs afpacket:IF or tap:IF (a local copy needs no server)");
         if (!Files.isDirectory(root)) throw new IllegalArgumentException("--root: not a directory: " + root);
         long sb = socketBuffer == null ? 0 : Sizes.parse("--socket-buffer", socketBuffer);
