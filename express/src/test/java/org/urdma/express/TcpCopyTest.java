@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.urdma.express.progress.TransferCounters;
+import org.urdma.express.receiver.ReceiverHooks;
 import org.urdma.express.receiver.Server;
 import org.urdma.express.tcp.TcpListener;
 import org.urdma.express.tcp.TcpOptions;
@@ -67,6 +69,30 @@ class TcpCopyTest {
             long resent = first.bytesSent.get() + second.bytesSent.get() - total;
             assertTrue(second.bytesSent.get() < total, "the rerun skipped durable blocks: it sent " + second.bytesSent.get());
             assertTrue(resent <= IntegrityAndResumeTest.bound(22), "resent " + resent + " bytes, more than the window plus a block per file");
+        }
+        TestTrees.assertSameTree(src, dst.resolve("src"));
+    }
+
+    @Test
+    void aTcpCopyWhoseServerIsKilledMidwayResumesOnANewServer() throws Exception {
+        Path src = IntegrityAndResumeTest.resumeTree(tmp);
+        long total = (9L << 20) + 20 * 5000;
+        Path dst = Files.createDirectories(tmp.resolve("dst"));
+        CopyOptions o = LocalCopyTest.SMALL.withMem(IntegrityAndResumeTest.MEM).withTimeout(java.time.Duration.ofSeconds(5));
+        CompletableFuture<Void> killed = new CompletableFuture<>();
+        Server[] s = new Server[1];
+        ReceiverHooks killAtTwelve = IntegrityAndResumeTest.killAtTwelfthBlock(s, killed);
+        s[0] = tcpServer(LocalCopyTest.serve(dst).withMem(IntegrityAndResumeTest.MEM).withHooks(killAtTwelve));
+        TransferCounters first = new TransferCounters();
+        CopyResult r1 = Copier.push(Copier.tcp("127.0.0.1", s[0].port(), TcpOptions.defaults(), o), List.of(src), "", o, 0, first, w -> { });
+        killed.join();
+        assertEquals(CopyResult.EXIT_PARTIAL, r1.exitCode(), r1.line());
+        try (Server again = tcpServer(LocalCopyTest.serve(dst).withMem(IntegrityAndResumeTest.MEM))) {
+            TransferCounters second = new TransferCounters();
+            CopyResult r2 = Copier.push(Copier.tcp("127.0.0.1", again.port(), TcpOptions.defaults(), o), List.of(src), "", o, 3, second, w -> { });
+            assertEquals(CopyResult.EXIT_OK, r2.exitCode(), r2.line());
+            long resent = first.bytesSent.get() + second.bytesSent.get() - total;
+            assertTrue(resent <= IntegrityAndResumeTest.bound(22) + IntegrityAndResumeTest.MEM, "resent " + resent + " bytes, more than both windows plus a block per file");
         }
         TestTrees.assertSameTree(src, dst.resolve("src"));
     }
