@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.reflect.Method;
 import java.nio.channels.NetworkChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,9 +12,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A kernel TCP socket's congestion control ({@code setsockopt(TCP_CONGESTION)}), which the JDK's socket options lack.
- * The descriptor of a JDK channel comes from its {@code sun.nio.ch} implementation, which the launcher's JVM flags
- * export to this code.
+ * A kernel TCP socket's congestion control ({@code setsockopt(TCP_CONGESTION)}), which the JDK's socket options lack,
+ * set on a JDK channel's descriptor ({@link JdkChannels}).
  */
 public final class TcpCongestion {
     private static final int IPPROTO_TCP = 6;
@@ -62,7 +60,7 @@ public final class TcpCongestion {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment v = a.allocate(b.length);
             v.copyFrom(MemorySegment.ofArray(b));
-            if (Libc.setsockopt(fd(channel), IPPROTO_TCP, TCP_CONGESTION, v, b.length) < 0) {
+            if (Libc.setsockopt(JdkChannels.fd(channel), IPPROTO_TCP, TCP_CONGESTION, v, b.length) < 0) {
                 int errno = Libc.errno();
                 if (errno == Errno.EPERM) {
                     throw new IllegalArgumentException("congestion control '" + name + "' needs CAP_NET_ADMIN here ("
@@ -79,18 +77,8 @@ public final class TcpCongestion {
             MemorySegment v = a.allocate(NAME_MAX);
             MemorySegment len = a.allocate(ValueLayout.JAVA_INT);
             len.set(ValueLayout.JAVA_INT, 0, NAME_MAX);
-            Libc.check(Libc.getsockopt(fd(channel), IPPROTO_TCP, TCP_CONGESTION, v, len), "getsockopt", "TCP_CONGESTION");
+            Libc.check(Libc.getsockopt(JdkChannels.fd(channel), IPPROTO_TCP, TCP_CONGESTION, v, len), "getsockopt", "TCP_CONGESTION");
             return v.getString(0, StandardCharsets.US_ASCII);
-        }
-    }
-
-    /** {@return the file descriptor of a JDK socket channel} */
-    static int fd(NetworkChannel channel) {
-        try {
-            Method m = Class.forName("sun.nio.ch.SelChImpl").getMethod("getFDVal");
-            return (int) m.invoke(channel);
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new IllegalStateException("TCP_CONGESTION: this JVM does not export sun.nio.ch (run with ./urdma's JVM flags): " + e);
         }
     }
 }

@@ -17,6 +17,7 @@ import java.util.function.Consumer;
 import org.urdma.express.session.ChannelListener;
 import org.urdma.express.session.ControlChannel;
 import org.urdma.express.session.SessionMemory;
+import org.urdma.nativeio.SocketBuffers;
 
 /**
  * A server's TCP port: accepts streams, reads each one's handshake on a thread of its own (a slow client holds up
@@ -57,7 +58,9 @@ public final class TcpListener implements ChannelListener {
         try {
             server = ServerSocketChannel.open();
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            if (socketBuffer > 0) server.setOption(StandardSocketOptions.SO_RCVBUF, socketBuffer); // before listen: the window scale follows it
+            if (socketBuffer > 0 && !SocketBuffers.force(server, socketBuffer)) { // before listen: the window scale follows it
+                server.setOption(StandardSocketOptions.SO_RCVBUF, socketBuffer);
+            }
             server.bind(new InetSocketAddress(port), 128);
         } catch (IOException e) {
             throw new UncheckedIOException("--tcp-port " + port + ": " + e.getMessage(), e);

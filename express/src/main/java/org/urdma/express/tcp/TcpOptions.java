@@ -3,6 +3,7 @@ package org.urdma.express.tcp;
 import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
+import org.urdma.nativeio.SocketBuffers;
 import org.urdma.nativeio.TcpCongestion;
 
 /**
@@ -10,7 +11,8 @@ import org.urdma.nativeio.TcpCongestion;
  *
  * @param congestion   the congestion control set on every socket (TCP_CONGESTION), or null for the kernel's default
  * @param streams      TCP connections the blocks are striped over
- * @param socketBuffer SO_SNDBUF and SO_RCVBUF of every socket, bytes; 0 leaves them to the kernel's autotuning
+ * @param socketBuffer SO_SNDBUF and SO_RCVBUF of every socket, bytes (past net.core.wmem_max and rmem_max where this
+ *                     process may); 0 leaves them to the kernel's autotuning
  */
 public record TcpOptions(String congestion, int streams, int socketBuffer) {
     public static final int MAX_STREAMS = 64;
@@ -41,7 +43,7 @@ public record TcpOptions(String congestion, int streams, int socketBuffer) {
     /** Sets what a socket needs before it connects (or after it was accepted, with the client's congestion control). */
     static void configure(SocketChannel s, String congestion, int socketBuffer) throws IOException {
         s.setOption(StandardSocketOptions.TCP_NODELAY, true); // control messages are small and wait on each other
-        if (socketBuffer > 0) {
+        if (socketBuffer > 0 && !SocketBuffers.force(s, socketBuffer)) { // without CAP_NET_ADMIN the kernel caps them at *mem_max
             s.setOption(StandardSocketOptions.SO_SNDBUF, socketBuffer);
             s.setOption(StandardSocketOptions.SO_RCVBUF, socketBuffer);
         }
