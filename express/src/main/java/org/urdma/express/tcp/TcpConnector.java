@@ -24,7 +24,7 @@ public final class TcpConnector {
     public static TcpChannel connect(String host, int port, TcpOptions options, byte[] privateData, Duration timeout) {
         String where = "tcp " + host + ":" + port;
         InetSocketAddress address = new InetSocketAddress(host, port);
-        if (address.isUnresolved()) throw new UncheckedIOException(where + ": unknown host", new UnknownHostException(host));
+        if (address.isUnresolved()) throw failed(new UnknownHostException(where + ": unknown host"));
         byte[] nonce = new byte[TcpHandshake.NONCE];
         new SecureRandom().nextBytes(nonce);
         int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
@@ -47,12 +47,17 @@ public final class TcpConnector {
             }
         } catch (IOException e) {
             closeAll(s);
-            throw new UncheckedIOException(where + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+            throw failed(new IOException(where + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e));
         } catch (RuntimeException e) {
             closeAll(s);
             throw e;
         }
         return new TcpChannel(s, SessionMemory.plain(), host + ":" + port, new byte[0]);
+    }
+
+    /** {@return the exception a failed connection ends in: its cause carries the one line (the command line prints the cause)} */
+    private static UncheckedIOException failed(IOException e) {
+        return new UncheckedIOException(e.getMessage(), e);
     }
 
     static void closeAll(SocketChannel[] s) {

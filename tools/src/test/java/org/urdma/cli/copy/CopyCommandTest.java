@@ -96,6 +96,7 @@ class CopyCommandTest {
         assertOneLine(CliRun.run("copy", "--transport", "udp", from, to), "urdma copy: --transport: rdma or tcp, was 'udp'");
         assertOneLine(CliRun.run("copy", "--transport", "tcp", "--rate", "1G", from, to), "urdma copy: --rate/--no-wan/--allow-gbn: the WAN mode's");
         assertOneLine(CliRun.run("copy", "--transport", "tcp", "--socket-buffer", "1K", from, to), "urdma copy: --socket-buffer: at least 64K, was 1024");
+        assertOneLine(CliRun.run("copy", "--transport", "tcp", "--port", "1", from, "127.0.0.1:x"), "urdma copy: tcp 127.0.0.1:1: Connection refused");
         assertOneLine(CliRun.run("serve", "--root", from), "urdma serve: --link: serve needs afpacket:IF or tap:IF (or --transport tcp)");
         assertOneLine(CliRun.run("serve", "--root", from, "--transport", "tcp", "--link", "afpacket:eth0"), "urdma serve: --link: RDMA's;");
         assertOneLine(CliRun.run("serve", "--root", from, "--transport", "tcp", "--port", "9000"), "urdma serve: --port: RDMA's connection setup port;");
