@@ -1,6 +1,7 @@
 package org.urdma.express;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -16,7 +17,12 @@ import org.urdma.express.receiver.Server;
 import org.urdma.express.safety.TokenAuth;
 import org.urdma.express.sender.Sender;
 import org.urdma.express.session.ControlChannel;
+import org.urdma.express.session.RdmaChannel;
+import org.urdma.express.session.RdmaListener;
 import org.urdma.express.session.SessionMemory;
+import org.urdma.express.tcp.TcpConnector;
+import org.urdma.express.tcp.TcpListener;
+import org.urdma.express.tcp.TcpOptions;
 import org.urdma.transport.api.DeviceOptions;
 import org.urdma.transport.api.RdmaConnectException;
 import org.urdma.transport.api.RdmaConnection;
@@ -26,11 +32,59 @@ import org.urdma.transport.driver.MemoryFabric;
 import org.urdma.transport.impair.ImpairmentConfig;
 
 /**
- * Runs a copy: to a server, or with both ends in this process over the memory link. A connection lost part way is
- * made again and the copy resumes (durable blocks are not sent again), up to {@code retries} times.
+ * Runs a copy: to a server, or with both ends in this process over the memory link (or loopback TCP). A connection
+ * lost part way is made again and the copy resumes (durable blocks are not sent again), up to {@code retries} times.
+ * The transport is the {@link Connector}'s: RDMA in the WAN mode, or kernel TCP; everything else is the same code.
  */
 public final class Copier {
     private Copier() {
+    }
+
+    /** Opens a new connection to one server, for each attempt of a copy. */
+    public interface Connector {
+        /**
+         * @throws RdmaConnectException or {@link UncheckedIOException} when it cannot connect (a later attempt may)
+         * @throws IllegalStateException when the server refuses, or does not agree on the WAN mode without {@code allowGbn}
+         */
+        ControlChannel connect();
+
+        /** {@return the server, as HOST:PORT} */
+        String server();
+    }
+
+    /** {@return RC connections of {@code device} to {@code host:port}, in the WAN mode the options offer} */
+    public static Connector rdma(UrdmaDevice device, String host, int port, CopyOptions o) {
+        return new Connector() {
+            @Override
+            public ControlChannel connect() {
+                RdmaConnection c = device.connect(host, port, RdmaListener.endpoint(o.wanOffer(), o.timeout(), TokenAuth.privateData(o.token())));
+                if (o.wan() && !c.wan().on() && !o.allowGbn()) {
+                    c.close();
+                    throw new IllegalStateException("server " + host + ":" + port + " does not agree on the WAN mode; --allow-gbn copies with go-back-N");
+                }
+                return new RdmaChannel(c, new SessionMemory(device.pd()), 256);
+            }
+
+            @Override
+            public String server() {
+                return host + ":" + port;
+            }
+        };
+    }
+
+    /** {@return sessions of {@code t.streams()} kernel TCP connections to {@code host:port}} */
+    public static Connector tcp(String host, int port, TcpOptions t, CopyOptions o) {
+        return new Connector() {
+            @Override
+            public ControlChannel connect() {
+                return TcpConnector.connect(host, port, t, TokenAuth.privateData(o.token()), o.timeout());
+            }
+
+            @Override
+            public String server() {
+                return host + ":" + port;
+            }
+        };
     }
 
     /**
@@ -41,6 +95,12 @@ public final class Copier {
      */
     public static CopyResult push(UrdmaDevice device, String host, int port, List<Path> sources, String destination, CopyOptions o,
                                   int retries, TransferCounters counters, Consumer<String> warn) {
+        return push(rdma(device, host, port, o), sources, destination, o, retries, counters, warn);
+    }
+
+    /** Pushes {@code sources} through {@code connector}'s server, into {@code destination} under its root. */
+    public static CopyResult push(Connector connector, List<Path> sources, String destination, CopyOptions o,
+                                  int retries, TransferCounters counters, Consumer<String> warn) {
         long start = System.nanoTime();
         long id = Sender.copyId(sources, destination);
         Set<String> done = new HashSet<>();
@@ -50,8 +110,8 @@ public final class Copier {
         for (int attempt = 0; ; attempt++) {
             CopyResult r;
             try {
-                r = once(device, host, port, sources, destination, o, id, done, manifest, counters, warn);
-            } catch (RdmaConnectException e) {
+                r = once(connector, sources, destination, o, id, done, manifest, counters, warn);
+            } catch (RdmaConnectException | UncheckedIOException e) {
                 if (attempt >= retries || lostOnTheWay.isEmpty()) throw e;
                 lostOnTheWay.add(e.getMessage());
                 continue;
@@ -68,14 +128,9 @@ public final class Copier {
         }
     }
 
-    private static CopyResult once(UrdmaDevice device, String host, int port, List<Path> sources, String destination, CopyOptions o, long id,
+    private static CopyResult once(Connector connector, List<Path> sources, String destination, CopyOptions o, long id,
                                    Set<String> done, ManifestWriter manifest, TransferCounters counters, Consumer<String> warn) {
-        RdmaConnection c = device.connect(host, port, Server.endpoint(o.wanOffer(), o.timeout(), TokenAuth.privateData(o.token())));
-        if (o.wan() && !c.wan().on() && !o.allowGbn()) {
-            c.close();
-            throw new IllegalStateException("server " + host + ":" + port + " does not agree on the WAN mode; --allow-gbn copies with go-back-N");
-        }
-        Sender s = new Sender(c, o, counters, warn);
+        Sender s = new Sender(connector.connect(), o, counters, warn);
         try {
             CopyResult r = s.run(sources, destination, id, done, manifest);
             done.addAll(s.verified());
@@ -86,33 +141,38 @@ public final class Copier {
     }
 
     /**
+     * Pulls {@code sources} (paths under the server's root) into the local directory {@code destination} from the
+     * RDMA server at {@code host:port}.
+     */
+    public static CopyResult pull(UrdmaDevice device, String host, int port, List<String> sources, Path destination, CopyOptions o,
+                                  int retries, TransferCounters counters, Consumer<String> warn) throws IOException {
+        return pull(rdma(device, host, port, o), sources, destination, o, retries, counters, warn);
+    }
+
+    /**
      * Pulls {@code sources} (paths under the server's root) into the local directory {@code destination}: the server
      * sends them as a push would, this side writes, verifies and journals them. A lost connection is made again and
      * the pull resumes from what is durable, up to {@code retries} times.
      *
      * @throws IllegalStateException when the server refuses (one line), or the peer does not agree on the WAN mode
      */
-    public static CopyResult pull(UrdmaDevice device, String host, int port, List<String> sources, Path destination, CopyOptions o,
+    public static CopyResult pull(Connector connector, List<String> sources, Path destination, CopyOptions o,
                                   int retries, TransferCounters counters, Consumer<String> warn) throws IOException {
         long start = System.nanoTime();
         double cpu0 = cpuSeconds();
         Files.createDirectories(destination);
+        String host = connector.server().substring(0, connector.server().lastIndexOf(':'));
         long id = Sender.copyId(sources.stream().map(Path::of).toList(), host + ":" + destination.toAbsolutePath());
         int flags = o.flags();
         ServeOptions local = ServeOptions.under(destination).withMem(o.mem()).withIoThreads(o.ioThreads()).withWan(o.wan()).withIdleTimeout(o.timeout());
         List<String> lostOnTheWay = new ArrayList<>();
         for (int attempt = 0; ; attempt++) {
-            RdmaConnection c = device.connect(host, port, Server.endpoint(o.wanOffer(), o.timeout(), TokenAuth.privateData(o.token())));
-            if (o.wan() && !c.wan().on() && !o.allowGbn()) {
-                c.close();
-                throw new IllegalStateException("server " + host + ":" + port + " does not agree on the WAN mode; --allow-gbn copies with go-back-N");
-            }
-            String transport = c.wan().on() ? "wan " + c.wan() : "go-back-N";
+            ControlChannel ch = connector.connect();
+            String transport = ch.transport();
             ReceiverSession.PullResult r;
-            try (SessionMemory m = new SessionMemory(device.pd())) {
-                ControlChannel ch = new ControlChannel(c, m, 256);
+            try (ch) {
                 ch.send(new Message.Pull(id, sources, o.blockSize(), flags));
-                r = ReceiverSession.receivePull(ch, m, local, line -> { });
+                r = ReceiverSession.receivePull(ch, local, line -> { });
             }
             counters.filesVerified.set(r.verified());
             counters.bytesVerified.set(r.bytesVerified());
@@ -147,6 +207,18 @@ public final class Copier {
         try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory(), impairment, impairment, telemetry);
              Server server = new Server(pair.first(), 0, so, warn)) {
             return push(pair.second(), "127.0.0.1", server.port(), sources, "", o, retries, counters, warn);
+        }
+    }
+
+    /**
+     * Copies {@code sources} into the local directory {@code destination} (made if missing) through a server in this
+     * process, over loopback TCP.
+     */
+    public static CopyResult localTcp(List<Path> sources, Path destination, CopyOptions o, ServeOptions so, TcpOptions t,
+                                      int retries, TransferCounters counters, Consumer<String> warn) throws IOException {
+        Files.createDirectories(destination);
+        try (Server server = new Server(List.of(new TcpListener(0, t.socketBuffer(), warn)), so, warn)) {
+            return push(tcp("127.0.0.1", server.port(), t, o), sources, "", o, retries, counters, warn);
         }
     }
 }

@@ -55,7 +55,7 @@ class IntegrityAndResumeTest {
         assertArrayEquals(Files.readAllBytes(src.resolve("huge")), Files.readAllBytes(dst.resolve("src/huge")));
     }
 
-    private static Path resumeTree(Path tmp) throws Exception {
+    static Path resumeTree(Path tmp) throws Exception {
         Path src = Files.createDirectories(tmp.resolve("src"));
         Files.write(src.resolve("a"), TestTrees.random(6 << 20, 11));
         Files.write(src.resolve("b"), TestTrees.random(3 << 20, 12));
@@ -63,7 +63,7 @@ class IntegrityAndResumeTest {
         return src;
     }
 
-    private static long bound(int files) {
+    static long bound(int files) {
         return MEM + (long) BLOCK * files; // the in-flight window plus one block per file
     }
 
@@ -89,6 +89,17 @@ class IntegrityAndResumeTest {
         TestTrees.assertSameTree(src, dst.resolve("src"));
     }
 
+    /** {@return a seam that kills {@code server[0]} once twelve blocks were placed, as kill -9 would, and then completes {@code killed}} */
+    static ReceiverHooks killAtTwelfthBlock(Server[] server, CompletableFuture<Void> killed) {
+        AtomicInteger placed = new AtomicInteger();
+        return (path, block, bytes) -> {
+            if (placed.incrementAndGet() == 12) Thread.ofPlatform().daemon().start(() -> {
+                server[0].kill();
+                killed.complete(null);
+            });
+        };
+    }
+
     @Test
     void aCopyWhoseServerIsKilledMidwayResumesOnANewServer() throws Exception {
         Path src = resumeTree(tmp);
@@ -96,15 +107,9 @@ class IntegrityAndResumeTest {
         Files.createDirectories(dst);
         CopyOptions o = LocalCopyTest.SMALL.withMem(MEM).withTimeout(java.time.Duration.ofSeconds(5));
         try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory())) {
-            AtomicInteger placed = new AtomicInteger();
             CompletableFuture<Void> killed = new CompletableFuture<>();
             Server[] s = new Server[1];
-            ReceiverHooks killAtTwelve = (path, block, bytes) -> {
-                if (placed.incrementAndGet() == 12) Thread.ofPlatform().daemon().start(() -> {
-                    s[0].kill();
-                    killed.complete(null);
-                });
-            };
+            ReceiverHooks killAtTwelve = killAtTwelfthBlock(s, killed);
             s[0] = new Server(pair.first(), 0, LocalCopyTest.serve(dst).withMem(MEM).withHooks(killAtTwelve), w -> { });
             TransferCounters first = new TransferCounters();
             CopyResult r1 = Copier.push(pair.second(), "127.0.0.1", s[0].port(), List.of(src), "", o, 0, first, w -> { });

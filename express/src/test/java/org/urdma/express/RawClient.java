@@ -10,6 +10,7 @@ import org.urdma.express.receiver.Server;
 import org.urdma.express.safety.TokenAuth;
 import org.urdma.express.session.ConnectionLostException;
 import org.urdma.express.session.ControlChannel;
+import org.urdma.express.session.RdmaChannel;
 import org.urdma.express.session.SessionMemory;
 import org.urdma.transport.api.RdmaConnection;
 import org.urdma.transport.api.UrdmaDevice;
@@ -23,7 +24,7 @@ final class RawClient implements AutoCloseable, ControlChannel.Handler {
     RawClient(UrdmaDevice device, int port, byte[] token) {
         RdmaConnection c = device.connect("127.0.0.1", port, Server.endpoint(true, Duration.ofSeconds(10), TokenAuth.privateData(token)));
         memory = new SessionMemory(device.pd());
-        channel = new ControlChannel(c, memory, 64);
+        channel = new RdmaChannel(c, memory, 64);
     }
 
     RawClient send(Message m) {

@@ -14,6 +14,11 @@ public final class TelemetryOptions {
             + "(default: engine-DEV-PID.journal beside the counters files), read with 'urdma journal' afterwards too; off by default")
     String journal;
 
+    /** {@return whether either option was given} */
+    public boolean asked() {
+        return counters != null || journal != null;
+    }
+
     /** {@return the telemetry these options ask for, for devices named from {@code name}} */
     public EngineTelemetry open(String name) {
         return new EngineTelemetry(counters, journal, name);

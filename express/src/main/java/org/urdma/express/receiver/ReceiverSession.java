@@ -18,10 +18,8 @@ import org.urdma.express.safety.SafePaths;
 import org.urdma.express.safety.TokenAuth;
 import org.urdma.express.session.ConnectionLostException;
 import org.urdma.express.session.ControlChannel;
-import org.urdma.express.session.SessionMemory;
 import org.urdma.express.staging.StagingRing;
 import org.urdma.express.tree.FileModes;
-import org.urdma.transport.api.RdmaConnection;
 import org.urdma.verbs.AccessFlags;
 
 /**
@@ -31,13 +29,11 @@ import org.urdma.verbs.AccessFlags;
  * server's other sessions go on.
  */
 public final class ReceiverSession implements ControlChannel.Handler {
-    private final RdmaConnection connection;
     private final ServeOptions options;
     private final SafePaths safe;
     private final java.util.function.Consumer<String> log;
     private final Thread control = Thread.currentThread();
-    private SessionMemory memory;
-    private ControlChannel channel;
+    private final ControlChannel channel;
     private SessionState state;
     private ExecutorService planner;
     private ExecutorService writers;
@@ -54,11 +50,11 @@ public final class ReceiverSession implements ControlChannel.Handler {
     private final SessionRegistry registry;
     private long copyId;
 
-    ReceiverSession(RdmaConnection connection, ServeOptions options, SafePaths safe, java.util.function.Consumer<String> log,
+    ReceiverSession(ControlChannel channel, ServeOptions options, SafePaths safe, java.util.function.Consumer<String> log,
                     java.util.concurrent.atomic.AtomicBoolean serverKilled, SessionRegistry registry) {
         this.serverKilled = serverKilled;
         this.registry = registry;
-        this.connection = connection;
+        this.channel = channel;
         this.options = options;
         this.safe = safe;
         this.log = log;
@@ -68,12 +64,10 @@ public final class ReceiverSession implements ControlChannel.Handler {
      * The receiving end of a pull, in the client: the server's sender talks to it on {@code channel} (which sent the
      * PULL) and it writes under {@code options.root()}.
      */
-    public static PullResult receivePull(ControlChannel channel, SessionMemory memory, ServeOptions options, java.util.function.Consumer<String> log)
+    public static PullResult receivePull(ControlChannel channel, ServeOptions options, java.util.function.Consumer<String> log)
             throws java.io.IOException {
-        ReceiverSession s = new ReceiverSession(channel.connection(), options, new SafePaths(options.root()), log,
+        ReceiverSession s = new ReceiverSession(channel, options, new SafePaths(options.root()), log,
                 new java.util.concurrent.atomic.AtomicBoolean(), new SessionRegistry());
-        s.memory = memory;
-        s.channel = channel;
         s.pulling = true;
         s.serve();
         if (s.peerError != null) throw new IllegalStateException(s.peerError);
@@ -90,18 +84,15 @@ public final class ReceiverSession implements ControlChannel.Handler {
 
     /** Runs the session to its end on this thread. */
     public void run() {
-        memory = new SessionMemory(connection.device().pd());
-        channel = null;
         serve();
     }
 
     private void serve() {
-        String who = connection.toString();
+        String who = channel.toString();
         try {
-            if (channel == null) {
-                channel = new ControlChannel(connection, memory, 256);
+            if (!pulling) {
                 try {
-                    TokenAuth.check(options.token(), connection.peerPrivateData());
+                    TokenAuth.check(options.token(), channel.peerPrivateData());
                 } catch (IllegalArgumentException e) {
                     refuse(e.getMessage());
                     return;
@@ -118,11 +109,10 @@ public final class ReceiverSession implements ControlChannel.Handler {
         } finally {
             shutdown();
             try {
-                connection.close();
+                channel.close();
             } catch (RuntimeException ignored) {
                 // the peer is gone already
             }
-            memory.close();
         }
     }
 
@@ -135,7 +125,7 @@ public final class ReceiverSession implements ControlChannel.Handler {
                 .withIoThreads(options.ioThreads()).withSkipExistingSize((p.flags() & Message.SKIP_EXISTING_SIZE) != 0)
                 .withSkipExistingChecksum((p.flags() & Message.SKIP_EXISTING_CHECKSUM) != 0).withDelete((p.flags() & Message.DELETE) != 0)
                 .withVerifyReread((p.flags() & Message.VERIFY_REREAD) != 0).withWan(options.wan()).withTimeout(options.idleTimeout());
-        org.urdma.express.CopyResult r = new org.urdma.express.sender.Sender(channel, memory, o, new org.urdma.express.progress.TransferCounters(), log)
+        org.urdma.express.CopyResult r = new org.urdma.express.sender.Sender(channel, o, new org.urdma.express.progress.TransferCounters(), log)
                 .run(sources, "", p.copyId(), java.util.Set.of(), new org.urdma.express.hash.ManifestWriter());
         log.accept("pull by " + who + ": " + r.line());
     }
@@ -148,7 +138,7 @@ public final class ReceiverSession implements ControlChannel.Handler {
 
     /** Sends a one-line ERROR and ends the session. */
     private void refuse(String reason) {
-        log.accept("refused " + connection + ": " + reason);
+        log.accept("refused " + channel + ": " + reason);
         try {
             channel.send(new Message.Error(reason));
             long deadline = System.nanoTime() + 2_000_000_000L;
@@ -260,7 +250,7 @@ public final class ReceiverSession implements ControlChannel.Handler {
         } catch (IOException e) {
             throw new IllegalStateException("destination '" + SafePaths.printable(h.destination()) + "': " + e.getMessage());
         }
-        StagingRing ring = new StagingRing(memory, StagingRing.slotsFor(options.mem(), bs), bs, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
+        StagingRing ring = new StagingRing(channel.memory(), StagingRing.slotsFor(options.mem(), bs), bs, AccessFlags.LOCAL_WRITE | AccessFlags.REMOTE_WRITE);
         state = new SessionState(safe, dest, bs, h.flags(), options.hooks(), ring, () -> LockSupport.unpark(control));
         planner = Executors.newSingleThreadExecutor(r -> Thread.ofPlatform().daemon().name("urdma-plan").unstarted(r));
         writers = Executors.newFixedThreadPool(options.ioThreads(), r -> Thread.ofPlatform().daemon().name("urdma-write").unstarted(r));

@@ -25,7 +25,6 @@ import org.urdma.express.session.SessionMemory;
 import org.urdma.express.staging.StagingRing;
 import org.urdma.express.tree.TreeEntry;
 import org.urdma.express.tree.TreeWalker;
-import org.urdma.transport.api.RdmaConnection;
 import org.urdma.verbs.AccessFlags;
 
 /**
@@ -67,17 +66,9 @@ public final class Sender implements ControlChannel.Handler {
     private int nextId;
     private long posted;
 
-    public Sender(RdmaConnection connection, CopyOptions options, TransferCounters counters, java.util.function.Consumer<String> warn) {
-        this(new SessionMemory(connection.device().pd()), connection, options, counters, warn);
-    }
-
-    private Sender(SessionMemory memory, RdmaConnection connection, CopyOptions options, TransferCounters counters, java.util.function.Consumer<String> warn) {
-        this(new ControlChannel(connection, memory, 256), memory, options, counters, warn);
-    }
-
-    /** A sender on a channel already open (a server answering a pull); {@link #close} is then the channel owner's. */
-    public Sender(ControlChannel channel, SessionMemory memory, CopyOptions options, TransferCounters counters, java.util.function.Consumer<String> warn) {
-        this.memory = memory;
+    /** A sender on {@code channel}, which {@link #close} closes (a server answering a pull closes its own instead). */
+    public Sender(ControlChannel channel, CopyOptions options, TransferCounters counters, java.util.function.Consumer<String> warn) {
+        this.memory = channel.memory();
         this.channel = channel;
         this.options = options;
         this.counters = counters;
@@ -160,8 +151,7 @@ public final class Sender implements ControlChannel.Handler {
     }
 
     private String transport() {
-        org.urdma.transport.cm.WanOffer w = channel.connection().wan();
-        return w.on() ? "wan " + w : "go-back-N";
+        return channel.transport();
     }
 
     /** {@return relative paths this run verified} */
@@ -169,10 +159,9 @@ public final class Sender implements ControlChannel.Handler {
         return verifiedNow;
     }
 
-    /** Releases the session's registered memory and the connection. */
+    /** Releases the connection and the session's registered memory. */
     public void close() {
         channel.close();
-        memory.close();
     }
 
     private static double cpuSeconds() {

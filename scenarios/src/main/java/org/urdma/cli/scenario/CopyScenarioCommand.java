@@ -32,8 +32,8 @@ public final class CopyScenarioCommand implements Callable<Integer> {
     @Option(names = "--workloads", paramLabel = "NAME,...", description = "large, tree, sparse (default: ${DEFAULT-VALUE})")
     String workloads = "large,tree,sparse";
 
-    @Option(names = "--rows", paramLabel = "NAME,...", description = "urdma-copy, scp, rsync, tar-ssh, perf-wan, iperf3-bbr (default: ${DEFAULT-VALUE})")
-    String rows = "urdma-copy,scp,rsync,tar-ssh,perf-wan,iperf3-bbr";
+    @Option(names = "--rows", paramLabel = "NAME,...", description = "urdma-copy, urdma-copy-tcp, scp, rsync, tar-ssh, perf-wan, iperf3-bbr (default: ${DEFAULT-VALUE})")
+    String rows = "urdma-copy,urdma-copy-tcp,scp,rsync,tar-ssh,perf-wan,iperf3-bbr";
 
     @Option(names = "--large-size", paramLabel = "SIZE", description = "The large file's size (default: ${DEFAULT-VALUE})")
     String largeSize = "2G";

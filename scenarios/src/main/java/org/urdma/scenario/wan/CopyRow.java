@@ -6,6 +6,7 @@ import java.util.Locale;
 /** A row of {@code scenario copy}: a tool that moves the workload, or a ceiling measured on the same path. */
 public enum CopyRow {
     URDMA_COPY("urdma-copy", "urdma copy (WAN)", false),
+    URDMA_COPY_TCP("urdma-copy-tcp", "urdma copy --transport tcp --cc bbr", false),
     SCP("scp", "scp -r", false),
     RSYNC("rsync", "rsync -a --partial -e ssh", false),
     TAR_SSH("tar-ssh", "tar | ssh (trees)", false),

@@ -37,7 +37,7 @@ final class CopyRowRun {
         try {
             String cmd;
             // the tools put DST/data; urdma copy's HOST:u is relative to the server's root (DST), so DST/u/data
-            Path landed = row == CopyRow.URDMA_COPY ? dst.resolve("u") : dst;
+            Path landed = row == CopyRow.URDMA_COPY || row == CopyRow.URDMA_COPY_TCP ? dst.resolve("u") : dst;
             String sshCmd = ssh == null ? "ssh" : ssh.command();
             String remote = "root@" + WanPath.H2_IP;
             switch (row) {
@@ -46,6 +46,13 @@ final class CopyRowRun {
                         "afpacket:eth0", "--ip", URDMA_SERVER_IP), UrdmaPerfRun.rxFrames(path));
                     UrdmaPerfRun.awaitLine(server, new StringBuilder(), "urdma serve: serving");
                     cmd = String.join(" ", launcher().stream().map(CopyRowRun::quote).toList()) + " copy --quiet --link afpacket:eth0 --ip " + URDMA_CLIENT_IP + " "
+                        + quote(made.data().toString()) + " " + WanPath.H2_IP + ":u";
+                }
+                case URDMA_COPY_TCP -> {
+                    server = UrdmaPerfRun.start(bed.namespace("h2"), List.of("serve", "--root", dst.toString(), "--transport", "tcp"),
+                        UrdmaPerfRun.rxFrames(path));
+                    UrdmaPerfRun.awaitLine(server, new StringBuilder(), "urdma serve: serving");
+                    cmd = String.join(" ", launcher().stream().map(CopyRowRun::quote).toList()) + " copy --quiet --transport tcp --cc bbr "
                         + quote(made.data().toString()) + " " + WanPath.H2_IP + ":u";
                 }
                 case SCP -> cmd = "scp -r -q " + sshCmd.substring("ssh".length()).strip() + " " + quote(made.data().toString()) + " "

@@ -44,8 +44,8 @@ class CopyScenarioShortRunTest {
             assertTrue(out.contains(r.label()), "table row " + r.label());
         }
         CopyResults csv = CopyResults.readCsv(dir.resolve("copy.csv"));
-        // per cell: 3 workloads x (urdma copy, scp, rsync) + tar | ssh for the tree, then the 2 ceilings
-        assertEquals(3 * 3 + 1 + 2, csv.cells().size(), "a CSV line per row, workload and cell");
+        // per cell: 3 workloads x (urdma copy over WAN and TCP, scp, rsync) + tar | ssh for the tree, then the 2 ceilings
+        assertEquals(3 * 4 + 1 + 2, csv.cells().size(), "a CSV line per row, workload and cell");
         for (double rtt : List.of(20.0)) {
             for (CopyRow r : CopyRow.values()) {
                 for (CopyWorkload w : CopyWorkload.values()) {

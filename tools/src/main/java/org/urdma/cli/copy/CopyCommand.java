@@ -16,6 +16,7 @@ import org.urdma.express.ServeOptions;
 import org.urdma.express.progress.ProgressLine;
 import org.urdma.express.progress.TransferCounters;
 import org.urdma.express.safety.TokenAuth;
+import org.urdma.express.tcp.TcpOptions;
 import org.urdma.transport.api.DeviceOptions;
 import org.urdma.transport.api.Urdma;
 import org.urdma.transport.api.UrdmaDevice;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Parameters;
         + "DST pulls SRC from under the server's --root into the local DST), over RC in the WAN mode "
         + "(SACK, FEC, RRCC), verified block by block with SHA-256, durable and resumable: rerun the same command after "
         + "a crash or a cut link and it goes on where it stopped. Without HOST, both ends run in this process over the "
-        + "memory link (no root needed) and DST is a local directory.",
+        + "memory link (no root needed) and DST is a local directory. --transport tcp does the same over kernel TCP "
+        + "(--cc, --streams), to a serve --transport tcp, or without HOST over loopback.",
     "Exit status: 0 every file verified at the destination; 1 some entry failed (named on stderr); 2 a bad option; "
         + "3 partial, rerun to resume.",
     "Data is NOT encrypted on the wire: anyone who can read the link reads the files. --token-file only proves the "
@@ -42,8 +44,9 @@ public final class CopyCommand implements Callable<Integer> {
     List<String> args;
 
     @Range(min = 1, max = 65535)
-    @Option(names = "--port", description = "The server's TCP port (connection setup only) (default: ${DEFAULT-VALUE})")
-    int port = ServeCommand.PORT;
+    @Option(names = "--port", description = "The server's port: for rdma its connection setup port (default: " + ServeCommand.PORT
+            + "), for tcp its --tcp-port (default: " + ServeCommand.TCP_PORT + ")")
+    Integer port;
 
     @Option(names = "--link", converter = org.urdma.cli.LinkSpec.class, description = "Link: afpacket:IF or tap:IF for HOST:DST; "
             + "memory for a local copy (default: ${DEFAULT-VALUE})")
@@ -130,6 +133,47 @@ public final class CopyCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "No progress line")
     boolean quiet;
 
+    // the transport: RDMA in the WAN mode, or kernel TCP under the same file, hash, journal and commit code
+    @Option(names = "--transport", paramLabel = "rdma|tcp", description = "rdma: RC in the WAN mode (default); tcp: kernel TCP to a serve "
+            + "--transport tcp (or both), the same files, hashes, journal and commits, to measure the transport alone")
+    String transport = "rdma";
+
+    @Option(names = "--cc", paramLabel = "NAME", description = "tcp: congestion control of every socket (TCP_CONGESTION), both ways: bbr, cubic, "
+            + "reno or another the kernel offers (default: the kernel's)")
+    String cc;
+
+    @Range(min = 1, max = TcpOptions.MAX_STREAMS)
+    @Option(names = "--streams", description = "tcp: TCP connections the blocks are striped over (default: ${DEFAULT-VALUE})")
+    int streams = 1;
+
+    @Option(names = "--socket-buffer", paramLabel = "SIZE", description = "tcp: SO_SNDBUF and SO_RCVBUF of every socket, e.g. 32M "
+            + "(default: the kernel's autotuning, which setting a size turns off)")
+    String socketBuffer;
+
+    /** {@return the TCP transport's options, or null for RDMA; an option of the other transport is refused by name} */
+    private TcpOptions tcpOptions() {
+        if (transport.equals("rdma")) {
+            if (cc != null) throw new IllegalArgumentException("--cc: sets kernel TCP's congestion control; it needs --transport tcp");
+            if (streams != 1) throw new IllegalArgumentException("--streams: stripes blocks over TCP connections; it needs --transport tcp");
+            if (socketBuffer != null) throw new IllegalArgumentException("--socket-buffer: sizes TCP sockets; it needs --transport tcp");
+            return null;
+        }
+        if (!transport.equals("tcp")) throw new IllegalArgumentException("--transport: rdma or tcp, was '" + transport + "'");
+        if (!link.equals("memory") || ip != null) throw new IllegalArgumentException("--link/--ip: RDMA's; kernel TCP takes the host's addresses and routes");
+        if (rate != null || maxRate != null || noWan || allowGbn) {
+            throw new IllegalArgumentException("--rate/--max-rate/--no-wan/--allow-gbn: the WAN mode's; not for --transport tcp");
+        }
+        if (telemetryOptions.asked()) throw new IllegalArgumentException("--counters/--journal: the RDMA engine's; not for --transport tcp");
+        if (loss > 0 || reorder > 0) throw new IllegalArgumentException("--loss/--reorder: the memory link's impairments; not for --transport tcp");
+        long sb = socketBuffer == null ? 0 : Sizes.parse("--socket-buffer", socketBuffer);
+        if (sb > 1L << 30) throw new IllegalArgumentException("--socket-buffer: at most 1G, was " + socketBuffer);
+        return new TcpOptions(cc, streams, (int) sb);
+    }
+
+    private int port(TcpOptions tcp) {
+        return port != null ? port : tcp != null ? ServeCommand.TCP_PORT : ServeCommand.PORT;
+    }
+
     /** {@return a --rate value in bit/s} */
     static long rate(String value) {
         return rate("--rate", value);
@@ -157,7 +201,8 @@ public final class CopyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (hostColon(args.get(0)) > 0) return pull();
+        TcpOptions tcp = tcpOptions();
+        if (hostColon(args.get(0)) > 0) return pull(tcp);
         List<Path> sources = new ArrayList<>();
         for (String s : args.subList(0, args.size() - 1)) {
             if (hostColon(s) > 0) throw new IllegalArgumentException("SRC: '" + s + "' is remote but '" + args.get(0) + "' is local; pull or push, not both");
@@ -174,7 +219,7 @@ public final class CopyCommand implements Callable<Integer> {
         CopyResult r;
         try (EngineTelemetry telemetry = telemetryOptions.open("urdma0")) {
             try {
-                r = run(sources, dst, remote, colon, o, counters, warn, telemetry);
+                r = run(sources, dst, remote, colon, o, tcp, counters, warn, telemetry);
             } catch (IllegalStateException e) {
                 System.err.println("urdma copy: " + e.getMessage()); // refused by the server or a peer without the WAN mode
                 return CopyResult.EXIT_FAILED;
@@ -186,7 +231,7 @@ public final class CopyCommand implements Callable<Integer> {
     }
 
     /** HOST:SRC... DST: the server sends, this side receives into DST. */
-    private int pull() throws Exception {
+    private int pull(TcpOptions tcp) throws Exception {
         String first = args.get(0);
         String host = first.substring(0, hostColon(first));
         List<String> sources = new ArrayList<>();
@@ -197,7 +242,9 @@ public final class CopyCommand implements Callable<Integer> {
         }
         String dst = args.get(args.size() - 1);
         if (hostColon(dst) > 0) throw new IllegalArgumentException("DST: '" + dst + "': a pull writes into a local directory");
-        if (link.equals("memory")) throw new IllegalArgumentException("--link: HOST:SRC needs afpacket:IF or tap:IF (memory works only in one process)");
+        if (tcp == null && link.equals("memory")) {
+            throw new IllegalArgumentException("--link: HOST:SRC needs afpacket:IF or tap:IF (memory works only in one process)");
+        }
         if (loss > 0 || reorder > 0) throw new IllegalArgumentException("--loss/--reorder: only for a local copy over the memory link");
         if (manifest != null) throw new IllegalArgumentException("--manifest: not for a pull (check the pulled files with sha256sum at the source)");
         if (!excludes.isEmpty()) throw new IllegalArgumentException("--exclude: not for a pull (the server walks its tree whole)");
@@ -206,9 +253,14 @@ public final class CopyCommand implements Callable<Integer> {
         java.util.function.Consumer<String> warn = w -> System.err.println("urdma copy: warning: " + w);
         CopyResult r;
         try (EngineTelemetry telemetry = telemetryOptions.open("urdma0")) {
-            try (ProgressLine line = ProgressLine.startIf(!json && !quiet && System.console() != null, counters, System.err);
-                 UrdmaDevice d = Urdma.open(DeviceOptions.memory().withLink(link).withIp(ip).withFraming(framing), telemetry)) {
-                r = Copier.pull(d, host, port, sources, Path.of(dst), o, retries, counters, warn);
+            try (ProgressLine line = ProgressLine.startIf(!json && !quiet && System.console() != null, counters, System.err)) {
+                if (tcp != null) {
+                    r = Copier.pull(Copier.tcp(host, port(tcp), tcp, o), sources, Path.of(dst), o, retries, counters, warn);
+                } else {
+                    try (UrdmaDevice d = Urdma.open(DeviceOptions.memory().withLink(link).withIp(ip).withFraming(framing), telemetry)) {
+                        r = Copier.pull(d, host, port(null), sources, Path.of(dst), o, retries, counters, warn);
+                    }
+                }
             } catch (IllegalStateException e) {
                 System.err.println("urdma copy: " + e.getMessage());
                 return CopyResult.EXIT_FAILED;
@@ -232,15 +284,19 @@ public final class CopyCommand implements Callable<Integer> {
         return r.exitCode();
     }
 
-    private CopyResult run(List<Path> sources, String dst, boolean remote, int colon, CopyOptions o, TransferCounters counters,
+    private CopyResult run(List<Path> sources, String dst, boolean remote, int colon, CopyOptions o, TcpOptions tcp, TransferCounters counters,
                            java.util.function.Consumer<String> warn, EngineTelemetry telemetry) throws java.io.IOException {
         CopyResult r;
         try (ProgressLine line = ProgressLine.startIf(!json && !quiet && System.console() != null, counters, System.err)) {
-            if (remote) {
+            if (tcp != null) {
+                ServeOptions so = ServeOptions.under(Path.of(dst)).withMem(o.mem()).withIoThreads(ioThreads).withToken(o.token());
+                r = remote ? Copier.push(Copier.tcp(dst.substring(0, colon), port(tcp), tcp, o), sources, dst.substring(colon + 1), o, retries, counters, warn)
+                        : Copier.localTcp(sources, Path.of(dst), o, so, tcp, retries, counters, warn);
+            } else if (remote) {
                 if (link.equals("memory")) throw new IllegalArgumentException("--link: HOST:DST needs afpacket:IF or tap:IF (memory works only in one process)");
                 if (loss > 0 || reorder > 0) throw new IllegalArgumentException("--loss/--reorder: only for a local copy over the memory link");
                 try (UrdmaDevice d = Urdma.open(DeviceOptions.memory().withLink(link).withIp(ip).withFraming(framing), telemetry)) {
-                    r = Copier.push(d, dst.substring(0, colon), port, sources, dst.substring(colon + 1), o, retries, counters, warn);
+                    r = Copier.push(d, dst.substring(0, colon), port(null), sources, dst.substring(colon + 1), o, retries, counters, warn);
                 }
             } else {
                 if (!link.equals("memory")) throw new IllegalArgumentException("--link: a local DST runs over the memory link; give HOST:DST for " + link);

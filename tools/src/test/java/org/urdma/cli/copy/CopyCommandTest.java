@@ -111,6 +111,47 @@ class CopyCommandTest {
     }
 
     @Test
+    void aLocalCopyOverLoopbackTcpRunsTheSameToolAndNamesItsTransport() throws Exception {
+        Path src = Files.createDirectories(tmp.resolve("tree/sub"));
+        Files.write(src.resolve("a"), new byte[700_000]);
+        Files.write(src.resolve("b"), "hello".getBytes());
+        Files.createSymbolicLink(src.resolve("l"), Path.of("b"));
+        CliRun r = CliRun.run("copy", "--json", "--transport", "tcp", "--cc", "reno", "--streams", "2", "--block-size", "64K", "--mem", "1M",
+                "--socket-buffer", "256K", tmp.resolve("tree").toString(), tmp.resolve("out").toString());
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().startsWith("{\"exit\":0,\"transport\":\"tcp cc=reno streams=2\""), r.out());
+        assertTrue(r.out().contains("\"filesVerified\":5,"), r.out());
+        assertEquals("hello", Files.readString(tmp.resolve("out/tree/sub/b")));
+        assertEquals(Path.of("b"), Files.readSymbolicLink(tmp.resolve("out/tree/sub/l")));
+    }
+
+    @Test
+    void transportOptionsOfTheWrongTransportOrOutOfRangeAreRefusedInOneLine() {
+        String from = tmp.toString();
+        String to = tmp.resolve("x").toString();
+        assertOneLine(CliRun.run("copy", "--transport", "tcp", "--cc", "warp", from, to),
+                "urdma copy: --cc: 'warp' is not a congestion control this kernel offers (tcp_available_congestion_control: ");
+        assertOneLine(CliRun.run("copy", "--transport", "tcp", "--streams", "0", from, to), "urdma copy: --streams: must be 1..64, was 0");
+        assertOneLine(CliRun.run("copy", "--cc", "bbr", from, to), "urdma copy: --cc: sets kernel TCP's congestion control; it needs --transport tcp");
+        assertOneLine(CliRun.run("copy", "--streams", "4", from, to), "urdma copy: --streams: stripes blocks over TCP connections; it needs --transport tcp");
+        assertOneLine(CliRun.run("copy", "--transport", "udp", from, to), "urdma copy: --transport: rdma or tcp, was 'udp'");
+        assertOneLine(CliRun.run("copy", "--transport", "tcp", "--rate", "1G", from, to), "urdma copy: --rate/--no-wan/--allow-gbn: the WAN mode's");
+        assertOneLine(CliRun.run("copy", "--transport", "tcp", "--socket-buffer", "1K", from, to), "urdma copy: --socket-buffer: at least 64K, was 1024");
+        assertOneLine(CliRun.run("copy", "--transport", "tcp", "--port", "1", from, "127.0.0.1:x"), "urdma copy: tcp 127.0.0.1:1: Connection refused");
+        assertOneLine(CliRun.run("serve", "--root", from), "urdma serve: --link: serve needs afpacket:IF or tap:IF (or --transport tcp)");
+        assertOneLine(CliRun.run("serve", "--root", from, "--transport", "tcp", "--link", "afpacket:eth0"), "urdma serve: --link: RDMA's;");
+        assertOneLine(CliRun.run("serve", "--root", from, "--transport", "tcp", "--port", "9000"), "urdma serve: --port: RDMA's connection setup port;");
+    }
+
+    private static void assertOneLine(CliRun r, String prefix) {
+        assertEquals(2, r.exit(), r.err());
+        java.util.List<String> lines = r.err().lines().filter(l -> !l.isBlank()).toList();
+        assertEquals(1, lines.size(), r.err());
+        assertTrue(lines.get(0).startsWith(prefix), r.err());
+        assertTrue(!r.err().contains("\tat ") && !r.err().contains("Exception"), r.err());
+    }
+
+    @Test
     void theHelpSaysPlainlyThatDataIsNotEncrypted() {
         for (String command : new String[] {"copy", "serve"}) {
             CliRun r = CliRun.run(command, "--help");

@@ -4,12 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -20,7 +17,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
-import org.urdma.nativeio.netns.Netns;
 import org.urdma.nativeio.netns.Topology;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
 
@@ -52,18 +48,14 @@ class CopyKillVethTest {
         Files.write(tmp.resolve("src/small"), "x".getBytes(StandardCharsets.UTF_8));
         Path root = Files.createDirectories(tmp.resolve("root"));
         try (Topology t = Topology.create()) {
-            String a = t.namespace("a"), b = t.namespace("b");
-            t.veth(a, "eth0", b, "eth0", Topology.LinkOptions.mtu(1500));
-            t.disableIpv6(a);
-            t.disableIpv6(b);
-            t.addAddress(a, "eth0", "10.95.0.1/24");
-            t.addAddress(b, "eth0", "10.95.0.2/24");
+            String[] hosts = NamespaceHosts.pair(t, "10.95.0");
+            String a = hosts[0], b = hosts[1];
             // go-back-N: this test is about kill -9 and resume; the WAN mode's own veth test is CopyVethTest
             String[] copy = {"copy", "--quiet", "--json", "--no-wan", "--allow-gbn", "--retries", "0", "--timeout", "10", "--block-size", "4M", "--mem", "16M",
                 "--link", "afpacket:eth0", "--ip", "10.95.0.11/24", tmp.resolve("src").toString(), "10.95.0.2:in"};
-            Process server = start(b, "serve", "--root", root.toString(), "--link", "afpacket:eth0", "--ip", "10.95.0.12/24", "--mem", "16M");
+            Process server = NamespaceHosts.start(b, "serve", "--root", root.toString(), "--link", "afpacket:eth0", "--ip", "10.95.0.12/24", "--mem", "16M");
             try {
-                Process client = start(a, copy);
+                Process client = NamespaceHosts.start(a, copy);
                 long durable = awaitJournaled(root.resolve("in/.urdma-part"), 4, client);
                 Process killed = victim.equals("client") ? client : server;
                 killed.destroyForcibly(); // SIGKILL
@@ -72,9 +64,9 @@ class CopyKillVethTest {
                     assertTrue(client.waitFor(120, TimeUnit.SECONDS), "the client noticed the server was gone");
                     String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                     assertEquals(3, client.exitValue(), "partial, resumable:\n" + out);
-                    server = start(b, "serve", "--root", root.toString(), "--link", "afpacket:eth0", "--ip", "10.95.0.12/24", "--mem", "16M");
+                    server = NamespaceHosts.start(b, "serve", "--root", root.toString(), "--link", "afpacket:eth0", "--ip", "10.95.0.12/24", "--mem", "16M");
                 }
-                Process rerun = start(a, copy);
+                Process rerun = NamespaceHosts.start(a, copy);
                 assertTrue(rerun.waitFor(180, TimeUnit.SECONDS), "the rerun finished");
                 String out = new String(rerun.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 assertEquals(0, rerun.exitValue(), out);
@@ -108,13 +100,5 @@ class CopyKillVethTest {
             Thread.sleep(20);
         }
         throw new AssertionError("no " + blocks + " durable blocks within 120 s");
-    }
-
-    private static Process start(String ns, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        for (String f : ManagementFactory.getRuntimeMXBean().getInputArguments()) if (f.startsWith("--") || f.startsWith("-D")) cmd.add(f);
-        cmd.addAll(List.of("-Xmx512m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), "org.urdma.cli.UrdmaCli"));
-        cmd.addAll(List.of(args));
-        return Netns.processBuilder(ns, cmd.toArray(String[]::new)).redirectErrorStream(true).start();
     }
 }

@@ -4,19 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.RandomAccessFile;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.urdma.nativeio.netns.Netns;
 import org.urdma.nativeio.netns.Topology;
 import org.urdma.nativeio.netns.junit.RootAssumptions;
 
@@ -48,22 +44,18 @@ class CopyVethTest {
         Path root = Files.createDirectories(tmp.resolve("root"));
         Path manifest = tmp.resolve("manifest");
         try (Topology t = Topology.create()) {
-            String a = t.namespace("a"), b = t.namespace("b");
-            t.veth(a, "eth0", b, "eth0", Topology.LinkOptions.mtu(1500));
-            t.disableIpv6(a);
-            t.disableIpv6(b);
-            t.addAddress(a, "eth0", "10.94.0.1/24");
-            t.addAddress(b, "eth0", "10.94.0.2/24");
-            Process server = start(b, "serve", "--root", root.toString(), "--link", "afpacket:eth0", "--ip", "10.94.0.12/24");
+            String[] hosts = NamespaceHosts.pair(t, "10.94.0");
+            String a = hosts[0], b = hosts[1];
+            Process server = NamespaceHosts.start(b, "serve", "--root", root.toString(), "--link", "afpacket:eth0", "--ip", "10.94.0.12/24");
             try {
-                Process client = start(a, "copy", "--quiet", "--json", "--timeout", "10", "--block-size", "4M", "--mem", "32M", "--manifest", manifest.toString(),
+                Process client = NamespaceHosts.start(a, "copy", "--quiet", "--json", "--timeout", "10", "--block-size", "4M", "--mem", "32M", "--manifest", manifest.toString(),
                         "--link", "afpacket:eth0", "--ip", "10.94.0.11/24", tmp.resolve("src").toString(), "10.94.0.2:in");
                 boolean done = client.waitFor(120, TimeUnit.SECONDS);
                 String out = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 assertTrue(done, "copy still running after 120 s:\n" + out);
                 assertEquals(0, client.exitValue(), out);
                 assertTrue(out.contains("\"transport\":\"wan "), out);
-                Process pull = start(a, "copy", "--quiet", "--json", "--timeout", "10", "--block-size", "1M", "--mem", "8M",
+                Process pull = NamespaceHosts.start(a, "copy", "--quiet", "--json", "--timeout", "10", "--block-size", "1M", "--mem", "8M",
                         "--link", "afpacket:eth0", "--ip", "10.94.0.11/24", "10.94.0.2:in/src", tmp.resolve("back").toString());
                 done = pull.waitFor(120, TimeUnit.SECONDS);
                 out = new String(pull.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -74,25 +66,10 @@ class CopyVethTest {
                 server.waitFor(10, TimeUnit.SECONDS);
             }
         }
-        assertManifestHolds(manifest, root.resolve("in"));
-        assertManifestHolds(manifest, tmp.resolve("back")); // pulled back from the server: the same bytes
+        NamespaceHosts.assertManifestHolds(manifest, root.resolve("in"), 103);
+        NamespaceHosts.assertManifestHolds(manifest, tmp.resolve("back"), 103); // pulled back from the server: the same bytes
         assertEquals(Path.of("big"), Files.readSymbolicLink(tmp.resolve("back/src/link")));
         assertEquals(Path.of("big"), Files.readSymbolicLink(root.resolve("in/src/link")));
         assertEquals(16 << 20, Files.size(root.resolve("in/src/sparse")));
-    }
-
-    private static void assertManifestHolds(Path manifest, Path dir) throws Exception {
-        Process check = new ProcessBuilder("sha256sum", "--strict", "-c", manifest.toString()).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, check.waitFor(), out);
-        assertEquals(103, out.lines().filter(l -> l.endsWith(": OK")).count(), out);
-    }
-
-    private static Process start(String ns, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        for (String f : ManagementFactory.getRuntimeMXBean().getInputArguments()) if (f.startsWith("--") || f.startsWith("-D")) cmd.add(f);
-        cmd.addAll(List.of("-Xmx512m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), "org.urdma.cli.UrdmaCli"));
-        cmd.addAll(List.of(args));
-        return Netns.processBuilder(ns, cmd.toArray(String[]::new)).redirectErrorStream(true).start();
     }
 }

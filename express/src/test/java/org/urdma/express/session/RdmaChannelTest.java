@@ -18,7 +18,7 @@ import org.urdma.transport.api.Urdma;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.engine.SoftQp;
 
-class ControlChannelTest {
+class RdmaChannelTest {
     private static final int MESSAGES = 300;
 
     private static final class Inbox implements ControlChannel.Handler {
@@ -34,7 +34,7 @@ class ControlChannelTest {
         }
     }
 
-    private static long counter(ControlChannel c, Counter k) {
+    private static long counter(RdmaChannel c, Counter k) {
         return ((SoftQp) c.connection().qp()).counters().get(k);
     }
 
@@ -54,7 +54,7 @@ class ControlChannelTest {
                     () -> listener.accept(Server.endpoint(true, Duration.ofSeconds(10), new byte[0])));
             RdmaConnection c = pair.second().connect("127.0.0.1", listener.port(), Server.endpoint(true, Duration.ofSeconds(10), new byte[0]));
             try (SessionMemory ma = new SessionMemory(pair.first().pd()); SessionMemory mb = new SessionMemory(pair.second().pd());
-                 ControlChannel sender = new ControlChannel(accepted.get(), ma, 256); ControlChannel receiver = new ControlChannel(c, mb, 256)) {
+                 RdmaChannel sender = new RdmaChannel(accepted.get(), ma, 256); RdmaChannel receiver = new RdmaChannel(c, mb, 256)) {
                 Inbox sent = new Inbox();
                 Inbox got = new Inbox();
                 for (int i = 0; i < MESSAGES; i++) sender.send(new Message.Grant(i, 4096L * i, 7, 4096));
