@@ -160,9 +160,8 @@ public final class CopyCommand implements Callable<Integer> {
         }
         if (!transport.equals("tcp")) throw new IllegalArgumentException("--transport: rdma or tcp, was '" + transport + "'");
         if (!link.equals("memory") || ip != null) throw new IllegalArgumentException("--link/--ip: RDMA's; kernel TCP takes the host's addresses and routes");
-        if (rate != null || maxRate != null || noWan || allowGbn) {
-            throw new IllegalArgumentException("--rate/--max-rate/--no-wan/--allow-gbn: the WAN mode's; not for --transport tcp");
-        }
+        String wanOnly = rate != null ? "--rate" : maxRate != null ? "--max-rate" : noWan ? "--no-wan" : allowGbn ? "--allow-gbn" : null;
+        if (wanOnly != null) throw new IllegalArgumentException(wanOnly + ": the WAN mode's; not for --transport tcp");
         if (telemetryOptions.asked()) throw new IllegalArgumentException("--counters/--journal: the RDMA engine's; not for --transport tcp");
         if (loss > 0 || reorder > 0) throw new IllegalArgumentException("--loss/--reorder: the memory link's impairments; not for --transport tcp");
         long sb = socketBuffer == null ? 0 : Sizes.parse("--socket-buffer", socketBuffer);

@@ -135,7 +135,9 @@ class CopyCommandTest {
         assertOneLine(CliRun.run("copy", "--cc", "bbr", from, to), "urdma copy: --cc: sets kernel TCP's congestion control; it needs --transport tcp");
         assertOneLine(CliRun.run("copy", "--streams", "4", from, to), "urdma copy: --streams: stripes blocks over TCP connections; it needs --transport tcp");
         assertOneLine(CliRun.run("copy", "--transport", "udp", from, to), "urdma copy: --transport: rdma or tcp, was 'udp'");
-        assertOneLine(CliRun.run("copy", "--transport", "tcp", "--rate", "1G", from, to), "urdma copy: --rate/--no-wan/--allow-gbn: the WAN mode's");
+        assertOneLine(CliRun.run("copy", "--transport", "tcp", "--rate", "1G", from, to), "urdma copy: --rate: the WAN mode's; not for --transport tcp");
+        assertOneLine(CliRun.run("copy", "--transport", "tcp", "--max-rate", "1G", from, to), "urdma copy: --max-rate: the WAN mode's; not for --transport tcp");
+        assertOneLine(CliRun.run("copy", "--transport", "tcp", "--journal", from, to), "urdma copy: --counters/--journal: the RDMA engine's; not for --transport tcp");
         assertOneLine(CliRun.run("copy", "--transport", "tcp", "--socket-buffer", "1K", from, to), "urdma copy: --socket-buffer: at least 64K, was 1024");
         assertOneLine(CliRun.run("copy", "--transport", "tcp", "--port", "1", from, "127.0.0.1:x"), "urdma copy: tcp 127.0.0.1:1: Connection refused");
         assertOneLine(CliRun.run("serve", "--root", from), "urdma serve: --link: serve needs afpacket:IF or tap:IF (or --transport tcp)");
