@@ -75,6 +75,8 @@ public enum Counter {
     DROP_AHEAD_ACCESS("drop_ahead_access", Scope.QP, "WAN responder: request ahead of the expected PSN failing its R_Key, rights, "
             + "bounds or receive check (only the expected PSN is NAK'd)"),
     DROP_FEC_OUT_OF_WINDOW("drop_fec_out_of_window", Scope.QP, "WAN responder: P-FEC parity for a group outside the placement window"),
+    DROP_SACK_UNSENT("drop_sack_unsent", Scope.QP, "WAN requester: SACK-ETHs whose missing ranges named PSNs never sent "
+            + "(a forged request far ahead, or a forged SACK); those ranges are dropped, the rest is used"),
     // the telemetry itself
     JOURNAL_EVENTS_LOST("journal_events_lost", Scope.DEVICE, "journal events dropped because the ring was full"),
     QP_COUNTERS_UNAVAILABLE("qp_counters_unavailable", Scope.DEVICE, "QPs counted in device totals only (file full)");

@@ -3,6 +3,7 @@ package org.urdma.transport.engine;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.packet.RxPacket;
 import org.urdma.transport.wire.Psn;
+import org.urdma.transport.wire.SackEth;
 import org.urdma.verbs.QpState;
 
 /**
@@ -13,6 +14,8 @@ final class AckFeedback {
     private final SoftQp qp;
     /** The highest request PSN an AETH-EXT answered (what the receiver has seen), and where loss was last fed. */
     private int answeredHigh, lossFedAt;
+    private final int[] sackStart = new int[SackEth.MAX_RANGES];
+    private final int[] sackLength = new int[SackEth.MAX_RANGES];
 
     AckFeedback(SoftQp qp) {
         this.qp = qp;
@@ -35,14 +38,25 @@ final class AckFeedback {
         if (qp.fecTx != null) qp.fecTx.onLossRate(fraction);
     }
 
-    /** WAN mode: an ACK's SACK-ETH hands each missing range to the loss recovery. */
+    /**
+     * WAN mode: an ACK's SACK-ETH goes to the loss recovery whole (it judges each missing PSN against what arrived);
+     * ranges naming PSNs never sent are dropped and counted. Without timestamps no AETH-EXT names the newest PSN the
+     * receiver accepted, so the PSN that ends the last range (the receiver has it, or one sent after it) stands in.
+     */
     void onSack(RxPacket p, long now) {
-        int n = p.sackCount();
-        for (int i = 0; i < n && qp.state() != QpState.ERR; i++) {
+        if (qp.state() == QpState.ERR) return;
+        int n = 0;
+        for (int i = 0; i < p.sackCount() && n < SackEth.MAX_RANGES; i++) {
             int len = p.sackRangeLength(i);
             if (len == 0) continue;
-            qp.counters.increment(Counter.SACK_RANGES_RCVD);
-            qp.recovery.onSack(p.sackRangeStart(i), len, qp.requester, now);
+            sackStart[n] = p.sackRangeStart(i);
+            sackLength[n] = len;
+            n++;
+        }
+        qp.counters.add(Counter.SACK_RANGES_RCVD, n);
+        if (!p.hasAethExt() && n > 0) qp.recovery.onDelivered(Psn.add(sackStart[n - 1], sackLength[n - 1]), now);
+        if (qp.recovery.onSack(p.sackCumulativePsn(), sackStart, sackLength, n, qp.requester, now) > 0) {
+            qp.drop(Counter.DROP_SACK_UNSENT, p.psn(), now);
         }
     }
 
@@ -59,6 +73,7 @@ final class AckFeedback {
         // in MTU payloads (losses count as delivered: FEC and SACK repair them; a resend answered adds nothing)
         long acked = 0;
         int answered = p.aethExtPsn();
+        qp.recovery.onDelivered(answered, now);
         if (Psn.after(answered, answeredHigh) && Psn.before(answered, qp.requester.firstUnassignedPsn)) {
             acked = (long) Psn.diff(answered, answeredHigh) * qp.mtu;
             answeredHigh = answered;

@@ -111,7 +111,12 @@ final class Requester implements LossRecovery.Retransmitter {
         int work = 0;
         int burst = qp.device.config().txBurst();
         int window = cwnd.narrow(qp.window(), qp.rate.windowBytes(), qp.mtu);
-        int sent = qp.type == QpType.RC ? qp.recovery.retransmit(this, now) : 0;
+        int sent = 0;
+        if (qp.type == QpType.RC) {
+            sent = qp.recovery.retransmit(this, now);
+            long check = qp.recovery.nextCheck(); // a PSN reported missing is judged when its reorder wait ends
+            if (check != Long.MAX_VALUE) qp.timers.armLossCheck(check);
+        }
         if (qp.fecTx != null) qp.fecTx.flush(now);
         while (sent < burst) {
             long idx = txIndex;
@@ -345,6 +350,7 @@ final class Requester implements LossRecovery.Retransmitter {
     private void afterSend(int s, WrOpcode op, int opcode, int len, int psns, boolean ackReq, boolean fresh, long now) {
         qp.rate.onSent(len, now);
         transmitted++;
+        int sentPsn = txPsn;
         if (!fresh) {
             resends.resent(txPsn, psns);
             rttProbe.resent();
@@ -367,7 +373,10 @@ final class Requester implements LossRecovery.Retransmitter {
                 qp.completer.retireLocal(idx, now);
             }
         }
-        if (qp.type == QpType.RC) qp.completer.onSent(now);
+        if (qp.type == QpType.RC) {
+            qp.recovery.onSent(sentPsn, psns, now);
+            qp.completer.onSent(now);
+        }
     }
 
     private int highestSentPlusOne;

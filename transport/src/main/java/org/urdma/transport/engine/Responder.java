@@ -6,6 +6,7 @@ import org.urdma.transport.packet.RxPacket;
 import org.urdma.transport.wire.Aeth;
 import org.urdma.transport.wire.Opcode;
 import org.urdma.transport.wire.OpcodeTable;
+import org.urdma.transport.wire.Psn;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.WcOpcode;
 import org.urdma.verbs.WcStatus;
@@ -39,7 +40,7 @@ final class Responder {
     private int ackPsn;
     /** Engine pass in which the pending ACK became due; it leaves from a later pass (see {@link #ackDue}). */
     private long ackPass;
-    /** One-way delay (ns mod 2^32) of the last packet with a timestamp, and its PSN, echoed in the AETH-EXT. */
+    /** One-way delay (ns mod 2^32) of the newest accepted request with a timestamp, and its PSN, echoed in the AETH-EXT. */
     int owd, owdPsn;
     long acksSent;
 
@@ -56,6 +57,8 @@ final class Responder {
 
     void start(int psn) {
         ePsn = psn;
+        owd = 0;
+        owdPsn = Psn.add(psn, -1); // before anything arrives the AETH-EXT names no PSN the requester may still miss
         msn = 0;
         nakSent = false;
         nakPending = false;

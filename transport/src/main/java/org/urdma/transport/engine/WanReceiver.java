@@ -69,10 +69,6 @@ final class WanReceiver implements RcReceiver {
         int psn = p.psn();
         int d = Psn.diff(psn, resp.ePsn);
         sacks.onArrival(now);
-        if (p.hasTs()) {
-            resp.owd = (int) now - p.tsT1();
-            resp.owdPsn = psn;
-        }
         if (d < 0 || (d < win.size() && win.has(psn))) {
             resp.res.duplicate(p, o, now);
             advance(now); // a message end held for a receive may complete now
@@ -91,7 +87,12 @@ final class WanReceiver implements RcReceiver {
                 return;
             }
             if (d != 0) {
+                if (!accessOk(p, o)) { // a blind one must not open a gap to a PSN no one sent
+                    qp.drop(Counter.DROP_AHEAD_ACCESS, psn, now);
+                    return;
+                }
                 qp.drop(Counter.DROP_NOT_PLACEABLE, psn, now);
+                accepted(p, now);
                 if (!Psn.before(psn, rcvHigh)) rcvHigh = Psn.add(psn, 1); // the SACK lists it, and the gap before it
                 gap(now);
                 return;
@@ -104,6 +105,7 @@ final class WanReceiver implements RcReceiver {
                 resp.classC(Aeth.NAK_INVALID_REQUEST, psn, WcStatus.REM_INV_REQ_ERR, now);
                 return;
             }
+            if (qp.state() != QpState.ERR) accepted(p, now);
             resp.nakSent = false;
             if (Psn.after(resp.ePsn, rcvHigh)) rcvHigh = resp.ePsn;
             advance(now);
@@ -114,6 +116,7 @@ final class WanReceiver implements RcReceiver {
             return;
         }
         if (!place(p, o, f, d, now)) return;
+        accepted(p, now);
         if (d > 0) qp.counters.increment(Counter.OUT_OF_ORDER_PLACED);
         if (!Psn.before(psn, rcvHigh)) {
             lossMeter.onAdvance(Psn.diff(psn, rcvHigh));
@@ -133,6 +136,27 @@ final class WanReceiver implements RcReceiver {
         } else if (qp.recovery.ackDelayNanos() > 0) {
             qp.timers.armSack(now + qp.recovery.ackDelayNanos());
         }
+    }
+
+    /**
+     * A request passed its checks: its timestamp gives the one-way delay and its PSN the newest accepted, which the
+     * AETH-EXT reports (the sender's loss detection counts it as arrived). Frames that fail a check do not count, so a
+     * forged one cannot claim a PSN arrived nor skew the delay.
+     */
+    private void accepted(RxPacket p, long now) {
+        if (!p.hasTs()) return;
+        resp.owd = (int) now - p.tsT1();
+        resp.owdPsn = p.psn();
+    }
+
+    /** A READ or atomic ahead of the expected PSN names a key that allows it (it runs only when its turn comes). */
+    private boolean accessOk(RxPacket p, int o) {
+        if (o == Opcode.RDMA_READ_REQUEST) {
+            return (qp.accessFlags & AccessFlags.REMOTE_READ) != 0 && keys.remote(p.rethRkey(), qp.pd, qp, p.rethVa(),
+                    p.rethLength() & 0xFFFFFFFFL, AccessFlags.REMOTE_READ) != null;
+        }
+        return (qp.accessFlags & AccessFlags.REMOTE_ATOMIC) != 0
+                && keys.remote(p.atomicRkey(), qp.pd, qp, p.atomicVa(), 8, AccessFlags.REMOTE_ATOMIC) != null;
     }
 
     /** Whether a request PSN is inside the placement window [ePsn, ePsn + size): only those reach the FEC decoder. */

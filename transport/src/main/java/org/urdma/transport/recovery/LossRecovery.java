@@ -77,9 +77,30 @@ public interface LossRecovery {
     default void onAcknowledged(int psn, long now) {
     }
 
-    /** The receiver's SACK-ETH listed {@code length} PSNs from {@code start} as missing. */
-    default void onSack(int start, int length, Retransmitter requester, long now) {
-        onLoss(start, LossCause.SACK, requester, now);
+    /**
+     * The receiver's SACK-ETH: every PSN before {@code cumulative} arrived, and {@code count} ranges of missing PSNs
+     * ({@code length[i]} from {@code start[i]}, ascending) lie between it and the highest PSN the receiver has. Returns
+     * how many ranges named PSNs this requester never sent (those PSNs are ignored: no receiver can be missing them).
+     */
+    default int onSack(int cumulative, int[] start, int[] length, int count, Retransmitter requester, long now) {
+        for (int i = 0; i < count; i++) onLoss(start[i], LossCause.SACK, requester, now);
+        return 0;
+    }
+
+    /** The requester sent the packet at {@code psn}, first or again; it takes {@code psns} PSNs (a READ, its responses'). */
+    default void onSent(int psn, int psns, long now) {
+    }
+
+    /** The receiver says it has {@code psn} (a WAN ACK's AETH-EXT names the newest request it accepted). */
+    default void onDelivered(int psn, long now) {
+    }
+
+    /**
+     * When {@link #retransmit} has something to decide though nothing arrives (a PSN reported missing is judged lost
+     * once its reorder wait ends), or Long.MAX_VALUE; the requester arms a timer for it.
+     */
+    default long nextCheck() {
+        return Long.MAX_VALUE;
     }
 
     /**

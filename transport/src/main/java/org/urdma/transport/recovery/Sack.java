@@ -4,12 +4,15 @@ import org.urdma.transport.wire.Psn;
 
 /**
  * URDMA TC-SACK (WIRE.md §10): the receiver places packets in any order and ACKs every N packets or T µs with a
- * SACK-ETH listing the missing PSN ranges; this scoreboard marks exactly those PSNs and resends them one by one from
- * {@link #retransmit} (each requester pass, before new packets and apart from the rate control's pacing). A PSN resent
- * less than about one RTT ago is not resent again for a repeated SACK (the resend may still be in flight). Resends take
- * the rate control's turns like new packets. The ACK timeout stays as the backstop: it resends the oldest
- * unacknowledged PSN and the newest sent one, a probe that makes the receiver list a lost tail in its next SACK. No
- * retry_cnt is spent per SACK; only timeouts count.
+ * SACK-ETH listing the missing PSN ranges. A listed PSN is not resent at once: it may still be on its way (reordered,
+ * or the report came from a forged request far ahead). As RACK (RFC 8985) does, the scoreboard keeps each PSN's send
+ * time and counts a reported PSN as lost only once the receiver has a PSN sent after it, by more than the reorder
+ * window, or a round trip and the window have passed since it was sent and the receiver has one sent after it; until
+ * then it waits ({@link #nextCheck}), and a later report that no longer lists it clears it. Lost PSNs are resent one by
+ * one from {@link #retransmit} (each requester pass, before new packets, taking the rate control's turns). A report
+ * naming PSNs never sent is cut there. The ACK timeout stays as the backstop: it resends the oldest unacknowledged PSN
+ * and the newest sent one, a probe that makes the receiver list a lost tail in its next SACK. No retry_cnt is spent
+ * per SACK; only timeouts count.
  */
 public final class Sack implements LossRecovery {
     public static final int DEFAULT_ACK_EVERY = 16;
@@ -19,10 +22,18 @@ public final class Sack implements LossRecovery {
     /** PSNs the scoreboard tracks past the oldest unacknowledged one, at least (it grows to the QP's window). */
     public static final int WINDOW = 1 << 15;
     private static final int MAX_WINDOW = 1 << 22;
-    /** Before any RTT sample: how long a resent PSN is not resent again. */
+    /** Before any RTT sample: how long a resent PSN is not resent again for a NAK or READ gap. */
     private static final long MIN_HOLDOFF_NANOS = 20_000;
+    /**
+     * The reorder window is a quarter of the smoothed RTT within these bounds: at least what a link that holds frames
+     * back reorders by (netem-style reordering delays the others by 20 us), at most what a path's queue adds.
+     */
+    static final long MIN_REORDER_NANOS = 50_000;
+    static final long MAX_REORDER_NANOS = 100_000_000;
     private static final int BURST = 64;
     private static final byte IDLE = 0;
+    /** Listed missing by a SACK, not judged lost yet. */
+    private static final byte REPORTED = -1;
     private static final LossCause[] CAUSES = LossCause.values();
 
     private final int ackEvery;
@@ -30,16 +41,29 @@ public final class Sack implements LossRecovery {
     /** PSNs tracked (a power of two) and its mask. */
     private int window = WINDOW;
     private int mask = WINDOW - 1;
-    /** Per PSN (mod window): IDLE or the {@link LossCause} ordinal + 1 it is marked for. */
+    /** Per PSN (mod window): IDLE, REPORTED, or the {@link LossCause} ordinal + 1 it is marked to be resent for. */
     private byte[] marked = new byte[WINDOW];
-    /** Per PSN (mod window): when it was last resent. */
-    private long[] resentAt = new long[WINDOW];
+    /** Per PSN (mod window): when it was last sent (Long.MIN_VALUE: not sent, or acknowledged). */
+    private long[] sentAt = new long[WINDOW];
+    /** Per PSN (mod window): sent more than once, so a report that it arrived may be the first copy's. */
+    private boolean[] resentOnce = new boolean[WINDOW];
     /** Every PSN before it is acknowledged. */
     private int acked;
+    /** One past the highest PSN sent, and one past the highest resent (below it send times are not in PSN order). */
+    private int sentEnd, resentEnd;
     private boolean started;
-    /** Marked PSNs lie in [scanFrom, scanTo). */
-    private int scanFrom, scanTo;
+    /** Where marked PSNs lie, and where REPORTED ones do. */
+    private final PsnSpan scan = new PsnSpan();
+    private final PsnSpan reports = new PsnSpan();
     private long srtt, rttvar;
+    /** RACK: the send time and PSN of the latest-sent packet the receiver has, its round trip, and the least one. */
+    private long rackSentAt = Long.MIN_VALUE;
+    private int rackPsn;
+    private long rackRtt;
+    private long minRtt = Long.MAX_VALUE;
+    /** Reports or deliveries came since the last judgement; when a waiting PSN's reorder wait ends. */
+    private boolean judgeDue;
+    private long judgeAt = Long.MAX_VALUE;
     private long resent;
 
     private Sack(int ackEvery, long ackDelayNanos) {
@@ -47,7 +71,7 @@ public final class Sack implements LossRecovery {
         if (ackDelayNanos <= 0) throw new IllegalArgumentException("sack: T must be > 0 us, was " + ackDelayNanos + " ns");
         this.ackEvery = ackEvery;
         this.ackDelayNanos = ackDelayNanos;
-        java.util.Arrays.fill(resentAt, Long.MIN_VALUE);
+        java.util.Arrays.fill(sentAt, Long.MIN_VALUE);
     }
 
     static Factory factory(int ackEvery, long ackDelayNanos) {
@@ -66,8 +90,9 @@ public final class Sack implements LossRecovery {
         window = w;
         mask = w - 1;
         marked = new byte[w];
-        resentAt = new long[w];
-        java.util.Arrays.fill(resentAt, Long.MIN_VALUE);
+        sentAt = new long[w];
+        resentOnce = new boolean[w];
+        java.util.Arrays.fill(sentAt, Long.MIN_VALUE);
     }
 
     @Override
@@ -88,32 +113,176 @@ public final class Sack implements LossRecovery {
     }
 
     @Override
-    public void onSack(int start, int length, Retransmitter requester, long now) {
-        if (!started) start(start);
-        for (int i = 0; i < length; i++) mark(Psn.add(start, i), LossCause.SACK, now, false);
+    public int onSack(int cumulative, int[] start, int[] length, int count, Retransmitter requester, long now) {
+        if (!started) start(cumulative);
+        // this report replaces what earlier ones said from where it starts: a PSN they listed and it does not has
+        // arrived, or lies past the receiver's highest PSN (nothing sent after it has arrived: nothing to judge yet)
+        int from = count > 0 && Psn.after(start[0], cumulative) ? start[0] : cumulative; // a full SACK's rest starts on
+        for (int p = Psn.after(from, reports.from) ? from : reports.from; Psn.before(p, reports.to); p = Psn.add(p, 1)) {
+            if (marked[p & mask] == REPORTED) marked[p & mask] = IDLE;
+        }
+        int unsent = 0;
+        int prevEnd = from;
+        for (int r = 0; r < count; r++) {
+            int s = start[r];
+            if (Psn.before(s, prevEnd)) break; // out of order or overlapping: not a receiver's report
+            if (!Psn.before(s, sentEnd)) {
+                unsent++;
+                break;
+            }
+            if (r > 0) delivered(prevEnd, s, now); // between two missing ranges: the receiver has these
+            int e = Psn.add(s, length[r]);
+            if (Psn.after(e, sentEnd)) {
+                unsent++;
+                e = sentEnd;
+            }
+            for (int p = s; Psn.before(p, e); p = Psn.add(p, 1)) report(p);
+            prevEnd = e;
+            if (unsent > 0) break;
+        }
+        judgeDue = true;
+        return unsent;
+    }
+
+    @Override
+    public void onSent(int psn, int psns, long now) {
+        if (!started) start(psn);
+        if (Psn.before(psn, acked)) return;
+        boolean again = Psn.before(psn, sentEnd);
+        int n = Math.min(psns, window);
+        for (int k = 0; k < n; k++) {
+            int p = Psn.add(psn, k);
+            if (Psn.diff(p, acked) >= window) break;
+            int i = p & mask;
+            sentAt[i] = now;
+            if (again) resentOnce[i] = true;
+        }
+        int end = Psn.add(psn, psns);
+        if (Psn.after(end, sentEnd)) sentEnd = end;
+        if (again && Psn.after(end, resentEnd)) resentEnd = end;
+    }
+
+    @Override
+    public void onDelivered(int psn, long now) {
+        if (!started || Psn.before(psn, acked) || !Psn.before(psn, sentEnd)) return;
+        delivered(psn, Psn.add(psn, 1), now);
+    }
+
+    /** The receiver has the PSNs in [from, to): none of them is missing, and RACK hears of the latest-sent one. */
+    private void delivered(int from, int to, long now) {
+        for (int p = from; Psn.before(p, to); p = Psn.add(p, 1)) {
+            if (Psn.diff(p, acked) >= window) return;
+            int i = p & mask;
+            if (marked[i] == REPORTED) marked[i] = IDLE;
+            heard(p, i, now);
+        }
+    }
+
+    /**
+     * RACK's update (RFC 8985 6.2): {@code psn} arrived. Its send time becomes the reference when it is the latest
+     * sent; a resent one whose round trip would be shorter than the least seen counts as the first copy's arrival.
+     */
+    private void heard(int psn, int i, long now) {
+        long t = sentAt[i];
+        if (t == Long.MIN_VALUE) return;
+        long rtt = now - t;
+        if (resentOnce[i]) {
+            if (rtt < minRtt) return;
+        } else if (rtt > 0 && rtt < minRtt) {
+            minRtt = rtt;
+        }
+        if (t > rackSentAt || (t == rackSentAt && Psn.after(psn, rackPsn))) {
+            rackSentAt = t;
+            rackPsn = psn;
+            rackRtt = Math.max(0, rtt);
+            judgeDue = true;
+        }
+    }
+
+    /** A SACK lists {@code psn} as missing: it waits to be judged, unless marked already or out of the window. */
+    private void report(int psn) {
+        if (Psn.before(psn, acked) || Psn.diff(psn, acked) >= window) return;
+        int i = psn & mask;
+        if (marked[i] != IDLE || sentAt[i] == Long.MIN_VALUE) return;
+        marked[i] = REPORTED;
+        reports.add(psn);
+    }
+
+    /**
+     * RACK's loss detection (RFC 8985 6.2 step 5) over the reported PSNs: one sent before the latest-sent PSN the
+     * receiver has is lost when it was sent more than the reorder window before it, or when a round trip, the window
+     * and the receiver's ACK delay (the ACK that would show it arrived late may be held that long) have passed since
+     * it was sent. Others wait. Below {@link #resentEnd} send times are in PSN order, so the walk stops at the first
+     * PSN sent after the reference.
+     */
+    private void judge(long now) {
+        judgeDue = false;
+        judgeAt = Long.MAX_VALUE;
+        reports.trim(acked);
+        if (reports.isEmpty()) {
+            reports.reset(acked);
+            return;
+        }
+        if (rackSentAt == Long.MIN_VALUE) return;
+        long reorder = reorderWindow();
+        long wait = rackRtt + reorder + ackDelayNanos;
+        int first = reports.to;
+        for (int p = reports.from; Psn.before(p, reports.to); p = Psn.add(p, 1)) {
+            int i = p & mask;
+            if (marked[i] != REPORTED) continue;
+            long t = sentAt[i];
+            boolean before = t < rackSentAt || (t == rackSentAt && Psn.before(p, rackPsn));
+            if (before && (rackSentAt - t > reorder || now - t >= wait)) {
+                mark(p, LossCause.SACK, now, true);
+                continue;
+            }
+            if (first == reports.to) first = p;
+            if (before) {
+                judgeAt = Math.min(judgeAt, t + wait);
+            } else if (!Psn.before(p, resentEnd)) {
+                break; // every later PSN was sent after this one, and after the reference too
+            }
+        }
+        if (first == reports.to) {
+            reports.reset(acked);
+        } else {
+            reports.from = first;
+        }
+    }
+
+    /** A quarter of the smoothed RTT (RACK's own samples before any timestamped one), within the bounds. */
+    long reorderWindow() {
+        long base = srtt > 0 ? srtt : minRtt == Long.MAX_VALUE ? 0 : minRtt;
+        return Math.min(MAX_REORDER_NANOS, Math.max(MIN_REORDER_NANOS, base >> 2));
+    }
+
+    @Override
+    public long nextCheck() {
+        return judgeAt;
     }
 
     /** Starts at the QP's first PSN (RTS); a scoreboard never told starts at the first PSN it hears of. */
     @Override
     public void start(int firstPsn) {
         started = true;
-        acked = scanFrom = scanTo = firstPsn;
+        acked = sentEnd = resentEnd = firstPsn;
+        scan.reset(firstPsn);
+        reports.reset(firstPsn);
     }
 
     /** Marks {@code psn} for resending unless acknowledged, out of the window, or (unless forced) resent within ~1 RTT. */
     private void mark(int psn, LossCause cause, long now, boolean force) {
         if (Psn.before(psn, acked) || Psn.diff(psn, acked) >= window) return;
         int i = psn & mask;
-        if (!force && resentAt[i] != Long.MIN_VALUE && now - resentAt[i] < holdoff()) return;
+        if (!force && resentOnce[i] && now - sentAt[i] < holdoff()) return;
         marked[i] = (byte) (cause.ordinal() + 1);
-        if (Psn.before(psn, scanFrom)) scanFrom = psn;
-        if (!Psn.before(psn, scanTo)) scanTo = Psn.add(psn, 1);
+        scan.add(psn);
     }
 
     /**
-     * How long a resent PSN is not resent again for a repeated SACK: about a round trip (SRTT + 4 x its variation, as
-     * TCP's RTO) plus the receiver's ACK delay, since a SACK may have been held that long before it left. Without the
-     * variation and the delay, repeats through a queue that grew resent most PSNs two to five times.
+     * How long a resent PSN is not resent again for a repeated NAK or READ gap: about a round trip (SRTT + 4 x its
+     * variation, as TCP's RTO) plus the receiver's ACK delay, since a report may have been held that long before it
+     * left. SACK reports need no such wait: RACK judges a resent PSN by its new send time.
      */
     private long holdoff() {
         return Math.max(MIN_HOLDOFF_NANOS, srtt + 4 * rttvar + ackDelayNanos);
@@ -121,15 +290,16 @@ public final class Sack implements LossRecovery {
 
     @Override
     public int retransmit(Retransmitter requester, long now) {
+        if (judgeDue || now >= judgeAt) judge(now);
         int sent = 0;
-        if (scanFrom == scanTo) return 0;
-        if (Psn.before(scanFrom, acked)) scanFrom = acked;
-        int p = scanFrom;
+        if (scan.isEmpty()) return 0;
+        scan.trim(acked);
+        int p = scan.from;
         LossCause lastCause = null;
-        while (Psn.before(p, scanTo) && sent < BURST) {
+        while (Psn.before(p, scan.to) && sent < BURST) {
             int i = p & mask;
             byte m = marked[i];
-            if (m != IDLE) {
+            if (m > IDLE) {
                 LossCause cause = CAUSES[m - 1];
                 if (cause != lastCause) {
                     requester.resendReason(cause);
@@ -137,35 +307,38 @@ public final class Sack implements LossRecovery {
                 }
                 if (!requester.resend(p, now)) break; // back-pressure: the rest stays marked for the next pass
                 marked[i] = IDLE;
-                resentAt[i] = now;
                 resent++;
                 sent++;
             }
             p = Psn.add(p, 1);
         }
-        scanFrom = p;
-        if (scanFrom == scanTo) scanFrom = scanTo = acked;
-        if (Psn.before(scanTo, acked)) scanFrom = scanTo = acked;
+        scan.from = p;
+        if (scan.isEmpty()) scan.reset(acked);
         return sent;
     }
 
     @Override
     public boolean hasResends() {
-        return scanFrom != scanTo;
+        return !scan.isEmpty();
     }
 
     @Override
     public void onAcknowledged(int psn, long now) {
         if (!started) start(psn);
         if (!Psn.after(psn, acked)) return;
-        // clear what the ACK covers so the slots are clean when the PSNs come round again
+        // RACK hears of the newly acknowledged PSNs; the slots are cleared so they are clean when the PSNs come round
         for (int p = acked; Psn.before(p, psn) && Psn.diff(p, acked) < window; p = Psn.add(p, 1)) {
-            marked[p & mask] = IDLE;
-            resentAt[p & mask] = Long.MIN_VALUE;
+            int i = p & mask;
+            heard(p, i, now);
+            marked[i] = IDLE;
+            sentAt[i] = Long.MIN_VALUE;
+            resentOnce[i] = false;
         }
         acked = psn;
-        if (Psn.before(scanFrom, acked)) scanFrom = acked;
-        if (Psn.before(scanTo, acked)) scanTo = acked;
+        scan.trim(acked);
+        reports.trim(acked);
+        if (Psn.before(sentEnd, acked)) sentEnd = acked;
+        if (Psn.before(resentEnd, acked)) resentEnd = acked;
     }
 
     @Override

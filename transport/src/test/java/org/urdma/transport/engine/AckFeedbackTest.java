@@ -68,9 +68,13 @@ class AckFeedbackTest {
             h.sent.clear();
             h.deliver(ack);
             assertEquals(1, h.qa.counters().get(Counter.SACK_RANGES_RCVD));
+            // all six left together: the two missing ones are lost once the reorder wait after the last one's round
+            // trip has passed
+            h.rig.run(MS / 2);
             List<Integer> resent = new ArrayList<>();
             for (Packet p : h.sentOf(Opcode.RC_RDMA_WRITE_ONLY)) resent.add(p.psn);
-            assertTrue(resent.contains(p0) && resent.contains(Psn.add(p0, 1)), "the range was resent: " + resent);
+            assertEquals(List.of(p0, Psn.add(p0, 1)), resent, "the range was resent");
+            assertEquals(2, h.qa.counters().get(Counter.SACK_RESENT_PKTS));
         }
     }
 

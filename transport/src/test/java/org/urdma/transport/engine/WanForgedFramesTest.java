@@ -156,6 +156,63 @@ class WanForgedFramesTest {
         }
     }
 
+    @Test
+    void aForgedReadFarAheadDuringATransferResendsNothingInFlight() {
+        // 100 us each way at 10 Gbit/s, 8 WRITEs of 16 packets outstanding: ~128 packets on their way at any time
+        try (Rig r = new Rig(ImpairmentConfig.none(), ImpairmentConfig.none(), LossRecovery.sack(),
+                MemoryLink.Config.defaults().withLatency(100_000).withGbps(10).withSlots(4096), 512)) {
+            QueuePair[] q = r.wan(WAN, MemoryFabric.Connection.defaults().withMtu(PathMtu.MTU_1024), 256);
+            SoftQp qa = (SoftQp) q[0];
+            SoftQp qb = (SoftQp) q[1];
+            long region = (long) MSG * WRITES;
+            MemoryRegion dst = r.mrB(region, AccessFlags.ALL);
+            MemoryRegion src = r.mrA(region, AccessFlags.LOCAL_WRITE);
+            Frames frames = new Frames(r.fabric);
+            UnsafeBuffer payload = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+            int window = PsnWindow.sizeFor(512);
+            int posted = 0, done = 0, forged = 0;
+            long nextForge = r.sim.now() + 300_000;
+            while (done < WRITES && r.sim.now() < Rig.START + 2_000_000_000L) {
+                while (posted < WRITES && posted - done < 8) {
+                    qa.postSend(new SendWorkRequest().wrId(posted).opcode(WrOpcode.RDMA_WRITE).flags(SendFlags.SIGNALED)
+                            .addSge(src, (long) posted * MSG, MSG).remote(dst.address() + (long) posted * MSG, dst.rkey()));
+                    posted++;
+                }
+                r.run(10_000);
+                for (WorkCompletion w : r.awaitA(r.pendingA().size(), 0)) {
+                    assertEquals(WcStatus.SUCCESS, w.status, "WRITE " + w.wrId);
+                    done++;
+                }
+                if (r.sim.now() >= nextForge && posted < WRITES) {
+                    // a READ with the right R_Key near the window's far end, past every PSN A has sent: B cannot place
+                    // it and lists every PSN before it as missing, those still on their way included
+                    Packet p = request(frames, qb, Opcode.RC_RDMA_READ_REQUEST, Psn.add(qb.responder.ePsn, window - 1 - forged),
+                            dst.rkey(), dst.address(), WAN, payload);
+                    p.payloadLength = 0;
+                    p.rethDmaLength = 64;
+                    if (frames.send(p, r.sim.now())) forged++;
+                    nextForge += 200_000;
+                }
+            }
+            assertEquals(WRITES, done, "every WRITE completed");
+            assertTrue(forged >= 5, "forged during the transfer: " + forged);
+            System.out.println("A: " + nonZero(qa) + "\nB: " + nonZero(qb));
+            assertTrue(qb.counters().get(Counter.SACKS_SENT) >= forged, "B listed the forged gaps");
+            // the bound: none. The link loses nothing, so every resend would be spurious
+            assertEquals(0, qa.stats().get(Counter.RETRANSMITTED_PKTS), "packets resent");
+            assertEquals(0, qb.counters().get(Counter.DUPLICATE_REQUEST), "duplicates at B");
+            assertTrue(qa.counters().get(Counter.DROP_SACK_UNSENT) >= forged, "SACKs naming PSNs A never sent are counted");
+        }
+    }
+
+    private static String nonZero(SoftQp qp) {
+        StringBuilder all = new StringBuilder();
+        for (Counter c : Counter.values()) {
+            if (c.scope() == Counter.Scope.QP && qp.counters().get(c) != 0) all.append(c.label()).append('=').append(qp.counters().get(c)).append(' ');
+        }
+        return all.toString();
+    }
+
     /** A request from A's addresses to B's QP with a per-packet RETH (when the flags say so) and a timestamp. */
     private static Packet request(Frames f, SoftQp to, int opcode, int psn, int rkey, long va, int uethFlags, UnsafeBuffer payload) {
         return ForgedWanFrames.request(f.packetWithGids(), to.qpNum(), opcode, psn, rkey, va, uethFlags, payload);

@@ -44,20 +44,28 @@ class LossRecoveryTest {
     void aRepeatedSackWithinAJitteryRoundTripDoesNotResendAgain() {
         LossRecovery sack = LossRecovery.sack().create();
         List<Integer> resent = new ArrayList<>();
-        LossRecovery.Retransmitter r = selective(resent);
-        sack.onAcknowledged(100, 0);
-        long t = 0;
+        LossRecovery.Retransmitter r = selective(sack, resent);
+        sack.start(100);
+        for (int psn = 100; psn < 120; psn++) sack.onSent(psn, 1, (psn - 100) * 100_000L);
         // a queue that fills and drains: RTT samples between 0.1 and 1 ms (mean 0.55 ms)
-        for (int i = 0; i < 64; i++) sack.onRtt(i % 2 == 0 ? 100_000 : 1_000_000, t += 10_000);
-        sack.onSack(105, 1, r, t);
+        long t = 2_000_000;
+        for (int i = 0; i < 64; i++) sack.onRtt(i % 2 == 0 ? 100_000 : 1_000_000, t);
+        int[] lost = {105};
+        int[] one = {1};
+        // 105 is missing and 119, sent 1.4 ms after it, has arrived: lost
+        sack.onDelivered(119, t);
+        sack.onSack(105, lost, one, 1, r, t);
         sack.retransmit(r, t);
         // the receiver's next SACK still lists 105: it left before the resend arrived, a round trip of 1 ms ago
-        sack.onSack(105, 1, r, t + 900_000);
+        sack.onDelivered(119, t + 900_000);
+        sack.onSack(105, lost, one, 1, r, t + 900_000);
         sack.retransmit(r, t + 900_000);
         assertEquals(List.of(105), resent, "one resend per round trip, even a slow one");
-        // a SACK that lists it after several round trips: the resend was lost too
-        sack.onSack(105, 1, r, t + 5_000_000);
-        sack.retransmit(r, t + 5_000_000);
+        // a SACK that still lists it once a packet sent 1 ms after the resend has arrived: the resend was lost too
+        sack.onSent(120, 1, t + 1_000_000);
+        sack.onDelivered(120, t + 2_500_000);
+        sack.onSack(105, lost, one, 1, r, t + 2_500_000);
+        sack.retransmit(r, t + 2_500_000);
         assertEquals(List.of(105, 105), resent);
     }
 
@@ -65,18 +73,21 @@ class LossRecoveryTest {
     void aSackThatListsLaterGapsFirstDoesNotHideTheEarlierOnes() {
         LossRecovery sack = LossRecovery.sack().create();
         List<Integer> resent = new ArrayList<>();
-        LossRecovery.Retransmitter r = selective(resent);
+        LossRecovery.Retransmitter r = selective(sack, resent);
         sack.start(16_777_204); // the QP's first PSN, just before the 24-bit wrap
+        for (int i = 0; i < 500; i++) sack.onSent((16_777_204 + i) & 0xFFFFFF, 1, i * 100_000L);
         // the full report listing PSNs 2..5 (its first 32 ranges) was lost; its continuation, listing PSN 474, came
-        sack.onSack(474, 1, r, 1_000);
-        sack.retransmit(r, 1_000);
+        sack.onDelivered(487, 50_500_000);
+        sack.onSack(16_777_204, new int[] {474}, new int[] {1}, 1, r, 50_500_000);
+        sack.retransmit(r, 50_500_000);
         // a timeout then resends the oldest unacknowledged PSN, which lies before the first one the scoreboard heard of
         sack.onLoss(16_777_204, LossCause.TIMEOUT, r, 70_000_000);
         sack.retransmit(r, 70_000_000);
         assertEquals(List.of(474, 16_777_204), resent);
     }
 
-    private static LossRecovery.Retransmitter selective(List<Integer> resent) {
+    /** A requester whose resends {@code sack} hears of, as the engine's does. */
+    private static LossRecovery.Retransmitter selective(LossRecovery sack, List<Integer> resent) {
         return new LossRecovery.Retransmitter() {
             @Override
             public void rewind(int psn) {
@@ -86,6 +97,7 @@ class LossRecoveryTest {
             @Override
             public boolean resend(int psn, long now) {
                 resent.add(psn);
+                sack.onSent(psn, 1, now);
                 return true;
             }
 

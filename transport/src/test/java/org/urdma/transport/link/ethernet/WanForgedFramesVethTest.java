@@ -232,6 +232,12 @@ class WanForgedFramesVethTest {
             assertTrue(cb.get(Counter.SACKS_SENT) >= 1, "the forged READ's gap is SACKed");
             assertTrue(cb.get(Counter.SACKS_SENT) <= 16L * CHUNKS, "SACKs for the forged gap back off: " + cb.get(Counter.SACKS_SENT));
             assertTrue(cb.get(Counter.FEC_PARITY_RCVD) >= parityOfOne, "parity inside the window is taken, not dropped");
+            // the forged READ's gap reaches past every PSN A sent: those ranges of B's SACKs are dropped and counted, and
+            // nothing is resent for them. The bound on duplicates at B: the forged ones, plus the oldest and the newest
+            // PSN each ACK timeout resends (veth neither reorders nor duplicates)
+            assertTrue(ca.get(Counter.DROP_SACK_UNSENT) >= 1, "SACK ranges naming unsent PSNs: " + ca.get(Counter.DROP_SACK_UNSENT));
+            assertTrue(cb.get(Counter.DUPLICATE_REQUEST) <= duplicates + 2 * ca.get(Counter.ACK_TIMEOUTS), "spurious resends: "
+                    + (cb.get(Counter.DUPLICATE_REQUEST) - duplicates) + " with " + ca.get(Counter.ACK_TIMEOUTS) + " ACK timeouts");
         }
     }
 
