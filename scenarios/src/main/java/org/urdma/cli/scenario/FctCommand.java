@@ -126,11 +126,14 @@ public final class FctCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut();
         List<Fct.Run> runs = new ArrayList<>();
         StringBuilder csv = new StringBuilder();
+        var threads = ManagementFactory.getThreadMXBean();
         for (String c : cc) {
             long wall = System.nanoTime();
+            long cpu = threads.getCurrentThreadCpuTime();
             Fct.Run r = Fct.run(t, flows, c, seed, mtu, realBytes, untilMs == null ? 0 : START_NS + (long) (untilMs * 1e6),
                     telemetry.options());
             double seconds = (System.nanoTime() - wall) / 1e9;
+            double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpu) / 1e9;
             runs.add(r);
             String tag = c.replaceAll("[^A-Za-z0-9_.=+-]", "_");
             Files.writeString(out.resolve(cc.size() == 1 ? "fct.txt" : "fct_" + tag + ".txt"), r.fctText());
@@ -138,8 +141,9 @@ public final class FctCommand implements Callable<Integer> {
             String[] lines = r.csv().split("\n");
             if (csv.isEmpty()) csv.append("cc,").append(lines[0]).append('\n');
             for (int i = 1; i < lines.length; i++) csv.append('"').append(c).append("\",").append(lines[i]).append('\n');
-            o.printf(Locale.ROOT, "%s: %d flows in %.1f s wall, %d events, %.0f events/s, peak memory %s%n", c, flows.count(), seconds,
-                    r.events(), r.events() / Math.max(seconds, 1e-9), peakMemory());
+            o.printf(Locale.ROOT, "%s: %d flows in %.1f s wall, %.1f s CPU, %d events, %.0f events/s (%.0f per CPU-second), peak memory %s%n",
+                    c, flows.count(), seconds, cpuSeconds, r.events(), r.events() / Math.max(seconds, 1e-9),
+                    r.events() / Math.max(cpuSeconds, 1e-9), peakMemory());
             o.flush();
         }
         Files.writeString(out.resolve("fct.csv"), csv.toString());
@@ -191,19 +195,22 @@ public final class FctCommand implements Callable<Integer> {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 
-    /** The process's peak resident memory (Linux VmHWM), else the JVM's heap peak. */
+    /** The process's peak resident memory (Linux VmHWM; not on other systems) and the JVM's peak heap use. */
     static String peakMemory() {
-        try {
-            for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (l.startsWith("VmHWM:")) return String.format(Locale.ROOT, "%.0f MB resident", Long.parseLong(l.replaceAll("\\D", "")) / 1024.0);
-            }
-        } catch (Exception e) {
-            // not Linux: fall back to the heap
-        }
         long peak = 0;
         for (var pool : ManagementFactory.getMemoryPoolMXBeans()) {
             if (pool.getType() == java.lang.management.MemoryType.HEAP) peak += pool.getPeakUsage().getUsed();
         }
-        return String.format(Locale.ROOT, "%.0f MB heap", peak / 1e6);
+        String heap = String.format(Locale.ROOT, "%.0f MB heap", peak / 1e6);
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (l.startsWith("VmHWM:")) {
+                    return String.format(Locale.ROOT, "%.0f MB resident, %s", Long.parseLong(l.replaceAll("\\D", "")) / 1024.0, heap);
+                }
+            }
+        } catch (Exception e) {
+            // not Linux: the heap alone
+        }
+        return heap;
     }
 }

@@ -11,6 +11,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.urdma.cli.Range;
 import org.urdma.cli.UrdmaCli;
 import org.urdma.scenario.world.ResultTable;
@@ -22,7 +24,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code urdma scenario sweep}: independent {@code scenario fct} runs (CC × load × seed), in parallel or as a job list. */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
-    description = {"Runs scenario fct once per congestion control, load and seed, in parallel on this machine's cores.",
+    description = {"Runs scenario fct once per congestion control, load and seed, in parallel on this machine's cores, each run in a JVM",
+        "of its own (serial GC, one visible processor, its share of the memory; --in-process: threads of this JVM).",
         "Each run is single-threaded and deterministic and writes its results in DIR/NAME (NAME like dcqcn_load0.3_seed1;",
         "DIR/runs.tsv lists them); the sweep gathers their p50/p95/p99 slowdown per flow-size group into one table",
         "(printed, and DIR/sweep.csv). --jobs FILE writes the runs as a job list instead (one command line per run, for",
@@ -75,6 +78,13 @@ public final class SweepCommand implements Callable<Integer> {
     @Option(names = "--parallel", description = "runs at once (default: the machine's cores)")
     Integer parallel;
 
+    @Option(names = "--in-process", description = "run the runs as threads of this JVM (default: a JVM of its own per run, with a serial GC and its share of memory)")
+    boolean inProcess;
+
+    @Range(min = 64, max = 1_048_576, integer = true)
+    @Option(names = "--run-heap-mb", description = "heap of each run's JVM, MB (default: 3/4 of the machine's memory shared among the runs at once, at most 8192)")
+    Long runHeapMb;
+
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "scenario-sweep", description = "where the runs' results go (default ${DEFAULT-VALUE})")
     Path out;
 
@@ -106,12 +116,17 @@ public final class SweepCommand implements Callable<Integer> {
             return 0;
         }
         int threads = parallel != null ? parallel : Runtime.getRuntime().availableProcessors();
+        long heapMb = runHeapMb != null ? runHeapMb : RunJvm.defaultHeapMb(threads);
         long wall = System.nanoTime();
-        long busy = runAll(o, runs, threads);
+        RunTimes times = runAll(o, runs, threads, heapMb);
         double seconds = (System.nanoTime() - wall) / 1e9;
         print(o, out, SweepTable.gather(out));
-        o.printf(Locale.ROOT, "%d runs in %.1f s wall, %d at a time; the runs took %.1f s together (%.2f x)%n", runs.size(), seconds,
-                threads, busy / 1e9, busy / 1e9 / Math.max(seconds, 1e-9));
+        o.printf(Locale.ROOT, "%d runs in %.1f s wall, %d at a time (%s); the runs took %.1f s together: parallel speedup %.2f x "
+                        + "(sum of run wall times / sweep wall time)%n",
+                runs.size(), seconds, threads, inProcess ? "threads of this JVM" : "a JVM each, " + heapMb + " MB heap", times.wall,
+                times.wall / Math.max(seconds, 1e-9));
+        o.printf(Locale.ROOT, "  simulation CPU %.1f s, %d events, %.0f events per CPU-second%n", times.cpu, times.events,
+                times.events / Math.max(times.cpu, 1e-9));
         o.flush();
         return 0;
     }
@@ -146,45 +161,87 @@ public final class SweepCommand implements Callable<Integer> {
         return SweepPlan.runs(cc, l, seeds, common, out.toAbsolutePath());
     }
 
-    /** Runs every run as {@code scenario fct} in this process, {@code threads} at a time; returns their summed wall time. */
-    private long runAll(PrintWriter o, List<SweepPlan.Run> runs, int threads) throws Exception {
+    /** What the runs' own lines say they took: wall and simulation-thread CPU seconds, and events. */
+    record RunTimes(double wall, double cpu, long events) {
+        private static final Pattern LINE = Pattern.compile(" in ([0-9.]+) s wall, ([0-9.]+) s CPU, ([0-9]+) events");
+
+        static RunTimes of(String log) {
+            double wall = 0;
+            double cpu = 0;
+            long events = 0;
+            for (Matcher m = LINE.matcher(log); m.find();) {
+                wall += Double.parseDouble(m.group(1));
+                cpu += Double.parseDouble(m.group(2));
+                events += Long.parseLong(m.group(3));
+            }
+            return new RunTimes(wall, cpu, events);
+        }
+
+        RunTimes plus(RunTimes o) {
+            return new RunTimes(wall + o.wall, cpu + o.cpu, events + o.events);
+        }
+    }
+
+    /** Runs every run as {@code scenario fct}, {@code threads} at a time, each in a JVM of its own or in this one. */
+    private RunTimes runAll(PrintWriter o, List<SweepPlan.Run> runs, int threads, long heapMb) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "sweep-run");
             t.setDaemon(true);
             return t;
         });
         try {
-            List<Future<Long>> done = new ArrayList<>();
+            List<Future<RunTimes>> done = new ArrayList<>();
             for (SweepPlan.Run r : runs) {
                 done.add(pool.submit(() -> {
-                    long t0 = System.nanoTime();
-                    StringWriter log = new StringWriter();
-                    var cl = UrdmaCli.commandLine();
-                    cl.setOut(new PrintWriter(log, true));
-                    cl.setErr(new PrintWriter(log, true));
-                    int rc = cl.execute(r.fctArgs().toArray(new String[0]));
-                    long took = System.nanoTime() - t0;
+                    Outcome result = inProcess ? inThisJvm(r) : inItsJvm(r, heapMb);
+                    int rc = result.rc();
+                    String log = result.log();
                     synchronized (o) {
-                        for (String line : log.toString().lines().toList()) {
+                        for (String line : log.lines().toList()) {
                             if (rc != 0 || line.contains("events/s")) o.println(r.name() + ": " + line);
                         }
                         o.flush();
                     }
                     if (rc != 0) throw new IllegalStateException("run " + r.name() + " failed (exit " + rc + ")");
-                    return took;
+                    return RunTimes.of(log);
                 }));
             }
-            long busy = 0;
-            for (Future<Long> f : done) {
+            RunTimes total = new RunTimes(0, 0, 0);
+            for (Future<RunTimes> f : done) {
                 try {
-                    busy += f.get();
+                    total = total.plus(f.get());
                 } catch (java.util.concurrent.ExecutionException e) {
                     throw e.getCause() instanceof Exception x ? x : e;
                 }
             }
-            return busy;
+            return total;
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /** A run's exit code and what it printed. */
+    private record Outcome(int rc, String log) {
+    }
+
+    /** The run, on this thread. */
+    private static Outcome inThisJvm(SweepPlan.Run r) {
+        StringWriter log = new StringWriter();
+        var cl = UrdmaCli.commandLine();
+        cl.setOut(new PrintWriter(log, true));
+        cl.setErr(new PrintWriter(log, true));
+        int rc = cl.execute(r.fctArgs().toArray(new String[0]));
+        return new Outcome(rc, log.toString());
+    }
+
+    /** The run, in a JVM of its own. */
+    private static Outcome inItsJvm(SweepPlan.Run r, long heapMb) throws Exception {
+        Process p = new ProcessBuilder(RunJvm.command(r.fctArgs(), heapMb)).redirectErrorStream(true).start();
+        try {
+            String log = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return new Outcome(p.waitFor(), log);
+        } finally {
+            p.destroyForcibly();
         }
     }
 

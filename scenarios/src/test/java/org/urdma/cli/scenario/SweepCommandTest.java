@@ -46,13 +46,14 @@ class SweepCommandTest {
         for (Path f : files(a)) assertArrayEquals(Files.readAllBytes(a.resolve(f)), Files.readAllBytes(b.resolve(f)), f.toString());
     }
 
+    /** Two runs at once, each in a JVM of its own, give the bytes of one run at a time in this JVM. */
     @Test
     void runsInParallelGiveTheSameFilesAsOneAtATime(@TempDir Path dir) throws Exception {
         Path topo = leafSpine(dir);
         List<String> common = List.of("scenario", "sweep", "--topology", topo.toString(), "--workload", "websearch", "--duration-ms", "0.1",
                 "--cc", "none,dcqcn", "--load", "0.3,0.5", "--step", "25");
         List<String> serial = new ArrayList<>(common);
-        serial.addAll(List.of("--parallel", "1", "--out", dir.resolve("serial").toString()));
+        serial.addAll(List.of("--parallel", "1", "--in-process", "--out", dir.resolve("serial").toString()));
         List<String> parallel = new ArrayList<>(common);
         parallel.addAll(List.of("--parallel", "2", "--out", dir.resolve("parallel").toString()));
         run(serial.toArray(new String[0]));
@@ -63,6 +64,8 @@ class SweepCommandTest {
         assertEquals(1 + 4 * 4, csv.size(), "4 runs x 4 groups of 25 %\n" + text);
         assertTrue(csv.get(1).startsWith("none,0.3,1,0.00,") && csv.get(16).startsWith("dcqcn,0.5,1,0.75,"), String.join("\n", csv));
         assertTrue(text.contains("dcqcn_load0.5_seed1: dcqcn: ") && text.contains("events/s") && text.contains("4 runs in "), text);
+        assertTrue(text.contains("2 at a time (a JVM each, ") && text.matches("(?s).*parallel speedup [0-9.]+ x.*")
+                && text.matches("(?s).*[1-9][0-9]* events per CPU-second.*"), text);
     }
 
     /** The command that starts the CLI of this test's class path, for the job list. */

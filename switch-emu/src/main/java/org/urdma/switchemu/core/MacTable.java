@@ -16,6 +16,8 @@ public final class MacTable {
     private final long[] keys;
     private final boolean[] used;
     private int sweepCursor;
+    /** Entries learned (not static): with none, a sweep has nothing to age and only moves its cursor. */
+    private int learned;
     private final int[] free;
     private int freeCount;
     private final long agingNs;
@@ -46,6 +48,7 @@ public final class MacTable {
             }
             i = take(mac);
             fixed[i] = false;
+            learned++;
         } else if (fixed[i]) {
             return;
         }
@@ -60,6 +63,8 @@ public final class MacTable {
                 throw new IllegalStateException("MAC table full: cannot add static entry");
             }
             i = take(mac);
+        } else if (!fixed[i]) {
+            learned--;
         }
         fixed[i] = true;
         port[i] = outPort;
@@ -84,6 +89,12 @@ public final class MacTable {
      */
     public void sweep(long now, int budget) {
         int n = used.length;
+        if (learned == 0) {
+            if (n > 0) {
+                sweepCursor = (int) ((sweepCursor + (long) Math.max(0, Math.min(budget, n))) % n);
+            }
+            return;
+        }
         for (int k = 0; k < budget && k < n; k++) {
             int i = sweepCursor;
             sweepCursor = sweepCursor + 1 == n ? 0 : sweepCursor + 1;
@@ -102,6 +113,7 @@ public final class MacTable {
     }
 
     private void release(int i) {
+        learned--;
         index.remove(keys[i]);
         used[i] = false;
         free[freeCount++] = i;

@@ -113,8 +113,28 @@ public final class SwitchCore {
     private final long[] deficit;
     /** Frames queued per port (all eight queues). */
     private final int[] portFrames;
+    /** Per port, a bit for each of its eight queues that holds frames. */
+    private final int[] occupiedQueues;
     /** Picks on a port since it was last non-empty: their effect on the DWRR state is applied at the next real pick. */
-    private final int[] emptyPicks;
+    private final long[] emptyPicks;
+
+    // A poll visits only the ports these sets hold; what it would do to the others is nothing, except an empty idle
+    // port's pick, which is counted from the rounds of the transmit loop (see markWork).
+    /** Ports with frames queued or a PFC frame to send. */
+    private final PortSet withWork;
+    /** Ports whose ingress has XOFF in force on some lossless priority (bits: pausedPriorities). */
+    private final PortSet pausing;
+    private final int[] pausedPriorities;
+    /** Ports whose watchdog is timing a stall or has a storm declared. */
+    private final PortSet watched;
+    /** Empty ports still sending their last frame: their skipped picks start once they are free. */
+    private final PortSet draining;
+    /** For an empty free port, the transmit-loop round after which its skipped picks are counted; else -1. */
+    private final long[] idleFromRound;
+    /** Transmit-loop rounds run so far (every poll runs one or more). */
+    private long rounds;
+    /** The port the transmit loop is serving, or MAX_VALUE outside the loop. */
+    private int visiting = Integer.MAX_VALUE;
 
     private final long[] stallSince;
     private final boolean[] storm;
@@ -162,7 +182,14 @@ public final class SwitchCore {
         dwrrFresh = new boolean[portCount];
         deficit = new long[queues];
         portFrames = new int[portCount];
-        emptyPicks = new int[portCount];
+        occupiedQueues = new int[portCount];
+        emptyPicks = new long[portCount];
+        withWork = new PortSet(portCount);
+        pausing = new PortSet(portCount);
+        pausedPriorities = new int[portCount];
+        watched = new PortSet(portCount);
+        draining = new PortSet(portCount);
+        idleFromRound = new long[portCount];
         stallSince = new long[queues];
         storm = new boolean[queues];
         stormStart = new long[queues];
@@ -487,9 +514,12 @@ public final class SwitchCore {
         }
         if (lossless && mmu.shouldPause(inIdx)) {
             mmu.paused[inIdx] = true;
+            pausedPriorities[inPort] |= 1 << priority;
+            pausing.add(inPort);
             pfcObserver.onXoff(inPort, priority, now);
             pendingXoff[inPort] |= 1 << priority;
             pendingXon[inPort] &= ~(1 << priority);
+            markWork(inPort);
             xoffRefreshAt[inIdx] = now + refreshNs[inPort];
         }
     }
@@ -504,6 +534,8 @@ public final class SwitchCore {
         queueTail[idx] = handle;
         queueFrames[idx]++;
         portFrames[idx >> 3]++;
+        occupiedQueues[idx >> 3] |= 1 << (idx & 7);
+        markWork(idx >> 3);
         queueBytes[idx] += pool.frameWire[handle];
         highWater(idx);
     }
@@ -588,11 +620,20 @@ public final class SwitchCore {
     public long poll(long now) {
         clock = now;
         macTable.sweep(now, 8);
-        for (int port = 0; port < portCount; port++) {
+        for (int port = draining.next(0); port >= 0; port = draining.next(port + 1)) {
+            if (ceil(busyUntil[port], busyRem[port]) <= now) {
+                draining.remove(port);
+                idleFromRound[port] = rounds;
+            }
+        }
+        for (int port = PortSet.nextIn(withWork, pausing, watched, 0); port >= 0;
+             port = PortSet.nextIn(withWork, pausing, watched, port + 1)) {
             if (config.watchdog) {
                 watchdog(port, now);
             }
-            pfcState(port, now);
+            if (pausing.contains(port)) {
+                pfcState(port, now);
+            }
         }
         if (crossbar != null) {
             crossbar.run(now, outputs);
@@ -600,30 +641,63 @@ public final class SwitchCore {
         boolean progress;
         do {
             progress = false;
-            for (int port = 0; port < portCount; port++) {
+            rounds++;
+            for (int port = withWork.next(0); port >= 0; port = withWork.next(port + 1)) {
+                visiting = port;
                 if (ceil(busyUntil[port], busyRem[port]) <= now && transmitOne(port, now)) {
                     progress = true;
+                    loseWorkIfDone(port, now);
                 }
             }
+            visiting = Integer.MAX_VALUE;
         } while (progress);
         long next = crossbar == null ? Long.MAX_VALUE : crossbar.deadline();
-        for (int port = 0; port < portCount; port++) {
+        for (int port = PortSet.nextIn(withWork, pausing, watched, 0); port >= 0;
+             port = PortSet.nextIn(withWork, pausing, watched, port + 1)) {
             next = Math.min(next, deadline(port, now));
         }
         return next;
     }
 
+    /**
+     * The port has frames or a PFC frame to send from now on. If it was empty and free, the transmit loop's rounds
+     * since then each made a pick on it that found nothing (the rounds before this one, and this one if the loop has
+     * already served it): they are counted for {@link #pick} to apply.
+     */
+    private void markWork(int port) {
+        if (withWork.contains(port)) {
+            return;
+        }
+        if (idleFromRound[port] >= 0) {
+            emptyPicks[port] += rounds - idleFromRound[port] - (port > visiting ? 1 : 0);
+            idleFromRound[port] = -1;
+        }
+        draining.remove(port);
+        withWork.add(port);
+    }
+
+    /** A port left with nothing to send waits for its last frame to leave, then counts the picks it skips. */
+    private void loseWorkIfDone(int port, long now) {
+        if (portFrames[port] != 0 || (pendingXoff[port] | pendingXon[port]) != 0) {
+            return;
+        }
+        withWork.remove(port);
+        if (ceil(busyUntil[port], busyRem[port]) <= now) {
+            idleFromRound[port] = rounds;
+        } else {
+            draining.add(port);
+        }
+    }
+
     private void pfcState(int port, long now) {
-        int mask = ports[port].pfcMask;
-        for (int p = 0; p < 8; p++) {
+        for (int bits = pausedPriorities[port]; bits != 0; bits &= bits - 1) {
+            int p = Integer.numberOfTrailingZeros(bits);
             int idx = port * 8 + p;
-            if ((mask & (1 << p)) == 0 || !mmu.paused[idx]) {
-                continue;
-            }
             if (mmu.shouldResume(idx)) {
                 resume(port, p, idx);
             } else if (xoffRefreshAt[idx] <= now) {
                 pendingXoff[port] |= 1 << p;
+                markWork(port);
                 xoffRefreshAt[idx] = now + refreshNs[port];
             }
         }
@@ -631,18 +705,20 @@ public final class SwitchCore {
 
     private void resume(int port, int priority, int idx) {
         mmu.paused[idx] = false;
+        pausedPriorities[port] &= ~(1 << priority);
+        pausing.set(port, pausedPriorities[port] != 0);
         pfcObserver.onXon(port, priority, clock);
         pendingXon[port] |= 1 << priority;
         pendingXoff[port] &= ~(1 << priority);
+        markWork(port);
     }
 
     private void watchdog(int port, long now) {
         int mask = ports[port].pfcMask;
         PortCounters c = counters[port];
-        for (int p = 0; p < 8; p++) {
-            if ((mask & (1 << p)) == 0) {
-                continue;
-            }
+        boolean timing = false;
+        for (int bits = mask & 0xFF; bits != 0; bits &= bits - 1) {
+            int p = Integer.numberOfTrailingZeros(bits);
             int idx = port * 8 + p;
             if (!storm[idx]) {
                 boolean stalled = queueFrames[idx] > 0 && ceil(pausedUntil[idx], pausedRem[idx]) > now;
@@ -663,6 +739,11 @@ public final class SwitchCore {
             if (storm[idx] && config.watchdogAction == WatchdogAction.DROP) {
                 flush(idx);
             }
+            timing |= storm[idx] || stallSince[idx] != NEVER;
+        }
+        watched.set(port, timing);
+        if (withWork.contains(port)) {
+            loseWorkIfDone(port, now);
         }
     }
 
@@ -696,28 +777,45 @@ public final class SwitchCore {
         PortConfig pc = ports[port];
         int base = port * 8;
         if (portFrames[port] == 0) {
-            // most ports of a large fabric are empty at most polls: the scans below are skipped, and what they do to an
-            // empty port (every deficit cleared, the DWRR pointer 17 steps on) is done once frames come
-            emptyPicks[port]++;
+            // never reached: a poll serves only ports with work (see markWork for the picks it skips)
             return -1;
         }
         if (emptyPicks[port] != 0) {
+            // what the skipped picks of an empty port would have done (every deficit cleared, the DWRR pointer 17
+            // steps on each), done once frames come
             for (int p = 0; p < 8; p++) {
                 deficit[base + p] = 0;
             }
-            dwrrCurrent[port] = (int) ((dwrrCurrent[port] + 17L * emptyPicks[port]) & 7);
+            dwrrCurrent[port] = (int) ((dwrrCurrent[port] + 17L * (emptyPicks[port] & 7)) & 7);
             dwrrFresh[port] = true;
             emptyPicks[port] = 0;
         }
-        for (int p = 7; p >= 0; p--) {
-            if ((pc.strictMask & (1 << p)) != 0 && ready(base + p, now)) {
-                return p;
+        int occupied = occupiedQueues[port];
+        int readyQueues = 0;
+        for (int bits = occupied; bits != 0; bits &= bits - 1) {
+            int p = Integer.numberOfTrailingZeros(bits);
+            if (ready(base + p, now)) {
+                readyQueues |= 1 << p;
             }
+        }
+        int strictReady = readyQueues & pc.strictMask;
+        if (strictReady != 0) {
+            return 31 - Integer.numberOfLeadingZeros(strictReady);
+        }
+        int dwrrReady = readyQueues & ~pc.strictMask;
+        if (dwrrReady == 0) {
+            // the walk below would step 17 times past queues none of which is ready: do what it does at once
+            for (int bits = ~occupied & 0xFF; bits != 0; bits &= bits - 1) {
+                deficit[base + Integer.numberOfTrailingZeros(bits)] = 0;
+            }
+            dwrrCurrent[port] = (dwrrCurrent[port] + 17) & 7;
+            dwrrFresh[port] = true;
+            return -1;
         }
         for (int i = 0; i < 17; i++) {
             int q = dwrrCurrent[port];
             int idx = base + q;
-            if ((pc.strictMask & (1 << q)) != 0 || !ready(idx, now)) {
+            if ((dwrrReady & (1 << q)) == 0) {
                 if (queueFrames[idx] == 0) {
                     deficit[idx] = 0;
                 }
@@ -746,7 +844,9 @@ public final class SwitchCore {
         if (queueHead[idx] == NONE) {
             queueTail[idx] = NONE;
         }
-        queueFrames[idx]--;
+        if (--queueFrames[idx] == 0) {
+            occupiedQueues[idx >> 3] &= ~(1 << (idx & 7));
+        }
         portFrames[idx >> 3]--;
         queueBytes[idx] -= pool.frameWire[handle];
         return handle;
@@ -923,24 +1023,18 @@ public final class SwitchCore {
             if (busy > now) {
                 next = busy;
             } else {
-                for (int p = 0; p < 8; p++) {
-                    int idx = base + p;
-                    if (queueFrames[idx] > 0) {
-                        long t = pool.frameEligible[queueHead[idx]];
-                        if (paused(idx, now)) {
-                            t = Math.max(t, ceil(pausedUntil[idx], pausedRem[idx]));
-                        }
-                        next = Math.min(next, Math.max(t, now + 1));
+                for (int bits = occupiedQueues[port]; bits != 0; bits &= bits - 1) {
+                    int idx = base + Integer.numberOfTrailingZeros(bits);
+                    long t = pool.frameEligible[queueHead[idx]];
+                    if (paused(idx, now)) {
+                        t = Math.max(t, ceil(pausedUntil[idx], pausedRem[idx]));
                     }
+                    next = Math.min(next, Math.max(t, now + 1));
                 }
             }
         }
-        int mask = ports[port].pfcMask;
-        for (int p = 0; p < 8; p++) {
-            if ((mask & (1 << p)) == 0) {
-                continue;
-            }
-            int idx = base + p;
+        for (int bits = ports[port].pfcMask & 0xFF; bits != 0; bits &= bits - 1) {
+            int idx = base + Integer.numberOfTrailingZeros(bits);
             if (mmu.paused[idx]) {
                 next = Math.min(next, xoffRefreshAt[idx]);
             }
