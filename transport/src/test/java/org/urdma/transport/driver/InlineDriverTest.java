@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.engine.DeviceConfig;
@@ -118,11 +120,16 @@ class InlineDriverTest {
     void aReplyPostedAfterAReceiveLeavesInOnePassBehindTheAckOfTheRequest() throws Exception {
         List<Integer> sentByB = new ArrayList<>();
         DeviceConfig ca = DeviceConfig.named("in-a", 1), cbConfig = DeviceConfig.named("in-b", 2);
+        // the passes run at a time that does not move: on System.nanoTime a thread descheduled for the ACK timeout
+        // (67 ms) between A's post and its poll resends the request, and B's ACK of the duplicate leaves alone
+        long start = 1_000_000_000L;
+        LongSupplier clock = () -> start;
         MemoryFabric f = new MemoryFabric(ca, cbConfig, MemoryLink.Config.defaults().withLatency(0),
-                MemoryFabric.CodecFactory.wire(FramingKind.ROCE2), ImpairmentConfig.none(), ImpairmentConfig.none(), 5, System.nanoTime());
+                MemoryFabric.CodecFactory.wire(FramingKind.ROCE2), ImpairmentConfig.none(), ImpairmentConfig.none(), 5, start);
         // B's frames as they leave: untagged RoCEv2 over IPv4, so the BTH opcode is byte 14 + 20 + 8
         f.linkB.tap((frame, offset, length, now) -> sentByB.add(frame.getByte(offset + 42) & 0xFF));
-        try (Arena arena = Arena.ofConfined(); InlineDriver da = new InlineDriver(f.a); InlineDriver db = new InlineDriver(f.b)) {
+        try (Arena arena = Arena.ofConfined(); InlineDriver da = new InlineDriver(f.a, new BusySpinIdleStrategy(), clock);
+             InlineDriver db = new InlineDriver(f.b, new BusySpinIdleStrategy(), clock)) {
             ProtectionDomain pa = f.a.allocPd(), pb = f.b.allocPd();
             CompletionQueue qa = f.a.createCq(64, null), qb = f.b.createCq(64, null);
             QueuePair[] qp = f.connect(pa, MemoryFabric.init(QpType.RC, qa, 32), pb, MemoryFabric.init(QpType.RC, qb, 32),
