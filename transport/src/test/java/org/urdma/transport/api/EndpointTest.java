@@ -136,7 +136,7 @@ class EndpointTest {
                 }
             });
             RdmaConnectException e = assertThrows(RdmaConnectException.class, () -> pair.second().connect("127.0.0.1",
-                    s.getLocalPort(), EndpointOptions.defaults().withTimeout(Duration.ofSeconds(5))));
+                    s.getLocalPort(), EndpointOptions.defaults().withTimeout(Duration.ofSeconds(30))));
             assertTrue(e.getMessage().contains("closed the connection"), e.getMessage());
             closer.join();
         }
