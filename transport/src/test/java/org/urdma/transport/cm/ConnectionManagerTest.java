@@ -86,6 +86,7 @@ class ConnectionManagerTest {
             @Override public String peer() { return ch.peer(); }
             @Override public void readTimeout(Duration timeout) { ch.readTimeout(timeout); }
             @Override public byte[] read(int length, String step) { return ch.read(length, step); }
+            @Override public boolean ended() { return ch.ended(); }
             @Override public void close() { ch.close(); }
 
             @Override
