@@ -1,7 +1,6 @@
 package org.urdma.express.receiver;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -23,8 +22,8 @@ class ServerCloseTest {
             s.close();
             long ms = (System.nanoTime() - t0) / 1_000_000;
             // the acceptor waits an hour for a client: had close not woken it, close would have given up on it after 5 s
-            assertFalse(s.accepting(), "the acceptor still runs after close");
-            assertTrue(ms < 4000, "close took " + ms + " ms");
+            // and it would still run (no ceiling on ms: a loaded machine may be slow to wake it)
+            assertFalse(s.accepting(), "the acceptor still runs after close, which took " + ms + " ms");
         }
     }
 }

@@ -148,9 +148,14 @@ public final class UrdmaDevice implements AutoCloseable {
      *
      * @return the device's rdma_cm endpoint
      */
-    public synchronized RdmaCm rdmaCm() {
+    public RdmaCm rdmaCm() {
+        return rdmaCm(org.urdma.transport.gsi.CmConfig.defaults());
+    }
+
+    /** As {@link #rdmaCm()}, started with {@code timing} if it starts here (tests: a response timeout load cannot outlast). */
+    synchronized RdmaCm rdmaCm(org.urdma.transport.gsi.CmConfig timing) {
         if (closed) throw new IllegalStateException("rdmaCm: device " + device.name() + " is closed");
-        if (rdmaCm == null) rdmaCm = new RdmaCm(this, org.urdma.transport.gsi.CmConfig.defaults());
+        if (rdmaCm == null) rdmaCm = new RdmaCm(this, timing);
         return rdmaCm;
     }
 

@@ -1,5 +1,6 @@
 package org.urdma.transport.driver;
 
+import java.util.function.LongSupplier;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -9,8 +10,8 @@ import org.urdma.transport.engine.SoftDevice;
 /**
  * Runs a device on the application's own thread, like an Aeron client in invoker mode (Agrona
  * {@link AgentInvoker}): a {@code poll} of one of the device's CQs that finds it empty makes one engine pass
- * at System.nanoTime() (completions already there are returned at once, as ibv_poll_cq does), and so do
- * control calls (create QP, modify, register memory) while they wait. A post that finds the engine free sends at
+ * at System.nanoTime() or the driver's clock (completions already there are returned at once, as ibv_poll_cq
+ * does), and so do control calls (create QP, modify, register memory) while they wait. A post that finds the engine free sends at
  * once on the posting thread, as rxe's post_send runs the requester, together with the ACK its QP owes. No
  * thread of its own: on a machine with few cores a ping-pong needs one spinning thread per process instead
  * of two. The application must keep polling for the engine to progress (ACKs, retransmissions, ARP
@@ -20,6 +21,8 @@ public final class InlineDriver implements EngineDriver {
     private final SoftDevice device;
     private final AgentInvoker invoker;
     private final IdleStrategy idle;
+    /** The time of the passes and posts this driver runs. */
+    private final LongSupplier clock;
     /** Work done by the last pass this driver ran (for the idle strategy: a pass with work resets it). */
     private int lastWork;
 
@@ -33,14 +36,23 @@ public final class InlineDriver implements EngineDriver {
      *             (spin a while, then sleep in poll(2) on the socket until a frame arrives)
      */
     public InlineDriver(SoftDevice device, IdleStrategy idle) {
+        this(device, idle, System::nanoTime);
+    }
+
+    /**
+     * @param clock the time of every pass and post, System.nanoTime() by default; a test that must not see a timer
+     *              fire while its thread is descheduled drives its own
+     */
+    public InlineDriver(SoftDevice device, IdleStrategy idle, LongSupplier clock) {
         if (device.hasEngineThread()) {
             throw new IllegalStateException("device " + device.name() + ": already driven by a thread; close that driver first");
         }
         this.device = device;
         this.idle = idle;
+        this.clock = clock;
         this.invoker = new AgentInvoker(Throwable::printStackTrace, null, new PassAgent(this, device));
         invoker.start();
-        device.inlinePass(invoker::invoke, System::nanoTime);
+        device.inlinePass(invoker::invoke, clock);
     }
 
     /** One engine pass on the calling thread (skipped when another thread is in one); returns the work done. */
@@ -82,7 +94,7 @@ public final class InlineDriver implements EngineDriver {
         public int doWork() {
             if (!device.tryEnterEngine()) return 0;
             try {
-                return driver.lastWork = device.doWork(System.nanoTime());
+                return driver.lastWork = device.doWork(driver.clock.getAsLong());
             } finally {
                 device.exitEngine();
             }

@@ -109,7 +109,7 @@ class EndpointTest {
             long t0 = System.nanoTime();
             RdmaConnectException e = assertThrows(RdmaConnectException.class, () -> pair.second().connect("127.0.0.1", port,
                     EndpointOptions.defaults().withTimeout(Duration.ofMillis(400))));
-            assertTrue(System.nanoTime() - t0 < 5_000_000_000L);
+            assertTrue(System.nanoTime() - t0 < 30_000_000_000L, "gave up, not hung"); // a loaded machine may end it late
             assertTrue(e.getMessage().startsWith("connect to 127.0.0.1:" + port + ": "), e.getMessage());
             assertTrue(e.getMessage().contains("within 400 ms"), e.getMessage());
         }
@@ -136,7 +136,7 @@ class EndpointTest {
                 }
             });
             RdmaConnectException e = assertThrows(RdmaConnectException.class, () -> pair.second().connect("127.0.0.1",
-                    s.getLocalPort(), EndpointOptions.defaults().withTimeout(Duration.ofSeconds(5))));
+                    s.getLocalPort(), EndpointOptions.defaults().withTimeout(Duration.ofSeconds(30))));
             assertTrue(e.getMessage().contains("closed the connection"), e.getMessage());
             closer.join();
         }

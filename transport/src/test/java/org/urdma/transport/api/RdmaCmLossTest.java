@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.urdma.transport.gsi.CmConfig;
 import org.urdma.transport.impair.ImpairmentConfig;
 import org.urdma.transport.link.MemoryLink;
 import org.urdma.verbs.QpState;
@@ -56,9 +57,10 @@ class RdmaCmLossTest {
         try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory())) {
             dropNth(pair.second(), 1);
             connectThrough(pair, o -> {
-                assertEquals(1, o.client().cmStats().retries, o.client().stats());
+                // at least once: a REP slower than the 268 ms response timeout on a loaded machine brings one more
+                assertTrue(o.client().cmStats().retries >= 1, o.client().stats());
                 assertEquals(1, o.server().cmStats().requests, o.server().stats());
-                assertEquals(0, o.server().cmStats().duplicates, o.server().stats());
+                assertEquals(1, o.server().cmStats().established, o.server().stats());
             });
         }
     }
@@ -67,9 +69,11 @@ class RdmaCmLossTest {
     void aLostRepBringsTheReqAgainWhichIsAnsweredNotMadeASecondConnection() throws Exception {
         try (Urdma.MemoryPair pair = Urdma.memoryPair(DeviceOptions.memory())) {
             dropNth(pair.first(), 1);
+            // the server waits rdma_cm's 4.3 s before it sends the REP again itself, so the client's REQ (268 ms) comes first
+            pair.first().rdmaCm(new CmConfig(20, 15, 20));
             connectThrough(pair, o -> {
-                assertEquals(1, o.client().cmStats().retries, o.client().stats()); // its REQ again
-                assertEquals(1, o.server().cmStats().duplicates, o.server().stats()); // answered with the same REP
+                assertTrue(o.client().cmStats().retries >= 1, o.client().stats()); // its REQ again
+                assertTrue(o.server().cmStats().duplicates >= 1, o.server().stats()); // answered with the same REP
                 assertEquals(1, o.server().cmStats().requests, o.server().stats());
                 assertEquals(1, o.server().cmStats().established, o.server().stats());
                 assertThrows(RdmaConnectException.class, () -> o.l().nextRequest(Duration.ofMillis(300)));
@@ -83,7 +87,7 @@ class RdmaCmLossTest {
             dropNth(pair.second(), 2); // REQ, then the RTU
             connectThrough(pair, o -> {
                 assertTrue(o.server().cmStats().retries >= 1, o.server().stats()); // the REP again
-                assertEquals(1, o.client().cmStats().duplicates, o.client().stats()); // answered with the RTU again
+                assertTrue(o.client().cmStats().duplicates >= 1, o.client().stats()); // answered with the RTU again
                 assertEquals(1, o.server().cmStats().established, o.server().stats());
                 assertEquals(1, o.client().cmStats().established, o.client().stats());
             });

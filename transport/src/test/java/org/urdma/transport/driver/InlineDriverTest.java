@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.urdma.transport.counters.Counter;
 import org.urdma.transport.engine.DeviceConfig;
@@ -118,11 +121,16 @@ class InlineDriverTest {
     void aReplyPostedAfterAReceiveLeavesInOnePassBehindTheAckOfTheRequest() throws Exception {
         List<Integer> sentByB = new ArrayList<>();
         DeviceConfig ca = DeviceConfig.named("in-a", 1), cbConfig = DeviceConfig.named("in-b", 2);
+        // the passes run at a time that does not move: on System.nanoTime a thread descheduled for the ACK timeout
+        // (67 ms) between A's post and its poll resends the request, and B's ACK of the duplicate leaves alone
+        long start = 1_000_000_000L;
+        LongSupplier clock = () -> start;
         MemoryFabric f = new MemoryFabric(ca, cbConfig, MemoryLink.Config.defaults().withLatency(0),
-                MemoryFabric.CodecFactory.wire(FramingKind.ROCE2), ImpairmentConfig.none(), ImpairmentConfig.none(), 5, System.nanoTime());
+                MemoryFabric.CodecFactory.wire(FramingKind.ROCE2), ImpairmentConfig.none(), ImpairmentConfig.none(), 5, start);
         // B's frames as they leave: untagged RoCEv2 over IPv4, so the BTH opcode is byte 14 + 20 + 8
         f.linkB.tap((frame, offset, length, now) -> sentByB.add(frame.getByte(offset + 42) & 0xFF));
-        try (Arena arena = Arena.ofConfined(); InlineDriver da = new InlineDriver(f.a); InlineDriver db = new InlineDriver(f.b)) {
+        try (Arena arena = Arena.ofConfined(); InlineDriver da = new InlineDriver(f.a, new BusySpinIdleStrategy(), clock);
+             InlineDriver db = new InlineDriver(f.b, new BusySpinIdleStrategy(), clock)) {
             ProtectionDomain pa = f.a.allocPd(), pb = f.b.allocPd();
             CompletionQueue qa = f.a.createCq(64, null), qb = f.b.createCq(64, null);
             QueuePair[] qp = f.connect(pa, MemoryFabric.init(QpType.RC, qa, 32), pb, MemoryFabric.init(QpType.RC, qb, 32),
@@ -158,6 +166,32 @@ class InlineDriverTest {
                 assertEquals(1, qb.poll(wcs));
                 assertEquals(WcOpcode.SEND, wcs[0].opcode);
             }
+        }
+    }
+
+    /** The driver's clock, not the wall's, says when a timer is due: a test that holds it still sees none fire. */
+    @Test
+    void theAckTimerFollowsTheDriversClockNotTheWall() throws Exception {
+        AtomicLong clock = new AtomicLong(1_000_000_000L);
+        MemoryFabric f = new MemoryFabric(DeviceConfig.named("in-a", 1), DeviceConfig.named("in-b", 2),
+                MemoryLink.Config.defaults().withLatency(0), MemoryFabric.CodecFactory.wire(FramingKind.ROCE2),
+                ImpairmentConfig.none(), ImpairmentConfig.none(), 7, clock.get());
+        try (Arena arena = Arena.ofConfined(); InlineDriver da = new InlineDriver(f.a, new BusySpinIdleStrategy(), clock::get);
+             InlineDriver db = new InlineDriver(f.b, new BusySpinIdleStrategy(), clock::get)) {
+            ProtectionDomain pa = f.a.allocPd(), pb = f.b.allocPd();
+            CompletionQueue qa = f.a.createCq(16, null), qb = f.b.createCq(16, null);
+            QueuePair[] qp = f.connect(pa, MemoryFabric.init(QpType.RC, qa, 8), pb, MemoryFabric.init(QpType.RC, qb, 8),
+                    MemoryFabric.Connection.defaults(), 0, 0); // ACK timeout 67 ms
+            MemoryRegion ma = pa.registerMemory(arena.allocate(64, 64), AccessFlags.LOCAL_WRITE);
+            qp[1].postRecv(new ReceiveWorkRequest().wrId(1).addSge(pb.registerMemory(arena.allocate(64, 64), AccessFlags.LOCAL_WRITE), 0, 64));
+            qp[0].postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(ma, 0, 8));
+            WorkCompletion[] wcs = holders();
+            Thread.sleep(100); // B never polls, so no ACK comes; the wall passes the timeout, the clock does not
+            assertEquals(0, qa.poll(wcs));
+            assertEquals(0, ((SoftQp) qp[0]).stats().get(Counter.ACK_TIMEOUTS), "no timer fired at a clock that stood still");
+            clock.addAndGet(100_000_000L);
+            assertEquals(0, qa.poll(wcs));
+            assertEquals(1, ((SoftQp) qp[0]).stats().get(Counter.ACK_TIMEOUTS), "the clock passed the ACK timeout");
         }
     }
 

@@ -37,9 +37,10 @@ class RealTimeDriverTest {
             CompletionQueue ca = f.a.createCq(256, null);
             CompletionChannel ch = f.b.createCompletionChannel();
             CompletionQueue cb = f.b.createCq(256, ch);
-            // connection setup runs through the control queues of the running agents
+            // connection setup runs through the control queues of the running agents; ACK timeout 67 ms: seven retries
+            // outlast a peer's agent descheduled for half a second on a crowded machine (at 4 ms, 34 ms ended the run)
             QueuePair[] qp = f.connect(pa, MemoryFabric.init(QpType.RC, ca, 128), pb, MemoryFabric.init(QpType.RC, cb, 128),
-                    MemoryFabric.Connection.defaults().withTimeout(10), 0, 0);
+                    MemoryFabric.Connection.defaults().withTimeout(14), 0, 0);
             int size = 1 << 20;
             MemoryRegion src = pa.registerMemory(arena.allocate(size, 64), AccessFlags.LOCAL_WRITE);
             MemoryRegion dst = pb.registerMemory(arena.allocate(size, 64), AccessFlags.ALL);
