@@ -24,8 +24,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code urdma scenario sweep}: independent {@code scenario fct} runs (CC × load × seed), in parallel or as a job list. */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
-    description = {"Runs scenario fct once per congestion control, load and seed, in parallel on this machine's cores, each run in a JVM",
-        "of its own (serial GC, one visible processor, its share of the memory; --in-process: threads of this JVM).",
+    description = {"Runs scenario fct once per congestion control, load and seed, in parallel on this machine's cores.",
+        "Each run is a JVM of its own (serial GC, one visible processor, its share of the memory; --in-process: threads of this JVM).",
         "Each run is single-threaded and deterministic and writes its results in DIR/NAME (NAME like dcqcn_load0.3_seed1;",
         "DIR/runs.tsv lists them); the sweep gathers their p50/p95/p99 slowdown per flow-size group into one table",
         "(printed, and DIR/sweep.csv). --jobs FILE writes the runs as a job list instead (one command line per run, for",
