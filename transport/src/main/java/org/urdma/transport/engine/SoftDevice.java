@@ -27,6 +27,7 @@ import org.urdma.verbs.DeviceAttributes;
 import org.urdma.verbs.Gid;
 import org.urdma.verbs.ProtectionDomain;
 import org.urdma.verbs.QpInitAttributes;
+import org.urdma.verbs.QpState;
 import org.urdma.verbs.QpType;
 import org.urdma.verbs.QueuePair;
 
@@ -313,6 +314,9 @@ public final class SoftDevice implements Device, PacketSink {
 
     void destroyQp(SoftQp qp) {
         control(() -> {
+            // the ACK a coalescing responder still owes leaves first: the peer's request completed here, and without
+            // the ACK the peer would retry into a QP that is gone until RETRY_EXC_ERR
+            if (qp.state == QpState.RTR || qp.state == QpState.RTS || qp.state == QpState.SQD) qp.responder.flushOwedAck(now());
             qp.timers.cancelAll();
             mcast.detachAll(qp);
             if (qps.remove(qp)) counters.release(qp.counters);

@@ -195,6 +195,36 @@ class InlineDriverTest {
         }
     }
 
+    /**
+     * A QP destroyed right after its last receive completed still sends the ACK it owed: the peer's request did complete
+     * here, and without the ACK the peer would retry into a QP that is gone until RETRY_EXC_ERR.
+     */
+    @Test
+    void aQpDestroyedRightAfterItsLastReceiveStillAcknowledgesIt() throws Exception {
+        LongSupplier clock = () -> 1_000_000_000L;
+        MemoryFabric f = new MemoryFabric(DeviceConfig.named("in-a", 1), DeviceConfig.named("in-b", 2),
+                MemoryLink.Config.defaults().withLatency(0), MemoryFabric.CodecFactory.wire(FramingKind.ROCE2),
+                ImpairmentConfig.none(), ImpairmentConfig.none(), 9, clock.getAsLong());
+        try (Arena arena = Arena.ofConfined(); InlineDriver da = new InlineDriver(f.a, new BusySpinIdleStrategy(), clock);
+             InlineDriver db = new InlineDriver(f.b, new BusySpinIdleStrategy(), clock)) {
+            ProtectionDomain pa = f.a.allocPd(), pb = f.b.allocPd();
+            CompletionQueue qa = f.a.createCq(16, null), qb = f.b.createCq(16, null);
+            QueuePair[] qp = f.connect(pa, MemoryFabric.init(QpType.RC, qa, 8), pb, MemoryFabric.init(QpType.RC, qb, 8),
+                    MemoryFabric.Connection.defaults(), 0, 0);
+            MemoryRegion ma = pa.registerMemory(arena.allocate(64, 64), AccessFlags.LOCAL_WRITE);
+            qp[1].postRecv(new ReceiveWorkRequest().wrId(1).addSge(pb.registerMemory(arena.allocate(64, 64), AccessFlags.LOCAL_WRITE), 0, 64));
+            qp[0].postSend(new SendWorkRequest().wrId(1).opcode(WrOpcode.SEND).flags(SendFlags.SIGNALED).addSge(ma, 0, 8));
+            WorkCompletion[] wcs = holders();
+            assertEquals(0, qa.poll(wcs), "the request leaves in A's pass");
+            awaitRecv(qb, wcs); // B's pass takes the request; its ACK is held for the next pass
+            qp[1].close();
+            int done = 0;
+            for (int polls = 0; polls < 10 && done == 0; polls++) done = qa.poll(wcs);
+            assertEquals(1, done, "A's SEND completed: B's owed ACK left before its QP went");
+            assertEquals(WcStatus.SUCCESS, wcs[0].status);
+        }
+    }
+
     @Test
     void aControlCallFromAnotherThreadRunsInThePollersPassAndPassesNeverOverlap() throws Exception {
         MemoryFabric f = fabric(ImpairmentConfig.none());
